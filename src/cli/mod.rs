@@ -1,0 +1,54 @@
+//! The `adjutant` command line: argument parsing and wiring into the library.
+//!
+//! Each subcommand lives in its own module and owns no logic that a lower layer
+//! should hold.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod demo;
+mod import_triplea;
+mod log_cmd;
+mod verify;
+
+/// Adjutant: a play-by-email adjudicator for Axis & Allies-family games.
+#[derive(Debug, Parser)]
+#[command(name = "adjutant", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Inspect a match log.
+    Log {
+        #[command(subcommand)]
+        action: log_cmd::LogAction,
+    },
+    /// Check a match log: hash chain, commitments against reveals, every die.
+    Verify(verify::VerifyArgs),
+    /// Write a demonstration match log with real verifiable dice, then verify it.
+    Demo(demo::DemoArgs),
+    /// Import a TripleA game XML file as a game definition (games/ID).
+    ImportTriplea(import_triplea::ImportArgs),
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Log { action } => log_cmd::run(action),
+        Command::Verify(args) => verify::run(args),
+        Command::Demo(args) => demo::run(args),
+        Command::ImportTriplea(args) => import_triplea::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("adjutant: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! `adjutant verify`: check a match log without trusting the server.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use crate::dice::{DiceKind, Digest32};
+use crate::log::{VerifyOptions, verify_file};
+
+/// Arguments of `adjutant verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The match log file.
+    path: PathBuf,
+    /// A log head hash from a mail: fail unless the log contains that entry.
+    #[arg(long, value_parser = parse_head)]
+    head: Option<Digest32>,
+    /// Accept a log made with scripted test dice (they prove nothing).
+    #[arg(long)]
+    allow_fixed_dice: bool,
+}
+
+fn parse_head(s: &str) -> Result<Digest32, String> {
+    Digest32::from_hex(s)
+}
+
+pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
+    let opts = VerifyOptions {
+        allow_fixed_dice: args.allow_fixed_dice,
+        head: args.head,
+    };
+    match verify_file(&args.path, &opts)? {
+        Ok(s) => {
+            let dice = match s.dice_kind {
+                DiceKind::Verifiable => format!("{} dice re-derived", s.dice),
+                DiceKind::Fixed => format!("{} FIXED TEST dice (not verifiable)", s.dice),
+            };
+            println!(
+                "ok: match {}: {} entries, {} turns, {} orders, {dice}",
+                s.match_id, s.entries, s.turns, s.orders
+            );
+            if let Some(t) = s.unrevealed_turn {
+                println!("turn {t} is open; its secret is not yet revealed");
+            }
+            if let Some(n) = s.head_entry {
+                println!("the given head is entry {n}");
+            }
+            println!("head {}", s.head);
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("verify FAILED: {}: {e}", args.path.display());
+            Ok(ExitCode::from(1))
+        }
+    }
+}

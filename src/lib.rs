@@ -1,0 +1,21 @@
+//! Adjutant: a play-by-email adjudicator for Axis & Allies-family board games.
+//!
+//! Layers, each depending only on those listed before it:
+//!
+//! * [`rules`]: game definitions (`games/<id>/`, `docs/games.md`) and rule sets.
+//! * [`import`]: importers that turn other programs' game files into definitions.
+//! * [`dice`]: commitments, turn keys and labelled dice streams (the byte-level
+//!   specification is `docs/dice.md`). Knows nothing of the rules.
+//! * [`log`]: the append-only, hash-chained match log and its verifier
+//!   (`docs/log.md`). Knows nothing of mail.
+//! * [`matches`]: the match lifecycle over dice and log.
+//! * [`cli`]: the `adjutant` commands; wiring only.
+//!
+//! `docs/architecture.md` states what each layer does not know.
+
+pub mod cli;
+pub mod dice;
+pub mod import;
+pub mod log;
+pub mod matches;
+pub mod rules;

@@ -1,0 +1,368 @@
+//! The rules a log must follow, checked entry by entry.
+//!
+//! [`Chain`] is used twice: by `adjutant verify` to check a whole log, and by
+//! the writer to refuse an entry that would make the log invalid. Applying an
+//! entry either succeeds completely or changes nothing.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::dice::{
+    Commitment, DiceKind, Digest32, Label, LabelStream, MAX_SIDES, OrderDigest, TurnKey,
+    TurnSecret,
+};
+
+use super::entry::{Body, Entry, Genesis, LOG_FORMAT, parse_line};
+
+/// What `verify` may accept beyond the defaults.
+#[derive(Clone, Debug, Default)]
+pub struct VerifyOptions {
+    /// Accept a log whose genesis says its dice are scripted test dice.
+    pub allow_fixed_dice: bool,
+    /// A head hash from a mail: the log must contain an entry with this hash.
+    pub head: Option<Digest32>,
+}
+
+/// The first problem found in a log.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("entry {seq} (line {seq}, byte {offset}): {reason}")]
+pub struct VerifyError {
+    /// The sequence number (and line number) of the bad entry.
+    pub seq: u64,
+    /// Byte offset of the start of that line in the file.
+    pub offset: u64,
+    /// Why it is bad.
+    pub reason: String,
+}
+
+/// What a verified log holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Summary {
+    /// The match id from the genesis entry.
+    pub match_id: String,
+    /// The kind of dice the match uses.
+    pub dice_kind: DiceKind,
+    /// Number of entries.
+    pub entries: u64,
+    /// Dice turns opened.
+    pub turns: u32,
+    /// Order entries.
+    pub orders: u64,
+    /// Dice checked (re-derived for a verifiable log).
+    pub dice: u64,
+    /// Hash of the last entry.
+    pub head: Digest32,
+    /// A turn that is open and not yet revealed at the end of the log.
+    pub unrevealed_turn: Option<u32>,
+    /// With [`VerifyOptions::head`]: the entry whose hash it is.
+    pub head_entry: Option<u64>,
+}
+
+/// The state of a dice turn while it is the open one.
+struct OpenTurn {
+    turn: u32,
+    commitment: Commitment,
+    digests: Vec<OrderDigest>,
+    key: Option<TurnKey>,
+    streams: HashMap<Label, LabelStream>,
+}
+
+/// A log's state after the entries applied so far.
+#[derive(Default)]
+pub struct Chain {
+    seq: u64,
+    head: Digest32,
+    genesis: Option<Genesis>,
+    open: Option<OpenTurn>,
+    turns: u32,
+    orders: u64,
+    dice: u64,
+}
+
+impl Chain {
+    /// An empty log.
+    pub fn new() -> Self {
+        Chain::default()
+    }
+
+    /// Sequence number of the last entry (0 for an empty log).
+    pub fn seq(&self) -> u64 {
+        self.seq
+    }
+
+    /// Hash of the last entry (zeros for an empty log).
+    pub fn head(&self) -> Digest32 {
+        self.head
+    }
+
+    /// The genesis entry, once applied.
+    pub fn genesis(&self) -> Option<&Genesis> {
+        self.genesis.as_ref()
+    }
+
+    /// The open dice turn, if any, and its key once revealed.
+    pub fn open_turn(&self) -> Option<(u32, Option<TurnKey>)> {
+        self.open.as_ref().map(|t| (t.turn, t.key))
+    }
+
+    /// Checks `entry` against everything before it and applies it. On error
+    /// nothing changes.
+    pub fn apply(&mut self, entry: &Entry) -> Result<(), String> {
+        if entry.seq != self.seq + 1 {
+            return Err(format!(
+                "sequence number is {}, expected {}: an entry is missing, repeated or out of order",
+                entry.seq,
+                self.seq + 1
+            ));
+        }
+        if entry.prev != self.head {
+            return Err(format!(
+                "prev is {}, but the previous entry's hash is {}: the chain is broken here",
+                entry.prev, self.head
+            ));
+        }
+        self.apply_body(&entry.body)?;
+        self.seq = entry.seq;
+        self.head = entry.hash;
+        Ok(())
+    }
+
+    fn apply_body(&mut self, body: &Body) -> Result<(), String> {
+        let Some(genesis) = &self.genesis else {
+            let Body::Genesis(g) = body else {
+                return Err(format!("the first entry must be genesis, not {}", body.kind()));
+            };
+            if g.format != LOG_FORMAT {
+                return Err(format!(
+                    "unknown log format {:?}; this version reads {LOG_FORMAT:?}",
+                    g.format
+                ));
+            }
+            self.genesis = Some(g.clone());
+            return Ok(());
+        };
+        let match_id = genesis.match_id.as_str();
+        let dice_kind = genesis.dice;
+        match body {
+            Body::Genesis(_) => Err("a second genesis entry".into()),
+            Body::TurnOpen(t) => {
+                if let Some(open) = &self.open
+                    && open.key.is_none()
+                {
+                    return Err(format!(
+                        "turn {} opens while turn {} is not revealed",
+                        t.turn, open.turn
+                    ));
+                }
+                if t.turn != self.turns + 1 {
+                    return Err(format!(
+                        "turn {} opens, but the next turn is {}",
+                        t.turn,
+                        self.turns + 1
+                    ));
+                }
+                self.open = Some(OpenTurn {
+                    turn: t.turn,
+                    commitment: t.commitment,
+                    digests: Vec::new(),
+                    key: None,
+                    streams: HashMap::new(),
+                });
+                self.turns = t.turn;
+                Ok(())
+            }
+            Body::Order(o) => {
+                let open = Self::open_mut(&mut self.open, o.turn, "an order")?;
+                let expected = OrderDigest::of_orders(match_id, o.turn, &o.power, &o.canonical);
+                if expected != o.digest {
+                    return Err(format!(
+                        "order digest is {}, but the orders as logged give {expected}",
+                        o.digest
+                    ));
+                }
+                // Orders after the reveal belong to a later stage; they are
+                // on record but cannot feed a key already fixed.
+                if open.key.is_none() {
+                    open.digests.push(o.digest);
+                }
+                self.orders += 1;
+                Ok(())
+            }
+            Body::Reveal(r) => {
+                let open = Self::open_mut(&mut self.open, r.turn, "a reveal")?;
+                if open.key.is_some() {
+                    return Err(format!("turn {} is revealed a second time", r.turn));
+                }
+                let secret = TurnSecret::from_bytes(r.secret.0);
+                let commitment = secret.commitment(match_id, r.turn);
+                if commitment != open.commitment {
+                    return Err(format!(
+                        "the revealed secret gives commitment {commitment}, but turn {} committed to {}",
+                        r.turn, open.commitment
+                    ));
+                }
+                open.key = Some(secret.turn_key(match_id, r.turn, &open.digests));
+                Ok(())
+            }
+            Body::Dice(d) => {
+                let open = Self::open_mut(&mut self.open, d.turn, "dice")?;
+                let Some(key) = open.key else {
+                    return Err(format!("dice for turn {} before its reveal", d.turn));
+                };
+                // Work on copies of the touched streams so a bad die changes nothing.
+                let mut touched: HashMap<&Label, LabelStream> = HashMap::new();
+                let mut count = 0u64;
+                for (g, group) in d.rolls.iter().enumerate() {
+                    if !(2..=MAX_SIDES).contains(&group.sides) {
+                        return Err(format!(
+                            "roll group {}: a die has 2 to {MAX_SIDES} sides, not {}",
+                            g + 1,
+                            group.sides
+                        ));
+                    }
+                    if group.values.is_empty() {
+                        return Err(format!("roll group {} ({}) has no dice", g + 1, group.label));
+                    }
+                    let stream = match dice_kind {
+                        DiceKind::Verifiable => Some(
+                            touched.entry(&group.label).or_insert_with(|| {
+                                open.streams
+                                    .get(&group.label)
+                                    .cloned()
+                                    .unwrap_or_else(|| LabelStream::new(&key, &group.label))
+                            }),
+                        ),
+                        DiceKind::Fixed => None,
+                    };
+                    let mut stream = stream;
+                    for (i, &v) in group.values.iter().enumerate() {
+                        let ok = match stream.as_mut() {
+                            Some(s) => s.roll(group.sides) == v,
+                            None => (1..=group.sides).contains(&v),
+                        };
+                        if !ok {
+                            return Err(format!(
+                                "roll group {} ({}), die {}: {v} is not the die its label's stream gives",
+                                g + 1,
+                                group.label,
+                                i + 1
+                            ));
+                        }
+                    }
+                    count += group.values.len() as u64;
+                }
+                for (label, stream) in touched {
+                    open.streams.insert(label.clone(), stream);
+                }
+                self.dice += count;
+                Ok(())
+            }
+        }
+    }
+
+    fn open_mut<'a>(
+        open: &'a mut Option<OpenTurn>,
+        turn: u32,
+        what: &str,
+    ) -> Result<&'a mut OpenTurn, String> {
+        match open.as_ref().map(|t| t.turn) {
+            Some(t) if t == turn => Ok(open.as_mut().expect("checked above")),
+            Some(t) => Err(format!("{what} for turn {turn}, but the open turn is {t}")),
+            None => Err(format!("{what} for turn {turn}, but no turn is open")),
+        }
+    }
+
+    fn summary(&self, head_entry: Option<u64>) -> Summary {
+        let g = self.genesis.as_ref().expect("summary after genesis");
+        Summary {
+            match_id: g.match_id.clone(),
+            dice_kind: g.dice,
+            entries: self.seq,
+            turns: self.turns,
+            orders: self.orders,
+            dice: self.dice,
+            head: self.head,
+            unrevealed_turn: self.open.as_ref().filter(|t| t.key.is_none()).map(|t| t.turn),
+            head_entry,
+        }
+    }
+}
+
+/// Calls `f` with each line's sequence number, byte offset and bytes
+/// (without the newline). A last line without its newline is a torn tail.
+pub(crate) fn for_each_line(
+    data: &[u8],
+    mut f: impl FnMut(u64, u64, &[u8]) -> Result<(), VerifyError>,
+) -> Result<(), VerifyError> {
+    let mut offset = 0usize;
+    let mut seq = 0u64;
+    while offset < data.len() {
+        seq += 1;
+        let rest = &data[offset..];
+        let Some(end) = rest.iter().position(|&b| b == b'\n') else {
+            return Err(VerifyError {
+                seq,
+                offset: offset as u64,
+                reason: format!(
+                    "torn tail: the last {} bytes do not end with a newline; the log was cut while this entry was written",
+                    rest.len()
+                ),
+            });
+        };
+        f(seq, offset as u64, &rest[..end])?;
+        offset += end + 1;
+    }
+    Ok(())
+}
+
+/// Verifies a whole log held in memory.
+pub fn verify_bytes(data: &[u8], opts: &VerifyOptions) -> Result<Summary, VerifyError> {
+    let mut chain = Chain::new();
+    let mut head_entry = None;
+    for_each_line(data, |seq, offset, line| {
+        let err = |reason: String| VerifyError {
+            seq,
+            offset,
+            reason,
+        };
+        let entry = parse_line(line).map_err(|e| err(e.to_string()))?;
+        chain.apply(&entry).map_err(err)?;
+        if opts.head == Some(entry.hash) {
+            head_entry = Some(seq);
+        }
+        Ok(())
+    })?;
+    if chain.genesis.is_none() {
+        return Err(VerifyError {
+            seq: 1,
+            offset: 0,
+            reason: "the log is empty: it has no genesis entry".into(),
+        });
+    }
+    if let Some(h) = opts.head
+        && head_entry.is_none()
+    {
+        return Err(VerifyError {
+            seq: chain.seq,
+            offset: data.len() as u64,
+            reason: format!(
+                "no entry has the hash {h}: the log does not contain the history that head vouches for"
+            ),
+        });
+    }
+    if chain.genesis.as_ref().map(|g| g.dice) == Some(DiceKind::Fixed) && !opts.allow_fixed_dice {
+        return Err(VerifyError {
+            seq: 1,
+            offset: 0,
+            reason: "this match uses fixed (scripted) test dice, which prove nothing; pass --allow-fixed-dice to check the rest".into(),
+        });
+    }
+    Ok(chain.summary(head_entry))
+}
+
+/// Reads and verifies a log file.
+pub fn verify_file(path: &Path, opts: &VerifyOptions) -> anyhow::Result<Result<Summary, VerifyError>> {
+    let data = std::fs::read(path)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    Ok(verify_bytes(&data, opts))
+}

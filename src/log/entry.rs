@@ -1,0 +1,364 @@
+//! Log entries and their exact line encoding.
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use crate::dice::{Commitment, DiceKind, Digest32, OrderDigest, RollGroup};
+
+/// The `format` written in every genesis entry of this version.
+pub const LOG_FORMAT: &str = "adjutant-log/1";
+
+/// Length of the fixed suffix `,"hash":"` + 64 hex digits + `"}`.
+const HASH_SUFFIX_LEN: usize = 9 + 64 + 2;
+
+/// The first entry of every log: what the match is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Genesis {
+    /// Always [`LOG_FORMAT`].
+    pub format: String,
+    /// The match id, which every commitment and digest binds.
+    #[serde(rename = "match")]
+    pub match_id: String,
+    /// Whether the dice are verifiable or scripted test dice.
+    pub dice: DiceKind,
+    /// The program and version that created the log.
+    pub engine: String,
+}
+
+/// A dice turn opens: the commitment to its secret.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurnOpen {
+    /// The dice turn, 1 for the first.
+    pub turn: u32,
+    /// `C_T`.
+    pub commitment: Commitment,
+}
+
+/// An accepted order message and the digest it contributes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrderEntry {
+    /// The open dice turn.
+    pub turn: u32,
+    /// The power that sent it.
+    pub power: String,
+    /// The orders in canonical form, entropy included.
+    pub canonical: String,
+    /// The digest of `docs/dice.md` §2.
+    pub digest: OrderDigest,
+    /// The Message-ID of the mail, when the orders came by mail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
+    /// SHA-256 of the raw mail, when the orders came by mail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mail_sha256: Option<Digest32>,
+}
+
+/// The turn's secret, revealed after adjudication.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reveal {
+    /// The open dice turn.
+    pub turn: u32,
+    /// `s_T`.
+    pub secret: Digest32,
+}
+
+/// Dice drawn during an adjudication.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiceEntry {
+    /// The open, revealed dice turn.
+    pub turn: u32,
+    /// The dice in the order drawn.
+    pub rolls: Vec<RollGroup>,
+}
+
+/// The body of an entry, tagged by its kind.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "body", rename_all = "snake_case")]
+pub enum Body {
+    /// See [`Genesis`].
+    Genesis(Genesis),
+    /// See [`TurnOpen`].
+    TurnOpen(TurnOpen),
+    /// See [`OrderEntry`].
+    Order(OrderEntry),
+    /// See [`Reveal`].
+    Reveal(Reveal),
+    /// See [`DiceEntry`].
+    Dice(DiceEntry),
+}
+
+impl Body {
+    /// The `kind` string of this body.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Body::Genesis(_) => "genesis",
+            Body::TurnOpen(_) => "turn_open",
+            Body::Order(_) => "order",
+            Body::Reveal(_) => "reveal",
+            Body::Dice(_) => "dice",
+        }
+    }
+}
+
+/// One parsed line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Sequence number (= line number).
+    pub seq: u64,
+    /// Hash of the previous entry.
+    pub prev: Digest32,
+    /// UTC time of the append, as written.
+    pub time: String,
+    /// The body.
+    pub body: Body,
+    /// This entry's hash.
+    pub hash: Digest32,
+}
+
+#[derive(Serialize)]
+struct HeaderOut<'a> {
+    seq: u64,
+    prev: Digest32,
+    time: &'a str,
+    #[serde(flatten)]
+    body: &'a Body,
+}
+
+/// A line as read: the fields in the documented order, the body left raw
+/// until its kind is known.
+struct LineIn<'a> {
+    seq: u64,
+    prev: Cow<'a, str>,
+    time: Cow<'a, str>,
+    kind: Cow<'a, str>,
+    body: &'a RawValue,
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for LineIn<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(LineVisitor(std::marker::PhantomData))
+    }
+}
+
+struct LineVisitor<'a>(std::marker::PhantomData<&'a ()>);
+
+impl<'de: 'a, 'a> serde::de::Visitor<'de> for LineVisitor<'a> {
+    type Value = LineIn<'a>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "an object with the keys {KEY_ORDER:?} in that order")
+    }
+
+    // Reads the keys strictly in the documented order, which also rules out
+    // unknown and duplicate keys in one pass.
+    fn visit_map<M: serde::de::MapAccess<'de>>(self, mut m: M) -> Result<Self::Value, M::Error> {
+        use serde::de::Error;
+        let expect = |m: &mut M, want: &str| -> Result<(), M::Error> {
+            match m.next_key::<Cow<'de, str>>()? {
+                Some(k) if k == want => Ok(()),
+                Some(k) => Err(M::Error::custom(format!(
+                    "expected key {want:?}, found {k:?} (keys must be {KEY_ORDER:?} in that order)"
+                ))),
+                None => Err(M::Error::custom(format!("missing key {want:?}"))),
+            }
+        };
+        expect(&mut m, "seq")?;
+        let seq = m.next_value()?;
+        expect(&mut m, "prev")?;
+        let prev = m.next_value::<Cow<'de, str>>()?;
+        expect(&mut m, "time")?;
+        let time = m.next_value::<Cow<'de, str>>()?;
+        expect(&mut m, "kind")?;
+        let kind = m.next_value::<Cow<'de, str>>()?;
+        expect(&mut m, "body")?;
+        let body = m.next_value::<&'de RawValue>()?;
+        expect(&mut m, "hash")?;
+        m.next_value::<serde::de::IgnoredAny>()?;
+        if let Some(k) = m.next_key::<Cow<'de, str>>()? {
+            return Err(M::Error::custom(format!("unexpected key {k:?} after \"hash\"")));
+        }
+        Ok(LineIn {
+            seq,
+            prev,
+            time,
+            kind,
+            body,
+        })
+    }
+}
+
+const KEY_ORDER: [&str; 6] = ["seq", "prev", "time", "kind", "body", "hash"];
+
+/// Why a line is not a well-formed entry.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    /// The line is not UTF-8.
+    #[error("the line is not valid UTF-8")]
+    NotUtf8,
+    /// The line does not end with the `,"hash":"<64 hex>"}` suffix.
+    #[error("the line does not end with ,\"hash\":\"<64 lowercase hex digits>\"}}")]
+    NoHashSuffix,
+    /// The written hash is not SHA-256 of the line's content.
+    #[error("the entry hash does not match its content (written {written}, computed {computed})")]
+    HashMismatch {
+        /// The hash in the line.
+        written: String,
+        /// The hash of the content.
+        computed: String,
+    },
+    /// The line is not a JSON object of the required shape.
+    #[error("malformed entry: {0}")]
+    Malformed(String),
+}
+
+/// Encodes an entry as one line (without the trailing newline) and returns
+/// the line and its hash.
+pub fn encode_line(seq: u64, prev: &Digest32, time: &str, body: &Body) -> (String, Digest32) {
+    let header = HeaderOut {
+        seq,
+        prev: *prev,
+        time,
+        body,
+    };
+    let mut line = serde_json::to_string(&header).expect("entries always serialize");
+    // Drop the object's closing brace: what remains is P, the hashed prefix.
+    line.pop();
+    let hash = Digest32::sha256(line.as_bytes());
+    line.push_str(",\"hash\":\"");
+    line.push_str(&hash.to_hex());
+    line.push_str("\"}");
+    (line, hash)
+}
+
+/// Parses one line (without its newline), checking its hash and shape.
+pub fn parse_line(bytes: &[u8]) -> Result<Entry, LineError> {
+    let line = std::str::from_utf8(bytes).map_err(|_| LineError::NotUtf8)?;
+    let hash = check_hash(line)?;
+    let raw: LineIn<'_> =
+        serde_json::from_str(line).map_err(|e| LineError::Malformed(e.to_string()))?;
+    let prev = Digest32::from_hex(&raw.prev)
+        .map_err(|e| LineError::Malformed(format!("prev: {e}")))?;
+    check_time(&raw.time)?;
+    let body = parse_body(&raw.kind, raw.body)?;
+    Ok(Entry {
+        seq: raw.seq,
+        prev,
+        time: raw.time.into_owned(),
+        body,
+        hash,
+    })
+}
+
+fn check_hash(line: &str) -> Result<Digest32, LineError> {
+    let n = line.len();
+    if n < HASH_SUFFIX_LEN || !line.is_char_boundary(n - HASH_SUFFIX_LEN) {
+        return Err(LineError::NoHashSuffix);
+    }
+    let (p, suffix) = line.split_at(n - HASH_SUFFIX_LEN);
+    let hex = suffix
+        .strip_prefix(",\"hash\":\"")
+        .and_then(|s| s.strip_suffix("\"}"))
+        .ok_or(LineError::NoHashSuffix)?;
+    let written = Digest32::from_hex(hex).map_err(|_| LineError::NoHashSuffix)?;
+    let computed = Digest32::sha256(p.as_bytes());
+    if written != computed {
+        return Err(LineError::HashMismatch {
+            written: written.to_hex(),
+            computed: computed.to_hex(),
+        });
+    }
+    Ok(written)
+}
+
+fn check_time(t: &str) -> Result<(), LineError> {
+    let ok = t.len() == 24
+        && t.ends_with('Z')
+        && chrono::DateTime::parse_from_rfc3339(t).is_ok();
+    if ok {
+        Ok(())
+    } else {
+        Err(LineError::Malformed(format!(
+            "time {t:?} is not UTC in the form 2026-11-21T07:19:14.123Z"
+        )))
+    }
+}
+
+fn parse_body(kind: &str, raw: &RawValue) -> Result<Body, LineError> {
+    fn de<'a, T: Deserialize<'a>>(kind: &str, raw: &'a RawValue) -> Result<T, LineError> {
+        serde_json::from_str(raw.get())
+            .map_err(|e| LineError::Malformed(format!("{kind} body: {e}")))
+    }
+    Ok(match kind {
+        "genesis" => Body::Genesis(de(kind, raw)?),
+        "turn_open" => Body::TurnOpen(de(kind, raw)?),
+        "order" => Body::Order(de(kind, raw)?),
+        "reveal" => Body::Reveal(de(kind, raw)?),
+        "dice" => Body::Dice(de(kind, raw)?),
+        other => {
+            return Err(LineError::Malformed(format!(
+                "unknown kind {other:?}; this version knows genesis, turn_open, order, reveal, dice"
+            )));
+        }
+    })
+}
+
+/// Formats a UTC time the way entries record it.
+pub fn format_time(t: chrono::DateTime<chrono::Utc>) -> String {
+    t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Body {
+        Body::Reveal(Reveal {
+            turn: 3,
+            secret: Digest32([0xab; 32]),
+        })
+    }
+
+    #[test]
+    fn round_trip() {
+        let (line, hash) = encode_line(4, &Digest32([1; 32]), "2026-11-21T07:19:14.123Z", &sample());
+        assert!(line.starts_with("{\"seq\":4,\"prev\":\"0101"));
+        assert!(line.contains("\"kind\":\"reveal\",\"body\":{\"turn\":3,"));
+        let e = parse_line(line.as_bytes()).unwrap();
+        assert_eq!(e.seq, 4);
+        assert_eq!(e.hash, hash);
+        assert_eq!(e.body, sample());
+    }
+
+    #[test]
+    fn rejects_reordered_keys_even_with_a_valid_hash() {
+        let p = format!(
+            "{{\"prev\":\"{}\",\"seq\":1,\"time\":\"2026-11-21T07:19:14.123Z\",\"kind\":\"reveal\",\"body\":{{\"turn\":1,\"secret\":\"{}\"}}",
+            "0".repeat(64),
+            "ab".repeat(32)
+        );
+        let line = format!("{p},\"hash\":\"{}\"}}", Digest32::sha256(p.as_bytes()));
+        assert!(matches!(parse_line(line.as_bytes()), Err(LineError::Malformed(_))));
+    }
+
+    #[test]
+    fn rejects_unknown_fields_and_kinds() {
+        for (kind, body) in [
+            ("reveal", "{\"turn\":1,\"secret\":\"00\",\"x\":1}".to_string()),
+            ("coup", "{}".to_string()),
+        ] {
+            let p = format!(
+                "{{\"seq\":1,\"prev\":\"{}\",\"time\":\"2026-11-21T07:19:14.123Z\",\"kind\":\"{kind}\",\"body\":{body}",
+                "0".repeat(64)
+            );
+            let line = format!("{p},\"hash\":\"{}\"}}", Digest32::sha256(p.as_bytes()));
+            assert!(matches!(parse_line(line.as_bytes()), Err(LineError::Malformed(_))));
+        }
+    }
+}

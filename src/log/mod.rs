@@ -1,0 +1,17 @@
+//! The append-only, hash-chained match log (`docs/log.md`).
+//!
+//! [`entry`] defines the entries and their exact line encoding, [`chain`] the
+//! rules a log must follow (used both to verify a log and to refuse writing an
+//! entry that would break it), [`writer`] the crash-safe appender. This layer
+//! knows nothing of mail.
+
+pub mod chain;
+pub mod entry;
+pub mod writer;
+
+pub use chain::{Chain, Summary, VerifyError, VerifyOptions, verify_bytes, verify_file};
+pub use entry::{
+    Body, DiceEntry, Entry, Genesis, LOG_FORMAT, LineError, OrderEntry, Reveal, TurnOpen, encode_line,
+    parse_line,
+};
+pub use writer::{MatchLog, WriteError, Written};

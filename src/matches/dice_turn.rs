@@ -1,0 +1,93 @@
+//! A dice turn: commit, collect order digests, reveal, record the dice.
+
+use crate::dice::{Dice, OrderDigest, TurnSecret};
+use crate::log::{Body, DiceEntry, MatchLog, OrderEntry, Reveal, TurnOpen, WriteError, Written};
+
+/// Why a dice turn could not advance.
+#[derive(Debug, thiserror::Error)]
+pub enum DiceTurnError {
+    /// The operating system's random source failed.
+    #[error("cannot draw a turn secret from the operating system: {0}")]
+    Random(getrandom::Error),
+    /// The log refused or failed the entry.
+    #[error(transparent)]
+    Log(#[from] WriteError),
+}
+
+/// The open dice turn of a match and its secret, until it is revealed.
+///
+/// Order of events, each logged (and fsync'd) before the next: the commitment
+/// (`open`), the digest of every accepted order (`record_order`), the reveal
+/// that yields the turn's [`Dice`] (`reveal`), the dice drawn (`record_dice`).
+pub struct DiceTurn {
+    turn: u32,
+    secret: TurnSecret,
+}
+
+impl DiceTurn {
+    /// Draws a fresh secret and logs its commitment for the next turn.
+    pub fn open(log: &mut MatchLog) -> Result<(DiceTurn, Written), DiceTurnError> {
+        let secret = TurnSecret::generate().map_err(DiceTurnError::Random)?;
+        let turn = log.chain().open_turn().map_or(1, |(t, _)| t + 1);
+        let match_id = match_id(log);
+        let commitment = secret.commitment(&match_id, turn);
+        let written = log.append(Body::TurnOpen(TurnOpen { turn, commitment }))?;
+        Ok((DiceTurn { turn, secret }, written))
+    }
+
+    /// The dice turn number.
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    /// Logs an accepted order message and returns the digest it contributes.
+    pub fn record_order(
+        &self,
+        log: &mut MatchLog,
+        power: &str,
+        canonical: &str,
+    ) -> Result<(OrderDigest, Written), DiceTurnError> {
+        let digest = OrderDigest::of_orders(&match_id(log), self.turn, power, canonical);
+        let written = log.append(Body::Order(OrderEntry {
+            turn: self.turn,
+            power: power.to_owned(),
+            canonical: canonical.to_owned(),
+            digest,
+            message_id: None,
+            mail_sha256: None,
+        }))?;
+        Ok((digest, written))
+    }
+
+    /// Reveals the secret and returns the turn's dice, keyed by the secret and
+    /// every order digest logged so far.
+    pub fn reveal(self, log: &mut MatchLog) -> Result<Dice, DiceTurnError> {
+        log.append(Body::Reveal(Reveal {
+            turn: self.turn,
+            secret: self.secret.reveal(),
+        }))?;
+        let (_, key) = log.chain().open_turn().expect("the turn just revealed is open");
+        Ok(Dice::verifiable(key.expect("a revealed turn has a key")))
+    }
+
+    /// Logs every die drawn from `dice` since the last call. Use one [`Dice`]
+    /// for the whole turn: a label's stream continues across entries.
+    pub fn record_dice(
+        log: &mut MatchLog,
+        turn: u32,
+        dice: &mut Dice,
+    ) -> Result<Written, DiceTurnError> {
+        Ok(log.append(Body::Dice(DiceEntry {
+            turn,
+            rolls: dice.take_rolls(),
+        }))?)
+    }
+}
+
+fn match_id(log: &MatchLog) -> String {
+    log.chain()
+        .genesis()
+        .expect("an open log has its genesis")
+        .match_id
+        .clone()
+}

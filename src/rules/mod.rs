@@ -1,0 +1,18 @@
+//! The rules engine's foundation: game definitions.
+//!
+//! A game is data (`games/<id>/*.yaml`, see `docs/games.md`) plus the
+//! behaviour of its rule set ([`variants`]). This module does no I/O except
+//! [`load_dir`], which reads a game directory; everything else works on
+//! values in memory.
+
+pub mod entries;
+pub mod game;
+pub mod load;
+pub mod model;
+pub mod names;
+pub mod problem;
+pub mod variants;
+
+pub use game::{GameDef, GameFiles, SpaceId};
+pub use load::{GameSources, LoadError, load_dir, load_sources};
+pub use problem::{Problem, Problems};

@@ -1,0 +1,203 @@
+//! Rule sets: the behaviour that the game data cannot express.
+//!
+//! Each rule set is one module implementing [`RuleSetHooks`]. The engine asks
+//! the game's rule set through this interface, never by comparing game ids.
+//! Today the interface carries what loading a game needs: the rule options
+//! the rule set understands (with their defaults, so `game.yaml` is checked)
+//! and the consistency checks that only hold under that rule set.
+
+use crate::rules::GameDef;
+use crate::rules::model::OptionValue;
+use crate::rules::problem::Problem;
+
+pub mod aae;
+pub mod advanced_aae;
+pub mod anniversary;
+pub mod classic;
+pub mod generic;
+pub mod jboulton;
+
+/// The type and default of a rule option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OptionKind {
+    /// `true` or `false`.
+    Bool {
+        /// Value when `game.yaml` does not set it.
+        default: bool,
+    },
+    /// A whole number in `min..=max`.
+    Int {
+        /// Value when `game.yaml` does not set it.
+        default: i64,
+        /// Smallest accepted value.
+        min: i64,
+        /// Largest accepted value.
+        max: i64,
+    },
+    /// One word out of a fixed list.
+    Choice {
+        /// Value when `game.yaml` does not set it.
+        default: &'static str,
+        /// The accepted words.
+        choices: &'static [&'static str],
+    },
+}
+
+/// A rule option a rule set understands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OptionSpec {
+    /// The key in `game.yaml`'s `options:`.
+    pub name: &'static str,
+    /// Its type and default.
+    pub kind: OptionKind,
+    /// What it changes and where the reading comes from.
+    pub about: &'static str,
+}
+
+impl OptionSpec {
+    /// The default value.
+    pub fn default_value(&self) -> OptionValue {
+        match self.kind {
+            OptionKind::Bool { default } => OptionValue::Bool(default),
+            OptionKind::Int { default, .. } => OptionValue::Int(default),
+            OptionKind::Choice { default, .. } => OptionValue::Text(default.to_owned()),
+        }
+    }
+
+    /// Checks a value from `game.yaml`; the error says what was expected.
+    pub fn check(&self, value: &OptionValue) -> Result<(), String> {
+        match (self.kind, value) {
+            (OptionKind::Bool { .. }, OptionValue::Bool(_)) => Ok(()),
+            (OptionKind::Int { min, max, .. }, OptionValue::Int(v)) if (min..=max).contains(v) => {
+                Ok(())
+            }
+            (OptionKind::Int { min, max, .. }, _) => {
+                Err(format!("expected a whole number from {min} to {max}, found {value}"))
+            }
+            (OptionKind::Choice { choices, .. }, OptionValue::Text(t))
+                if choices.contains(&t.as_str()) =>
+            {
+                Ok(())
+            }
+            (OptionKind::Choice { choices, .. }, _) => {
+                Err(format!("expected one of {}, found {value}", choices.join(", ")))
+            }
+            (OptionKind::Bool { .. }, _) => Err(format!("expected true or false, found {value}")),
+        }
+    }
+}
+
+/// The hooks through which a rule set adds behaviour to the generic engine.
+pub trait RuleSetHooks: Sync {
+    /// The `rule_set:` word in `game.yaml`.
+    fn id(&self) -> &'static str;
+
+    /// The rule options this rule set understands. Any other key in
+    /// `game.yaml`'s `options:` is an error.
+    fn options(&self) -> &'static [OptionSpec];
+
+    /// Checks that only hold under this rule set, run after the generic
+    /// validation succeeded (so every name in `game` resolves).
+    fn check(&self, game: &GameDef) -> Vec<Problem>;
+}
+
+/// Every rule set, in the order they are listed to users.
+pub static RULE_SETS: &[&dyn RuleSetHooks] = &[
+    &aae::Aae,
+    &advanced_aae::AdvancedAae,
+    &jboulton::JBoulton,
+    &classic::Classic,
+    &anniversary::Anniversary,
+    &generic::Generic,
+];
+
+/// The rule set with the given id (exact, lower-case match).
+pub fn rule_set(id: &str) -> Option<&'static dyn RuleSetHooks> {
+    RULE_SETS.iter().copied().find(|r| r.id() == id)
+}
+
+/// Problems for every playing power whose starting treasury differs from the
+/// income of its starting position. Rule sets where the two are equal by rule
+/// (AAE, Classic, Anniversary) use it to catch setup typos.
+pub(crate) fn starting_ipcs_equal_income(game: &GameDef, why: &str) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for (index, power) in game.powers().iter().enumerate() {
+        if !power.plays || !power.collects_income {
+            continue;
+        }
+        let treasury = game.starting_ipcs(index);
+        let income = game.starting_income(index);
+        if treasury != income {
+            problems.push(Problem::at(
+                crate::rules::problem::files::SETUP,
+                format!("ipcs.{}", power.name),
+                format!(
+                    "{} starts with {treasury} IPCs but its starting territories and convoys \
+                     are worth {income}; {why}",
+                    power.name
+                ),
+            ));
+        }
+    }
+    problems
+}
+
+/// Problems for every unit with the `production` ability that has a cost:
+/// rule sets without industrial-complex purchases use it.
+pub(crate) fn no_buyable_factories(game: &GameDef, why: &str) -> Vec<Problem> {
+    game.unit_types()
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| u.has(&crate::rules::model::Ability::Production) && u.cost.is_some())
+        .map(|(i, u)| {
+            Problem::at(
+                crate::rules::problem::files::UNITS,
+                format!("units[{i}].cost"),
+                format!("{} has a cost, but {why}", u.name),
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_set_ids_are_unique_and_found() {
+        for (i, a) in RULE_SETS.iter().enumerate() {
+            assert!(rule_set(a.id()).is_some());
+            for b in &RULE_SETS[i + 1..] {
+                assert_ne!(a.id(), b.id());
+            }
+        }
+        assert!(rule_set("AAE").is_none());
+    }
+
+    #[test]
+    fn option_defaults_pass_their_own_check() {
+        for set in RULE_SETS {
+            for spec in set.options() {
+                assert_eq!(spec.check(&spec.default_value()), Ok(()), "{}.{}", set.id(), spec.name);
+            }
+        }
+    }
+
+    #[test]
+    fn option_check_rejects_wrong_types_and_ranges() {
+        let spec = OptionSpec {
+            name: "n",
+            kind: OptionKind::Int { default: 1, min: 0, max: 5 },
+            about: "",
+        };
+        assert!(spec.check(&OptionValue::Int(6)).is_err());
+        assert!(spec.check(&OptionValue::Bool(true)).is_err());
+        let spec = OptionSpec {
+            name: "c",
+            kind: OptionKind::Choice { default: "a", choices: &["a", "b"] },
+            about: "",
+        };
+        assert!(spec.check(&OptionValue::Text("b".into())).is_ok());
+        assert!(spec.check(&OptionValue::Text("z".into())).is_err());
+    }
+}

@@ -1,0 +1,105 @@
+//! Shared by the integration tests and the benchmarks: synthetic match logs
+//! written through the real writer, with real commit-reveal dice.
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use adjutant::dice::{DiceKind, Label};
+use adjutant::log::{Genesis, LOG_FORMAT, MatchLog};
+use adjutant::matches::DiceTurn;
+
+/// Sides cycled through the labels, including one that exercises rejection.
+pub const SIDES: [u32; 6] = [6, 6, 6, 12, 20, 65175];
+
+/// The shape of a synthetic log.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    pub turns: u32,
+    pub labels_per_turn: usize,
+    pub dice_per_label: usize,
+}
+
+impl Shape {
+    pub fn dice(&self) -> usize {
+        self.turns as usize * self.labels_per_turn * self.dice_per_label
+    }
+}
+
+/// Every die as the Python verifier's `--dump` prints it:
+/// `TURN\tLABEL\tINDEX\tSIDES\tVALUE`, in log order.
+pub type Dump = Vec<String>;
+
+pub fn genesis(match_id: &str, dice: DiceKind) -> Genesis {
+    Genesis {
+        format: LOG_FORMAT.into(),
+        match_id: match_id.into(),
+        dice,
+        engine: "adjutant test".into(),
+    }
+}
+
+/// Writes a verifiable log at `path` and returns its dump.
+///
+/// Each turn: commitment, two orders, the reveal, the first half of every
+/// label's dice in one entry and the second half in another (streams must
+/// continue across entries), then an order after the reveal (which must not
+/// feed the key).
+pub fn write_log(path: &Path, shape: Shape) -> Dump {
+    let (mut log, _) = MatchLog::create(path, genesis("synthetic", DiceKind::Verifiable)).unwrap();
+    let mut dump = Vec::with_capacity(shape.dice());
+    for _ in 0..shape.turns {
+        let (turn, _) = DiceTurn::open(&mut log).unwrap();
+        let t = turn.turn();
+        turn.record_order(&mut log, "Germany", &format!("purchase: {t} infantry\n")).unwrap();
+        turn.record_order(&mut log, "Soviet Union", "entropy: \"ура\"\n").unwrap();
+        let mut dice = turn.reveal(&mut log).unwrap();
+        let mut index: HashMap<String, usize> = HashMap::new();
+        let half = shape.dice_per_label / 2;
+        for count in [half, shape.dice_per_label - half] {
+            for l in 0..shape.labels_per_turn {
+                let name = format!("battle/Territory {}/round/{}/attacker/group{l}", l % 37, l % 5 + 1);
+                let label = Label::new(name.clone()).unwrap();
+                let sides = SIDES[l % SIDES.len()];
+                for _ in 0..count {
+                    let v = dice.roll(&label, sides);
+                    let i = index.entry(name.clone()).or_default();
+                    dump.push(format!("{t}\t{name}\t{i}\t{sides}\t{v}"));
+                    *i += 1;
+                }
+            }
+            DiceTurn::record_dice(&mut log, t, &mut dice).unwrap();
+        }
+        // A stage-2 order after the reveal: on record, not in the key.
+        let late = "noncombat:\n  - 2 infantry: Germany -> Poland\n";
+        let digest = adjutant::dice::OrderDigest::of_orders("synthetic", t, "Germany", late);
+        log.append(adjutant::log::Body::Order(adjutant::log::OrderEntry {
+            turn: t,
+            power: "Germany".into(),
+            canonical: late.into(),
+            digest,
+            message_id: Some("<late@example.org>".into()),
+            mail_sha256: None,
+        }))
+        .unwrap();
+    }
+    dump
+}
+
+/// Rewrites a log after `edit` has changed its entries, recomputing every
+/// hash and `prev` so that only the semantic checks can catch the change:
+/// what a forger with write access to the file would do.
+pub fn rechain(data: &[u8], mut edit: impl FnMut(&mut adjutant::log::entry::Entry)) -> Vec<u8> {
+    let mut out = Vec::with_capacity(data.len());
+    let mut prev = adjutant::dice::Digest32::default();
+    for line in data.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        let mut e = adjutant::log::parse_line(line).unwrap();
+        edit(&mut e);
+        let (text, hash) = adjutant::log::encode_line(e.seq, &prev, &e.time, &e.body);
+        out.extend_from_slice(text.as_bytes());
+        out.push(b'\n');
+        prev = hash;
+    }
+    out
+}
