@@ -46,7 +46,10 @@ fn a_million_d6_are_uniform_and_pairs_independent() {
     let (faces, pairs) = draw();
     assert_eq!(faces.iter().sum::<u64>(), 1_000_000);
     let x2 = chi_square(&faces);
-    assert!(x2 < CRIT_5_DF, "faces {faces:?}: chi-square {x2:.2} >= {CRIT_5_DF}");
+    assert!(
+        x2 < CRIT_5_DF,
+        "faces {faces:?}: chi-square {x2:.2} >= {CRIT_5_DF}"
+    );
     let x2 = chi_square(&pairs);
     assert!(x2 < CRIT_35_DF, "pairs: chi-square {x2:.2} >= {CRIT_35_DF}");
 }
@@ -65,5 +68,8 @@ fn the_test_catches_modulo_bias() {
         faces[byte % 6] += 1;
     }
     let x2 = chi_square(&faces);
-    assert!(x2 > CRIT_5_DF, "a biased sampler passed: chi-square {x2:.2}");
+    assert!(
+        x2 > CRIT_5_DF,
+        "a biased sampler passed: chi-square {x2:.2}"
+    );
 }

@@ -17,8 +17,14 @@ fn computed() -> Vec<String> {
     let turn = 3;
     let secret = TurnSecret::from_bytes(std::array::from_fn(|i| i as u8));
     let orders = [
-        ("Germany", "purchase: 6 infantry, 2 armor\nentropy: for the Fatherland\n"),
-        ("Soviet Union", "standing:\n  losses: infantry, artillery, armor\n"),
+        (
+            "Germany",
+            "purchase: 6 infantry, 2 armor\nentropy: for the Fatherland\n",
+        ),
+        (
+            "Soviet Union",
+            "standing:\n  losses: infantry, artillery, armor\n",
+        ),
     ];
     let digests: Vec<OrderDigest> = orders
         .iter()
@@ -45,7 +51,10 @@ fn computed() -> Vec<String> {
         format!("turn_key = {key}"),
         format!("turn_key_without_orders = {key0}"),
         format!("label_1 = {l1}"),
-        format!("label_1_stream_key = {}", LabelStream::stream_key(&key, &Label::new(l1).unwrap())),
+        format!(
+            "label_1_stream_key = {}",
+            LabelStream::stream_key(&key, &Label::new(l1).unwrap())
+        ),
         format!("label_1_d6_x20 = {}", dice(&key, l1, 6, 20)),
         format!("label_2 = {l2}"),
         format!("label_2_d6_x20 = {}", dice(&key, l2, 6, 20)),
@@ -59,7 +68,8 @@ fn computed() -> Vec<String> {
 
 #[test]
 fn docs_dice_md_vectors_match_the_code() {
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/dice.md")).unwrap();
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/dice.md")).unwrap();
     let block: Vec<String> = doc
         .split("```vectors\n")
         .nth(1)

@@ -3,9 +3,7 @@
 mod common;
 
 use adjutant::dice::{DiceKind, Digest32, Label, TurnSecret};
-use adjutant::log::{
-    Body, DiceEntry, MatchLog, Reveal, VerifyOptions, WriteError, verify_bytes,
-};
+use adjutant::log::{Body, DiceEntry, MatchLog, Reveal, VerifyOptions, WriteError, verify_bytes};
 use adjutant::matches::DiceTurn;
 use common::{Shape, write_log};
 
@@ -42,7 +40,9 @@ fn verify(data: &[u8]) -> Result<adjutant::log::Summary, adjutant::log::VerifyEr
 }
 
 fn lines(data: &[u8]) -> Vec<Vec<u8>> {
-    data.split_inclusive(|&b| b == b'\n').map(<[u8]>::to_vec).collect()
+    data.split_inclusive(|&b| b == b'\n')
+        .map(<[u8]>::to_vec)
+        .collect()
 }
 
 #[test]
@@ -60,9 +60,9 @@ fn flipping_any_bit_pattern_of_any_byte_is_caught() {
         for pos in 0..data.len() {
             let mut t = data.clone();
             t[pos] ^= mask;
-            let err = verify(&t).err().unwrap_or_else(|| {
-                panic!("flipping byte {pos} with {mask:#04x} was not detected")
-            });
+            let err = verify(&t)
+                .err()
+                .unwrap_or_else(|| panic!("flipping byte {pos} with {mask:#04x} was not detected"));
             // The failure points at the flipped line or the one after it
             // (a flipped newline merges two lines; a flipped hash breaks the next prev).
             let line = line_of(pos);
@@ -109,7 +109,13 @@ fn a_reordered_line_is_caught() {
         let mut t = l.clone();
         t.swap(i, i + 1);
         let err = verify(&t.concat()).unwrap_err();
-        assert_eq!(err.seq, i as u64 + 1, "swapped {} and {}: {err}", i + 1, i + 2);
+        assert_eq!(
+            err.seq,
+            i as u64 + 1,
+            "swapped {} and {}: {err}",
+            i + 1,
+            i + 2
+        );
         assert!(err.reason.contains("sequence number"), "{err}");
     }
 }
@@ -131,7 +137,11 @@ fn a_torn_tail_is_reported_with_its_position_and_left_alone() {
         Err(e) => panic!("wrong error: {e}"),
         Ok(_) => panic!("a torn log was opened for writing"),
     }
-    assert_eq!(std::fs::read(&path).unwrap(), &data[..cut], "the file was changed");
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        &data[..cut],
+        "the file was changed"
+    );
 }
 
 #[test]
@@ -147,13 +157,19 @@ fn the_writer_refuses_entries_that_break_the_rules_and_writes_nothing() {
         turn: 1,
         secret: TurnSecret::from_bytes([9; 32]).reveal(),
     });
-    assert!(matches!(log.append(wrong), Err(WriteError::Rejected { kind: "reveal", .. })));
+    assert!(matches!(
+        log.append(wrong),
+        Err(WriteError::Rejected { kind: "reveal", .. })
+    ));
     // Dice before the reveal.
     let early = Body::Dice(DiceEntry {
         turn: 1,
         rolls: vec![],
     });
-    assert!(matches!(log.append(early), Err(WriteError::Rejected { kind: "dice", .. })));
+    assert!(matches!(
+        log.append(early),
+        Err(WriteError::Rejected { kind: "dice", .. })
+    ));
     assert_eq!(std::fs::read(&path).unwrap(), before);
 
     // After the real reveal, a die that is not the stream's is refused too.
@@ -165,7 +181,10 @@ fn the_writer_refuses_entries_that_break_the_rules_and_writes_nothing() {
     rolls[0].values[0] = v % 6 + 1;
     let forged = Body::Dice(DiceEntry { turn: 1, rolls });
     let before = std::fs::read(&path).unwrap();
-    assert!(matches!(log.append(forged), Err(WriteError::Rejected { .. })));
+    assert!(matches!(
+        log.append(forged),
+        Err(WriteError::Rejected { .. })
+    ));
     assert_eq!(std::fs::read(&path).unwrap(), before);
     // The rejected entry changed nothing: the genuine dice still go in.
     log.append(Body::Dice(DiceEntry {
@@ -173,8 +192,22 @@ fn the_writer_refuses_entries_that_break_the_rules_and_writes_nothing() {
         rolls: genuine,
     }))
     .unwrap();
+    // Same for a label whose stream already advanced, met twice in one entry.
+    dice.roll_many(&label, 2, 6);
+    let genuine = dice.take_rolls();
+    let mut rolls = genuine.clone();
+    rolls.push(rolls[0].clone());
+    assert!(matches!(
+        log.append(Body::Dice(DiceEntry { turn: 1, rolls })),
+        Err(WriteError::Rejected { .. })
+    ));
+    log.append(Body::Dice(DiceEntry {
+        turn: 1,
+        rolls: genuine,
+    }))
+    .unwrap();
     let s = verify(&std::fs::read(&path).unwrap()).unwrap();
-    assert_eq!(s.dice, 1);
+    assert_eq!(s.dice, 3);
 }
 
 #[test]
@@ -255,7 +288,10 @@ fn a_head_from_a_mail_must_be_in_the_log() {
         head: Some(h),
         allow_fixed_dice: false,
     };
-    assert_eq!(verify_bytes(&data, &opts(heads[3])).unwrap().head_entry, Some(4));
+    assert_eq!(
+        verify_bytes(&data, &opts(heads[3])).unwrap().head_entry,
+        Some(4)
+    );
     assert!(verify_bytes(&data, &opts(Digest32([7; 32]))).is_err());
 }
 
@@ -264,7 +300,8 @@ fn a_head_from_a_mail_must_be_in_the_log() {
 fn forged_but_rechained_logs_are_caught_by_their_meaning() {
     let data = small_log();
     // Entries: 1 genesis, 2 turn_open, 3-4 orders, 5 reveal, 6-7 dice, 8 late order, 9 turn_open ...
-    let cases: Vec<(&str, u64, Box<dyn Fn(&mut adjutant::log::Entry)>)> = vec![
+    type Edit = Box<dyn Fn(&mut adjutant::log::Entry)>;
+    let cases: Vec<(&str, u64, Edit)> = vec![
         (
             "reveal does not match",
             5,
@@ -335,7 +372,9 @@ fn forged_but_rechained_logs_are_caught_by_their_meaning() {
                 edit(e)
             }
         });
-        let err = verify(&forged).err().unwrap_or_else(|| panic!("{what}: not detected"));
+        let err = verify(&forged)
+            .err()
+            .unwrap_or_else(|| panic!("{what}: not detected"));
         assert_eq!(err.seq, seq, "{what}: {err}");
     }
 }

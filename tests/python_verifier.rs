@@ -21,7 +21,8 @@ fn python(args: &[&std::ffi::OsStr]) -> std::process::Output {
 }
 
 fn out_dir(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("pyverify-{name}-{}", std::process::id()));
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("pyverify-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
@@ -79,7 +80,11 @@ fn python_rejects_a_changed_die_and_names_the_entry() {
         },
     );
     let ok = python(&[path.as_os_str()]);
-    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
 
     // A forger changes one die of the first dice entry (entry 6) and
     // recomputes every hash: only re-deriving the dice can catch it.
@@ -106,6 +111,10 @@ fn python_rejects_a_changed_die_and_names_the_entry() {
 fn python_self_test_checks_the_documented_vectors() {
     let out = python(&["--self-test".as_ref()]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(text.contains("docs/dice.md rejection_d65175_x4"), "{text}");
 }

@@ -37,7 +37,8 @@ const SAMPLE_ORDERS: [(&str, &str); 2] = [
 ];
 
 /// (territory, attacking dice, defending dice) of the demo's battles.
-const BATTLES: [(&str, usize, usize); 3] = [("Belorussia", 6, 3), ("Ukraine", 4, 2), ("Finland", 2, 2)];
+const BATTLES: [(&str, usize, usize); 3] =
+    [("Belorussia", 6, 3), ("Ukraine", 4, 2), ("Finland", 2, 2)];
 
 pub fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
     std::fs::create_dir_all(&args.dir)
@@ -57,16 +58,23 @@ pub fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
 
     let (turn, opened) = DiceTurn::open(&mut log)?;
     let t = turn.turn();
-    println!("turn {t} opened (entry {}), commitment published before any order", opened.seq);
+    println!(
+        "turn {t} opened (entry {}), commitment published before any order",
+        opened.seq
+    );
     for (power, orders) in SAMPLE_ORDERS {
         let (digest, w) = turn.record_order(&mut log, power, orders)?;
-        println!("  accepted orders from {power} (entry {}), digest {digest}", w.seq);
+        println!(
+            "  accepted orders from {power} (entry {}), digest {digest}",
+            w.seq
+        );
     }
     let mut dice = turn.reveal(&mut log)?;
     println!("  secret revealed; turn key fixed by the secret and both digests");
     for (territory, attack, defend) in BATTLES {
         for (side, count) in [("attacker", attack), ("defender", defend)] {
-            let label = Label::from_segments(&["battle", territory, "round", "1", side, "infantry"])?;
+            let label =
+                Label::from_segments(&["battle", territory, "round", "1", side, "infantry"])?;
             let values = dice.roll_many(&label, count, 6);
             println!("  {label}: {values:?}");
         }

@@ -31,11 +31,21 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
         .context("--out must end in the game id, e.g. games/aae")?
         .to_owned();
     if args.out.join("game.yaml").exists() && !args.force {
-        anyhow::bail!("{} already holds a game; pass --force to overwrite it", args.out.display());
+        anyhow::bail!(
+            "{} already holds a game; pass --force to overwrite it",
+            args.out.display()
+        );
     }
-    let bytes = std::fs::read(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
-    let text = String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8", args.file.display()))?;
-    let source = args.file.file_name().and_then(|n| n.to_str()).unwrap_or("input").to_owned();
+    let bytes = std::fs::read(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let text = String::from_utf8(bytes)
+        .with_context(|| format!("{} is not UTF-8", args.file.display()))?;
+    let source = args
+        .file
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("input")
+        .to_owned();
     let imported = triplea::import(&text, &id, &source)?;
     imported.write_to(&args.out)?;
     let game = &imported.game;

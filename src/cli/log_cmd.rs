@@ -83,7 +83,14 @@ fn describe(body: &Body) -> String {
             let mut s = format!("turn {}, {n} dice", d.turn);
             for g in &d.rolls {
                 let values: Vec<String> = g.values.iter().map(u32::to_string).collect();
-                let _ = write!(s, "\n{:>46}{} d{}: {}", "", g.label, g.sides, values.join(" "));
+                let _ = write!(
+                    s,
+                    "\n{:>46}{} d{}: {}",
+                    "",
+                    g.label,
+                    g.sides,
+                    values.join(" ")
+                );
             }
             s
         }

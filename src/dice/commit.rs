@@ -225,6 +225,9 @@ mod tests {
         let k12 = s.turn_key("m", 1, &[d1, d2]);
         assert_ne!(k12, s.turn_key("m", 1, &[d2, d1]));
         assert_ne!(k12, s.turn_key("m", 1, &[d1]));
-        assert_ne!(k12, TurnSecret::from_bytes([2; 32]).turn_key("m", 1, &[d1, d2]));
+        assert_ne!(
+            k12,
+            TurnSecret::from_bytes([2; 32]).turn_key("m", 1, &[d1, d2])
+        );
     }
 }

@@ -40,10 +40,23 @@ impl Label {
         if s.len() > MAX_LABEL_LEN {
             return Err(LabelError::TooLong(s.len()));
         }
-        if s.split('/').any(str::is_empty) {
+        // One pass over the bytes (labels are checked for every die group of
+        // a log): empty segments, then control characters (Unicode Cc: C0,
+        // DEL, and C1, which UTF-8 writes as 0xC2 0x80..=0x9F).
+        let b = s.as_bytes();
+        if b.is_empty()
+            || b[0] == b'/'
+            || b[b.len() - 1] == b'/'
+            || b.windows(2).any(|w| w == b"//")
+        {
             return Err(LabelError::EmptySegment(s));
         }
-        if s.chars().any(char::is_control) {
+        let control = b.iter().enumerate().any(|(i, &c)| {
+            c < 0x20
+                || c == 0x7f
+                || (c == 0xc2 && b.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)))
+        });
+        if control {
             return Err(LabelError::ControlCharacter(s));
         }
         Ok(Label(s))
@@ -96,14 +109,32 @@ mod tests {
     #[test]
     fn rejects_malformed_labels() {
         assert!(matches!(Label::new(""), Err(LabelError::EmptySegment(_))));
-        assert!(matches!(Label::new("a//b"), Err(LabelError::EmptySegment(_))));
+        assert!(matches!(
+            Label::new("a//b"),
+            Err(LabelError::EmptySegment(_))
+        ));
         assert!(matches!(Label::new("a/"), Err(LabelError::EmptySegment(_))));
-        assert!(matches!(Label::new("a\nb"), Err(LabelError::ControlCharacter(_))));
+        assert!(matches!(
+            Label::new("a\nb"),
+            Err(LabelError::ControlCharacter(_))
+        ));
         assert!(matches!(
             Label::from_segments(&["a", "b/c"]),
             Err(LabelError::SlashInSegment(_))
         ));
-        assert!(matches!(Label::new("x".repeat(257)), Err(LabelError::TooLong(257))));
+        assert!(matches!(
+            Label::new("x".repeat(257)),
+            Err(LabelError::TooLong(257))
+        ));
         assert!(Label::new("x".repeat(256)).is_ok());
+        assert!(matches!(
+            Label::new("a\u{85}b"),
+            Err(LabelError::ControlCharacter(_))
+        ));
+        assert!(matches!(
+            Label::new("a\u{7f}"),
+            Err(LabelError::ControlCharacter(_))
+        ));
+        assert!(Label::new("Åland/Ærø/ü").is_ok());
     }
 }

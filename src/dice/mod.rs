@@ -31,7 +31,10 @@ pub const DOMAIN_LABEL: &str = "adjutant/v1/label";
 /// Appends `str(x)`: the UTF-8 bytes of `x` preceded by their length as a
 /// 4-byte big-endian integer. Length prefixes keep concatenations unambiguous.
 pub(crate) fn put_str(buf: &mut Vec<u8>, s: &str) {
-    put_u32(buf, u32::try_from(s.len()).expect("string longer than 4 GiB"));
+    put_u32(
+        buf,
+        u32::try_from(s.len()).expect("string longer than 4 GiB"),
+    );
     buf.extend_from_slice(s.as_bytes());
 }
 

@@ -82,28 +82,34 @@ impl Dice {
 
     /// Rolls one die with `sides` faces for `label`.
     pub fn roll(&mut self, label: &Label, sides: u32) -> u32 {
-        let value = match &mut self.source {
-            Source::Verifiable { key, streams } => streams
-                .entry(label.clone())
-                .or_insert_with(|| LabelStream::new(key, label))
-                .roll(sides),
-            #[cfg(feature = "fixed-dice")]
-            Source::Fixed(script) => script.next(label, sides),
-        };
-        match self.rolls.last_mut() {
-            Some(g) if g.label == *label && g.sides == sides => g.values.push(value),
-            _ => self.rolls.push(RollGroup {
-                label: label.clone(),
-                sides,
-                values: vec![value],
-            }),
-        }
-        value
+        self.roll_many(label, 1, sides)[0]
     }
 
     /// Rolls `count` dice with `sides` faces for `label`.
     pub fn roll_many(&mut self, label: &Label, count: usize, sides: u32) -> Vec<u32> {
-        (0..count).map(|_| self.roll(label, sides)).collect()
+        if count == 0 {
+            // The log has no empty roll groups.
+            return Vec::new();
+        }
+        let values: Vec<u32> = match &mut self.source {
+            Source::Verifiable { key, streams } => {
+                let stream = streams
+                    .entry(label.clone())
+                    .or_insert_with(|| LabelStream::new(key, label));
+                (0..count).map(|_| stream.roll(sides)).collect()
+            }
+            #[cfg(feature = "fixed-dice")]
+            Source::Fixed(script) => (0..count).map(|_| script.next(label, sides)).collect(),
+        };
+        match self.rolls.last_mut() {
+            Some(g) if g.label == *label && g.sides == sides => g.values.extend(&values),
+            _ => self.rolls.push(RollGroup {
+                label: label.clone(),
+                sides,
+                values: values.clone(),
+            }),
+        }
+        values
     }
 
     /// Every die drawn so far, grouped as the log records them.
@@ -194,6 +200,9 @@ mod tests {
             a_vals.push(mixed.roll(&a, 6));
             mixed.roll(&b, 6);
         }
-        assert_eq!(only_a, a_vals, "resolution order must not change a label's dice");
+        assert_eq!(
+            only_a, a_vals,
+            "resolution order must not change a label's dice"
+        );
     }
 }

@@ -82,7 +82,10 @@ mod tests {
         for _ in 0..16 {
             s.rng.next_u32();
         }
-        assert_eq!(s.rng.next_u32(), u32::from_le_bytes([0x9f, 0x07, 0xe7, 0xbe]));
+        assert_eq!(
+            s.rng.next_u32(),
+            u32::from_le_bytes([0x9f, 0x07, 0xe7, 0xbe])
+        );
     }
 
     #[test]

@@ -14,7 +14,8 @@ use crate::rules::model::{Ability, OptionValue, UnitType};
 pub fn scalar(s: &str) -> String {
     let plain = !s.is_empty()
         && s.chars().next().is_some_and(|c| c.is_alphabetic())
-        && s.chars().all(|c| c.is_alphanumeric() || " .'()-_/&".contains(c))
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || " .'()-_/&".contains(c))
         && !s.ends_with(' ')
         && !matches!(
             s.to_ascii_lowercase().as_str(),
@@ -47,7 +48,15 @@ fn flow(items: &[String]) -> String {
 
 /// A block of `# ` comment lines.
 pub fn comment(text: &str) -> String {
-    text.lines().map(|l| if l.is_empty() { "#\n".to_owned() } else { format!("# {l}\n") }).collect()
+    text.lines()
+        .map(|l| {
+            if l.is_empty() {
+                "#\n".to_owned()
+            } else {
+                format!("# {l}\n")
+            }
+        })
+        .collect()
 }
 
 /// `game.yaml`.
@@ -78,7 +87,12 @@ pub fn game_yaml(files: &GameFiles) -> String {
     }
     out.push_str("\nsides:\n");
     for s in &g.sides {
-        let _ = writeln!(out, "  - name: {}\n    powers: {}", scalar(&s.name), flow(&s.powers));
+        let _ = writeln!(
+            out,
+            "  - name: {}\n    powers: {}",
+            scalar(&s.name),
+            flow(&s.powers)
+        );
     }
     let _ = writeln!(out, "\nturn_order: {}", flow(&g.turn_order));
     if !g.options.is_empty() {
@@ -125,7 +139,12 @@ pub fn board_yaml(files: &GameFiles) -> String {
             let _ = writeln!(out, "    aliases: {}", flow(&z.aliases));
         }
         if let Some(c) = &z.convoy {
-            let _ = write!(out, "    convoy: {{value: {}, power: {}", c.value, scalar(&c.power));
+            let _ = write!(
+                out,
+                "    convoy: {{value: {}, power: {}",
+                c.value,
+                scalar(&c.power)
+            );
             if !c.requires.is_empty() {
                 let _ = write!(out, ", requires: {}", flow(&c.requires));
             }
@@ -183,11 +202,20 @@ fn unit_yaml(out: &mut String, u: &UnitType) {
         ("attack", u.attack.map(|v| v.to_string())),
         ("defense", u.defense.map(|v| v.to_string())),
         ("movement", u.movement.map(|v| v.to_string())),
-        ("hit_points", (u.hit_points != 1).then(|| u.hit_points.to_string())),
+        (
+            "hit_points",
+            (u.hit_points != 1).then(|| u.hit_points.to_string()),
+        ),
         ("transport_cost", u.transport_cost.map(|v| v.to_string())),
-        ("transport_capacity", u.transport_capacity.map(|v| v.to_string())),
+        (
+            "transport_capacity",
+            u.transport_capacity.map(|v| v.to_string()),
+        ),
         ("carrier_cost", u.carrier_cost.map(|v| v.to_string())),
-        ("carrier_capacity", u.carrier_capacity.map(|v| v.to_string())),
+        (
+            "carrier_capacity",
+            u.carrier_capacity.map(|v| v.to_string()),
+        ),
     ];
     for (k, v) in fields {
         if let Some(v) = v {
@@ -228,7 +256,10 @@ pub fn setup_yaml(files: &GameFiles) -> String {
     for (space, by_power) in s.units.iter() {
         let _ = writeln!(out, "  {}:", scalar(space));
         for (power, units) in by_power.iter() {
-            let list: Vec<String> = units.iter().map(|(u, n)| format!("{}: {n}", scalar(u))).collect();
+            let list: Vec<String> = units
+                .iter()
+                .map(|(u, n)| format!("{}: {n}", scalar(u)))
+                .collect();
             let _ = writeln!(out, "    {}: {{{}}}", scalar(power), list.join(", "));
         }
     }

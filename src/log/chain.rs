@@ -8,8 +8,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use crate::dice::{
-    Commitment, DiceKind, Digest32, Label, LabelStream, MAX_SIDES, OrderDigest, TurnKey,
-    TurnSecret,
+    Commitment, DiceKind, Digest32, Label, LabelStream, MAX_SIDES, OrderDigest, TurnKey, TurnSecret,
 };
 
 use super::entry::{Body, Entry, Genesis, LOG_FORMAT, parse_line};
@@ -130,7 +129,10 @@ impl Chain {
     fn apply_body(&mut self, body: &Body) -> Result<(), String> {
         let Some(genesis) = &self.genesis else {
             let Body::Genesis(g) = body else {
-                return Err(format!("the first entry must be genesis, not {}", body.kind()));
+                return Err(format!(
+                    "the first entry must be genesis, not {}",
+                    body.kind()
+                ));
             };
             if g.format != LOG_FORMAT {
                 return Err(format!(
@@ -209,55 +211,87 @@ impl Chain {
                 let Some(key) = open.key else {
                     return Err(format!("dice for turn {} before its reveal", d.turn));
                 };
-                // Work on copies of the touched streams so a bad die changes nothing.
-                let mut touched: HashMap<&Label, LabelStream> = HashMap::new();
-                let mut count = 0u64;
-                for (g, group) in d.rolls.iter().enumerate() {
-                    if !(2..=MAX_SIDES).contains(&group.sides) {
-                        return Err(format!(
-                            "roll group {}: a die has 2 to {MAX_SIDES} sides, not {}",
-                            g + 1,
-                            group.sides
-                        ));
+                // Dice are checked in place; on a bad die the streams are
+                // put back as they were (new ones removed, advanced ones
+                // restored), so a refused entry changes nothing.
+                let mut added: Vec<&Label> = Vec::new();
+                let mut saved: HashMap<&Label, LabelStream> = HashMap::new();
+                let result =
+                    Self::check_rolls(open, &key, dice_kind, &d.rolls, &mut added, &mut saved);
+                if result.is_err() {
+                    // Restore first, then remove: a label added by this entry
+                    // and met again later in it ends up removed.
+                    for (label, stream) in saved {
+                        open.streams.insert(label.clone(), stream);
                     }
-                    if group.values.is_empty() {
-                        return Err(format!("roll group {} ({}) has no dice", g + 1, group.label));
+                    for label in added {
+                        open.streams.remove(label);
                     }
-                    let stream = match dice_kind {
-                        DiceKind::Verifiable => Some(
-                            touched.entry(&group.label).or_insert_with(|| {
-                                open.streams
-                                    .get(&group.label)
-                                    .cloned()
-                                    .unwrap_or_else(|| LabelStream::new(&key, &group.label))
-                            }),
-                        ),
-                        DiceKind::Fixed => None,
-                    };
-                    let mut stream = stream;
-                    for (i, &v) in group.values.iter().enumerate() {
-                        let ok = match stream.as_mut() {
-                            Some(s) => s.roll(group.sides) == v,
-                            None => (1..=group.sides).contains(&v),
-                        };
-                        if !ok {
-                            return Err(format!(
-                                "roll group {} ({}), die {}: {v} is not the die its label's stream gives",
-                                g + 1,
-                                group.label,
-                                i + 1
-                            ));
-                        }
-                    }
-                    count += group.values.len() as u64;
                 }
-                for (label, stream) in touched {
-                    open.streams.insert(label.clone(), stream);
-                }
-                self.dice += count;
+                self.dice += result?;
                 Ok(())
             }
         }
+    }
+
+    /// Checks every die of a `dice` entry, advancing the streams; returns the
+    /// number of dice. `added` and `saved` record what to undo on failure.
+    fn check_rolls<'r>(
+        open: &mut OpenTurn,
+        key: &TurnKey,
+        dice_kind: DiceKind,
+        rolls: &'r [crate::dice::RollGroup],
+        added: &mut Vec<&'r Label>,
+        saved: &mut HashMap<&'r Label, LabelStream>,
+    ) -> Result<u64, String> {
+        let mut count = 0u64;
+        for (g, group) in rolls.iter().enumerate() {
+            if !(2..=MAX_SIDES).contains(&group.sides) {
+                return Err(format!(
+                    "roll group {}: a die has 2 to {MAX_SIDES} sides, not {}",
+                    g + 1,
+                    group.sides
+                ));
+            }
+            if group.values.is_empty() {
+                return Err(format!(
+                    "roll group {} ({}) has no dice",
+                    g + 1,
+                    group.label
+                ));
+            }
+            let mut stream = match dice_kind {
+                DiceKind::Verifiable => Some(match open.streams.get_mut(&group.label) {
+                    Some(s) => {
+                        saved.entry(&group.label).or_insert_with(|| s.clone());
+                        s
+                    }
+                    None => {
+                        added.push(&group.label);
+                        open.streams
+                            .entry(group.label.clone())
+                            .or_insert_with(|| LabelStream::new(key, &group.label))
+                    }
+                }),
+                DiceKind::Fixed => None,
+            };
+            for (i, &v) in group.values.iter().enumerate() {
+                let ok = match stream.as_mut() {
+                    Some(s) => s.roll(group.sides) == v,
+                    None => (1..=group.sides).contains(&v),
+                };
+                if !ok {
+                    return Err(format!(
+                        "roll group {} ({}), die {}: {v} is not the die its label's stream gives",
+                        g + 1,
+                        group.label,
+                        i + 1
+                    ));
+                }
+            }
+            count += group.values.len() as u64;
+        }
+        Ok(count)
     }
 
     fn open_mut<'a>(
@@ -282,7 +316,11 @@ impl Chain {
             orders: self.orders,
             dice: self.dice,
             head: self.head,
-            unrevealed_turn: self.open.as_ref().filter(|t| t.key.is_none()).map(|t| t.turn),
+            unrevealed_turn: self
+                .open
+                .as_ref()
+                .filter(|t| t.key.is_none())
+                .map(|t| t.turn),
             head_entry,
         }
     }
@@ -361,8 +399,11 @@ pub fn verify_bytes(data: &[u8], opts: &VerifyOptions) -> Result<Summary, Verify
 }
 
 /// Reads and verifies a log file.
-pub fn verify_file(path: &Path, opts: &VerifyOptions) -> anyhow::Result<Result<Summary, VerifyError>> {
-    let data = std::fs::read(path)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+pub fn verify_file(
+    path: &Path,
+    opts: &VerifyOptions,
+) -> anyhow::Result<Result<Summary, VerifyError>> {
+    let data =
+        std::fs::read(path).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
     Ok(verify_bytes(&data, opts))
 }

@@ -3,7 +3,6 @@
 use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
 
 use crate::dice::{Commitment, DiceKind, Digest32, OrderDigest, RollGroup};
 
@@ -131,14 +130,13 @@ struct HeaderOut<'a> {
     body: &'a Body,
 }
 
-/// A line as read: the fields in the documented order, the body left raw
-/// until its kind is known.
+/// A line as read: the fields in the documented order. `kind` comes before
+/// `body`, so the body is parsed straight into its type in the same pass.
 struct LineIn<'a> {
     seq: u64,
     prev: Cow<'a, str>,
     time: Cow<'a, str>,
-    kind: Cow<'a, str>,
-    body: &'a RawValue,
+    body: Body,
 }
 
 impl<'de: 'a, 'a> Deserialize<'de> for LineIn<'a> {
@@ -178,17 +176,29 @@ impl<'de: 'a, 'a> serde::de::Visitor<'de> for LineVisitor<'a> {
         expect(&mut m, "kind")?;
         let kind = m.next_value::<Cow<'de, str>>()?;
         expect(&mut m, "body")?;
-        let body = m.next_value::<&'de RawValue>()?;
+        let body = match kind.as_ref() {
+            "genesis" => Body::Genesis(m.next_value()?),
+            "turn_open" => Body::TurnOpen(m.next_value()?),
+            "order" => Body::Order(m.next_value()?),
+            "reveal" => Body::Reveal(m.next_value()?),
+            "dice" => Body::Dice(m.next_value()?),
+            other => {
+                return Err(M::Error::custom(format!(
+                    "unknown kind {other:?}; this version knows genesis, turn_open, order, reveal, dice"
+                )));
+            }
+        };
         expect(&mut m, "hash")?;
         m.next_value::<serde::de::IgnoredAny>()?;
         if let Some(k) = m.next_key::<Cow<'de, str>>()? {
-            return Err(M::Error::custom(format!("unexpected key {k:?} after \"hash\"")));
+            return Err(M::Error::custom(format!(
+                "unexpected key {k:?} after \"hash\""
+            )));
         }
         Ok(LineIn {
             seq,
             prev,
             time,
-            kind,
             body,
         })
     }
@@ -243,15 +253,14 @@ pub fn parse_line(bytes: &[u8]) -> Result<Entry, LineError> {
     let hash = check_hash(line)?;
     let raw: LineIn<'_> =
         serde_json::from_str(line).map_err(|e| LineError::Malformed(e.to_string()))?;
-    let prev = Digest32::from_hex(&raw.prev)
-        .map_err(|e| LineError::Malformed(format!("prev: {e}")))?;
+    let prev =
+        Digest32::from_hex(&raw.prev).map_err(|e| LineError::Malformed(format!("prev: {e}")))?;
     check_time(&raw.time)?;
-    let body = parse_body(&raw.kind, raw.body)?;
     Ok(Entry {
         seq: raw.seq,
         prev,
         time: raw.time.into_owned(),
-        body,
+        body: raw.body,
         hash,
     })
 }
@@ -278,9 +287,7 @@ fn check_hash(line: &str) -> Result<Digest32, LineError> {
 }
 
 fn check_time(t: &str) -> Result<(), LineError> {
-    let ok = t.len() == 24
-        && t.ends_with('Z')
-        && chrono::DateTime::parse_from_rfc3339(t).is_ok();
+    let ok = t.len() == 24 && t.ends_with('Z') && chrono::DateTime::parse_from_rfc3339(t).is_ok();
     if ok {
         Ok(())
     } else {
@@ -288,25 +295,6 @@ fn check_time(t: &str) -> Result<(), LineError> {
             "time {t:?} is not UTC in the form 2026-11-21T07:19:14.123Z"
         )))
     }
-}
-
-fn parse_body(kind: &str, raw: &RawValue) -> Result<Body, LineError> {
-    fn de<'a, T: Deserialize<'a>>(kind: &str, raw: &'a RawValue) -> Result<T, LineError> {
-        serde_json::from_str(raw.get())
-            .map_err(|e| LineError::Malformed(format!("{kind} body: {e}")))
-    }
-    Ok(match kind {
-        "genesis" => Body::Genesis(de(kind, raw)?),
-        "turn_open" => Body::TurnOpen(de(kind, raw)?),
-        "order" => Body::Order(de(kind, raw)?),
-        "reveal" => Body::Reveal(de(kind, raw)?),
-        "dice" => Body::Dice(de(kind, raw)?),
-        other => {
-            return Err(LineError::Malformed(format!(
-                "unknown kind {other:?}; this version knows genesis, turn_open, order, reveal, dice"
-            )));
-        }
-    })
 }
 
 /// Formats a UTC time the way entries record it.
@@ -327,7 +315,8 @@ mod tests {
 
     #[test]
     fn round_trip() {
-        let (line, hash) = encode_line(4, &Digest32([1; 32]), "2026-11-21T07:19:14.123Z", &sample());
+        let (line, hash) =
+            encode_line(4, &Digest32([1; 32]), "2026-11-21T07:19:14.123Z", &sample());
         assert!(line.starts_with("{\"seq\":4,\"prev\":\"0101"));
         assert!(line.contains("\"kind\":\"reveal\",\"body\":{\"turn\":3,"));
         let e = parse_line(line.as_bytes()).unwrap();
@@ -344,13 +333,19 @@ mod tests {
             "ab".repeat(32)
         );
         let line = format!("{p},\"hash\":\"{}\"}}", Digest32::sha256(p.as_bytes()));
-        assert!(matches!(parse_line(line.as_bytes()), Err(LineError::Malformed(_))));
+        assert!(matches!(
+            parse_line(line.as_bytes()),
+            Err(LineError::Malformed(_))
+        ));
     }
 
     #[test]
     fn rejects_unknown_fields_and_kinds() {
         for (kind, body) in [
-            ("reveal", "{\"turn\":1,\"secret\":\"00\",\"x\":1}".to_string()),
+            (
+                "reveal",
+                "{\"turn\":1,\"secret\":\"00\",\"x\":1}".to_string(),
+            ),
             ("coup", "{}".to_string()),
         ] {
             let p = format!(
@@ -358,7 +353,10 @@ mod tests {
                 "0".repeat(64)
             );
             let line = format!("{p},\"hash\":\"{}\"}}", Digest32::sha256(p.as_bytes()));
-            assert!(matches!(parse_line(line.as_bytes()), Err(LineError::Malformed(_))));
+            assert!(matches!(
+                parse_line(line.as_bytes()),
+                Err(LineError::Malformed(_))
+            ));
         }
     }
 }

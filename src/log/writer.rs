@@ -95,7 +95,11 @@ impl MatchLog {
             path: path.to_owned(),
             source,
         };
-        let file = OpenOptions::new().read(true).append(true).open(path).map_err(io)?;
+        let file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .open(path)
+            .map_err(io)?;
         lock(&file, path)?;
         let data = std::fs::read(path).map_err(io)?;
         let mut chain = Chain::new();

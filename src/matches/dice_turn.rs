@@ -66,7 +66,10 @@ impl DiceTurn {
             turn: self.turn,
             secret: self.secret.reveal(),
         }))?;
-        let (_, key) = log.chain().open_turn().expect("the turn just revealed is open");
+        let (_, key) = log
+            .chain()
+            .open_turn()
+            .expect("the turn just revealed is open");
         Ok(Dice::verifiable(key.expect("a revealed turn has a key")))
     }
 

@@ -70,7 +70,11 @@ impl GameDef {
         }
         let game = v.build(files, rule_set);
         let problems = rule_set.check(&game);
-        if problems.is_empty() { Ok(game) } else { Err(Problems(problems)) }
+        if problems.is_empty() {
+            Ok(game)
+        } else {
+            Err(Problems(problems))
+        }
     }
 
     /// The files the game was built from.
@@ -105,7 +109,12 @@ impl GameDef {
 
     /// The powers in turn order.
     pub fn turn_order(&self) -> Vec<usize> {
-        self.files.game.turn_order.iter().filter_map(|p| self.power(p)).collect()
+        self.files
+            .game
+            .turn_order
+            .iter()
+            .filter_map(|p| self.power(p))
+            .collect()
     }
 
     /// All unit types, in `units.yaml` order.
@@ -115,7 +124,9 @@ impl GameDef {
 
     /// The unit type called `name` (or an alias), case-insensitively.
     pub fn unit_type(&self, name: &str) -> Option<&UnitType> {
-        self.units.get(&NameKey::new(name)).map(|&i| &self.files.units.units[i])
+        self.units
+            .get(&NameKey::new(name))
+            .map(|&i| &self.files.units.units[i])
     }
 
     /// Number of territories plus sea zones.
@@ -192,9 +203,8 @@ impl GameDef {
         if !self.files.game.powers[power].collects_income {
             return (0, 0);
         }
-        let owns = |name: &str| {
-            self.space(name).and_then(|id| self.starting_owner(id)) == Some(power)
-        };
+        let owns =
+            |name: &str| self.space(name).and_then(|id| self.starting_owner(id)) == Some(power);
         let land = self
             .files
             .board
@@ -229,15 +239,24 @@ impl GameDef {
 
     /// Units on the board at the start: (space, power, unit type, count).
     pub fn starting_units(&self) -> impl Iterator<Item = (SpaceId, usize, &UnitType, u32)> + '_ {
-        self.files.setup.units.iter().flat_map(move |(space, by_power)| {
-            let space = self.space(space).expect("validated");
-            by_power.iter().flat_map(move |(power, units)| {
-                let power = self.power(power).expect("validated");
-                units.iter().map(move |(unit, &count)| {
-                    (space, power, self.unit_type(unit).expect("validated"), count)
+        self.files
+            .setup
+            .units
+            .iter()
+            .flat_map(move |(space, by_power)| {
+                let space = self.space(space).expect("validated");
+                by_power.iter().flat_map(move |(power, units)| {
+                    let power = self.power(power).expect("validated");
+                    units.iter().map(move |(unit, &count)| {
+                        (
+                            space,
+                            power,
+                            self.unit_type(unit).expect("validated"),
+                            count,
+                        )
+                    })
                 })
             })
-        })
     }
 }
 
@@ -328,21 +347,41 @@ impl Validator {
     /// differ only by case, and aliases that clash with names).
     fn index(&mut self, files: &GameFiles) {
         let board = &files.board;
-        let land = board.territories.iter().map(|t| (t.name.as_str(), &t.aliases, "territories"));
-        let sea = board.sea_zones.iter().map(|z| (z.name.as_str(), &z.aliases, "sea_zones"));
+        let land = board
+            .territories
+            .iter()
+            .map(|t| (t.name.as_str(), &t.aliases, "territories"));
+        let sea = board
+            .sea_zones
+            .iter()
+            .map(|z| (z.name.as_str(), &z.aliases, "sea_zones"));
         let all: Vec<_> = land.chain(sea).collect();
         let n_land = board.territories.len();
         self.space_names = all.iter().map(|(n, _, _)| (*n).to_owned()).collect();
         for (id, (name, _, list)) in all.iter().enumerate() {
             let i = if id < n_land { id } else { id - n_land };
-            if let Err(e) = register(&mut self.spaces, &self.space_names, |s: SpaceId| s.0, name, SpaceId(id), "space") {
+            if let Err(e) = register(
+                &mut self.spaces,
+                &self.space_names,
+                |s: SpaceId| s.0,
+                name,
+                SpaceId(id),
+                "space",
+            ) {
                 self.problem(files::BOARD, format!("{list}[{i}].name"), e);
             }
         }
         for (id, (_, aliases, list)) in all.iter().enumerate() {
             let i = if id < n_land { id } else { id - n_land };
             for (a, alias) in aliases.iter().enumerate() {
-                if let Err(e) = register(&mut self.spaces, &self.space_names, |s: SpaceId| s.0, alias, SpaceId(id), "space") {
+                if let Err(e) = register(
+                    &mut self.spaces,
+                    &self.space_names,
+                    |s: SpaceId| s.0,
+                    alias,
+                    SpaceId(id),
+                    "space",
+                ) {
                     self.problem(files::BOARD, format!("{list}[{i}].aliases[{a}]"), e);
                 }
             }
@@ -351,13 +390,27 @@ impl Validator {
         let powers = &files.game.powers;
         self.power_names = powers.iter().map(|p| p.name.clone()).collect();
         for (i, p) in powers.iter().enumerate() {
-            if let Err(e) = register(&mut self.powers, &self.power_names, |x| x, &p.name, i, "power") {
+            if let Err(e) = register(
+                &mut self.powers,
+                &self.power_names,
+                |x| x,
+                &p.name,
+                i,
+                "power",
+            ) {
                 self.problem(files::GAME, format!("powers[{i}].name"), e);
             }
         }
         for (i, p) in powers.iter().enumerate() {
             for (a, alias) in p.aliases.iter().enumerate() {
-                if let Err(e) = register(&mut self.powers, &self.power_names, |x| x, alias, i, "power") {
+                if let Err(e) = register(
+                    &mut self.powers,
+                    &self.power_names,
+                    |x| x,
+                    alias,
+                    i,
+                    "power",
+                ) {
                     self.problem(files::GAME, format!("powers[{i}].aliases[{a}]"), e);
                 }
             }
@@ -366,13 +419,27 @@ impl Validator {
         let units = &files.units.units;
         self.unit_names = units.iter().map(|u| u.name.clone()).collect();
         for (i, u) in units.iter().enumerate() {
-            if let Err(e) = register(&mut self.units, &self.unit_names, |x| x, &u.name, i, "unit type") {
+            if let Err(e) = register(
+                &mut self.units,
+                &self.unit_names,
+                |x| x,
+                &u.name,
+                i,
+                "unit type",
+            ) {
                 self.problem(files::UNITS, format!("units[{i}].name"), e);
             }
         }
         for (i, u) in units.iter().enumerate() {
             for (a, alias) in u.aliases.iter().enumerate() {
-                if let Err(e) = register(&mut self.units, &self.unit_names, |x| x, alias, i, "unit type") {
+                if let Err(e) = register(
+                    &mut self.units,
+                    &self.unit_names,
+                    |x| x,
+                    alias,
+                    i,
+                    "unit type",
+                ) {
                     self.problem(files::UNITS, format!("units[{i}].aliases[{a}]"), e);
                 }
             }
@@ -382,7 +449,10 @@ impl Validator {
     fn check_game(&mut self, files: &GameFiles) {
         let game = &files.game;
         let id_ok = !game.id.is_empty()
-            && game.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-');
+            && game
+                .id
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-');
         if !id_ok {
             self.problem(files::GAME, "id", format!(
                 "game id \"{}\" must be non-empty lower-case letters, digits, '-' or '_' (it names the directory)",
@@ -391,8 +461,15 @@ impl Validator {
         }
         self.rule_set = variants::rule_set(&game.rule_set);
         if self.rule_set.is_none() {
-            let known: Vec<String> = variants::RULE_SETS.iter().map(|r| r.id().to_owned()).collect();
-            let mut reason = format!("unknown rule set \"{}\"; known: {}", game.rule_set, known.join(", "));
+            let known: Vec<String> = variants::RULE_SETS
+                .iter()
+                .map(|r| r.id().to_owned())
+                .collect();
+            let mut reason = format!(
+                "unknown rule set \"{}\"; known: {}",
+                game.rule_set,
+                known.join(", ")
+            );
             if let Some(s) = did_you_mean(&game.rule_set, known.iter().map(String::as_str)) {
                 reason.push_str(&format!("; did you mean \"{s}\"?"));
             }
@@ -407,7 +484,11 @@ impl Validator {
                 if let Some(id) = self.find_space(files::GAME, path.clone(), capital)
                     && id.0 >= Self::territory_count(files)
                 {
-                    self.problem(files::GAME, path, format!("capital \"{capital}\" is a sea zone"));
+                    self.problem(
+                        files::GAME,
+                        path,
+                        format!("capital \"{capital}\" is a sea zone"),
+                    );
                 }
             }
         }
@@ -416,10 +497,15 @@ impl Validator {
         let mut side_names = HashSet::new();
         for (s, side) in game.sides.iter().enumerate() {
             if !side_names.insert(NameKey::new(&side.name)) {
-                self.problem(files::GAME, format!("sides[{s}].name"), format!("side \"{}\" is listed twice", side.name));
+                self.problem(
+                    files::GAME,
+                    format!("sides[{s}].name"),
+                    format!("side \"{}\" is listed twice", side.name),
+                );
             }
             for (j, p) in side.powers.iter().enumerate() {
-                if let Some(i) = self.find_power(files::GAME, format!("sides[{s}].powers[{j}]"), p) {
+                if let Some(i) = self.find_power(files::GAME, format!("sides[{s}].powers[{j}]"), p)
+                {
                     side_of[i].push(side.name.clone());
                 }
             }
@@ -429,7 +515,11 @@ impl Validator {
             match sides.len() {
                 1 => {}
                 0 => self.problem(files::GAME, "sides", format!("{name} is on no side")),
-                _ => self.problem(files::GAME, "sides", format!("{name} is on more than one side: {}", sides.join(", "))),
+                _ => self.problem(
+                    files::GAME,
+                    "sides",
+                    format!("{name} is on more than one side: {}", sides.join(", ")),
+                ),
             }
         }
 
@@ -438,15 +528,30 @@ impl Validator {
             let path = format!("turn_order[{t}]");
             if let Some(i) = self.find_power(files::GAME, path.clone(), p) {
                 if !seen.insert(i) {
-                    self.problem(files::GAME, path, format!("{} takes more than one turn per round", game.powers[i].name));
+                    self.problem(
+                        files::GAME,
+                        path,
+                        format!("{} takes more than one turn per round", game.powers[i].name),
+                    );
                 } else if !game.powers[i].plays {
-                    self.problem(files::GAME, path, format!("{} is marked `plays: false` but is in the turn order", game.powers[i].name));
+                    self.problem(
+                        files::GAME,
+                        path,
+                        format!(
+                            "{} is marked `plays: false` but is in the turn order",
+                            game.powers[i].name
+                        ),
+                    );
                 }
             }
         }
         for (i, power) in game.powers.iter().enumerate() {
             if power.plays && !seen.contains(&i) {
-                self.problem(files::GAME, "turn_order", format!("{} plays but is missing from the turn order", power.name));
+                self.problem(
+                    files::GAME,
+                    "turn_order",
+                    format!("{} plays but is missing from the turn order", power.name),
+                );
             }
         }
 
@@ -465,8 +570,13 @@ impl Validator {
                         }
                     }
                     None => {
-                        let known: Vec<String> = rule_set.options().iter().map(|s| s.name.to_owned()).collect();
-                        let mut reason = format!("rule set {} has no option \"{key}\"", rule_set.id());
+                        let known: Vec<String> = rule_set
+                            .options()
+                            .iter()
+                            .map(|s| s.name.to_owned())
+                            .collect();
+                        let mut reason =
+                            format!("rule set {} has no option \"{key}\"", rule_set.id());
                         if let Some(s) = did_you_mean(key, known.iter().map(String::as_str)) {
                             reason.push_str(&format!("; did you mean \"{s}\"?"));
                         } else if !known.is_empty() {
@@ -489,17 +599,31 @@ impl Validator {
             .iter()
             .enumerate()
             .map(|(i, t)| (format!("territories[{i}]"), &t.name, &t.neighbours))
-            .chain(board.sea_zones.iter().enumerate().map(|(i, z)| (format!("sea_zones[{i}]"), &z.name, &z.neighbours)));
+            .chain(
+                board
+                    .sea_zones
+                    .iter()
+                    .enumerate()
+                    .map(|(i, z)| (format!("sea_zones[{i}]"), &z.name, &z.neighbours)),
+            );
         for (id, (base, name, neighbours)) in lists.enumerate() {
             let mut mine = Vec::new();
             if neighbours.is_empty() {
-                self.problem(files::BOARD, format!("{base}.neighbours"), format!("{name} has no neighbours"));
+                self.problem(
+                    files::BOARD,
+                    format!("{base}.neighbours"),
+                    format!("{name} has no neighbours"),
+                );
             }
             for (j, n) in neighbours.iter().enumerate() {
                 let path = format!("{base}.neighbours[{j}]");
                 if let Some(other) = self.find_space(files::BOARD, path.clone(), n) {
                     if other.0 == id {
-                        self.problem(files::BOARD, path, format!("{name} lists itself as a neighbour"));
+                        self.problem(
+                            files::BOARD,
+                            path,
+                            format!("{name} lists itself as a neighbour"),
+                        );
                     } else if mine.contains(&other) {
                         self.problem(files::BOARD, path, format!("{name} lists {n} twice"));
                     } else {
@@ -522,17 +646,29 @@ impl Validator {
         }
         for (i, t) in board.territories.iter().enumerate() {
             if t.ipc.is_none() {
-                self.problem(files::BOARD, format!("territories[{i}]"), format!("{} has no ipc value (write `ipc: 0` for none)", t.name));
+                self.problem(
+                    files::BOARD,
+                    format!("territories[{i}]"),
+                    format!("{} has no ipc value (write `ipc: 0` for none)", t.name),
+                );
             }
             if let Some(owner) = &t.original_owner {
-                self.find_power(files::BOARD, format!("territories[{i}].original_owner"), owner);
+                self.find_power(
+                    files::BOARD,
+                    format!("territories[{i}].original_owner"),
+                    owner,
+                );
             }
         }
         for (i, z) in board.sea_zones.iter().enumerate() {
             let Some(convoy) = &z.convoy else { continue };
             let base = format!("sea_zones[{i}].convoy");
             if convoy.value == 0 {
-                self.problem(files::BOARD, format!("{base}.value"), format!("convoy zone {} is worth 0 IPCs", z.name));
+                self.problem(
+                    files::BOARD,
+                    format!("{base}.value"),
+                    format!("convoy zone {} is worth 0 IPCs", z.name),
+                );
             }
             self.find_power(files::BOARD, format!("{base}.power"), &convoy.power);
             for (j, r) in convoy.requires.iter().enumerate() {
@@ -540,7 +676,11 @@ impl Validator {
                 if let Some(id) = self.find_space(files::BOARD, path.clone(), r)
                     && id.0 >= n_land
                 {
-                    self.problem(files::BOARD, path, format!("{r} is a sea zone; a convoy can only require land"));
+                    self.problem(
+                        files::BOARD,
+                        path,
+                        format!("{r} is a sea zone; a convoy can only require land"),
+                    );
                 }
             }
         }
@@ -548,12 +688,22 @@ impl Validator {
         for (i, canal) in board.canals.iter().enumerate() {
             let base = format!("canals[{i}]");
             if !canal_names.insert(NameKey::new(&canal.name)) {
-                self.problem(files::BOARD, format!("{base}.name"), format!("canal {} is listed twice", canal.name));
+                self.problem(
+                    files::BOARD,
+                    format!("{base}.name"),
+                    format!("canal {} is listed twice", canal.name),
+                );
             }
             if canal.sea_zones.len() != 2 {
-                self.problem(files::BOARD, format!("{base}.sea_zones"), format!(
-                    "{} must join exactly two sea zones, found {}", canal.name, canal.sea_zones.len()
-                ));
+                self.problem(
+                    files::BOARD,
+                    format!("{base}.sea_zones"),
+                    format!(
+                        "{} must join exactly two sea zones, found {}",
+                        canal.name,
+                        canal.sea_zones.len()
+                    ),
+                );
             }
             let mut ends = Vec::new();
             for (j, s) in canal.sea_zones.iter().enumerate() {
@@ -569,20 +719,32 @@ impl Validator {
             if let [a, b] = ends[..]
                 && !resolved[a.0].contains(&b)
             {
-                self.problem(files::BOARD, format!("{base}.sea_zones"), format!(
-                    "{} joins {} and {}, which are not neighbours on the board",
-                    canal.name, canal.sea_zones[0], canal.sea_zones[1]
-                ));
+                self.problem(
+                    files::BOARD,
+                    format!("{base}.sea_zones"),
+                    format!(
+                        "{} joins {} and {}, which are not neighbours on the board",
+                        canal.name, canal.sea_zones[0], canal.sea_zones[1]
+                    ),
+                );
             }
             if canal.controlled_by.is_empty() {
-                self.problem(files::BOARD, format!("{base}.controlled_by"), format!("{} names no controlling territory", canal.name));
+                self.problem(
+                    files::BOARD,
+                    format!("{base}.controlled_by"),
+                    format!("{} names no controlling territory", canal.name),
+                );
             }
             for (j, t) in canal.controlled_by.iter().enumerate() {
                 let path = format!("{base}.controlled_by[{j}]");
                 if let Some(id) = self.find_space(files::BOARD, path.clone(), t)
                     && id.0 >= n_land
                 {
-                    self.problem(files::BOARD, path, format!("{t} is a sea zone; canals are controlled through land"));
+                    self.problem(
+                        files::BOARD,
+                        path,
+                        format!("{t} is a sea zone; canals are controlled through land"),
+                    );
                 }
             }
         }
@@ -591,9 +753,15 @@ impl Validator {
     fn space_path(&self, files: &GameFiles, id: SpaceId) -> (String, String) {
         let n_land = files.board.territories.len();
         if id.0 < n_land {
-            (format!("territories[{}]", id.0), files.board.territories[id.0].name.clone())
+            (
+                format!("territories[{}]", id.0),
+                files.board.territories[id.0].name.clone(),
+            )
         } else {
-            (format!("sea_zones[{}]", id.0 - n_land), files.board.sea_zones[id.0 - n_land].name.clone())
+            (
+                format!("sea_zones[{}]", id.0 - n_land),
+                files.board.sea_zones[id.0 - n_land].name.clone(),
+            )
         }
     }
 
@@ -604,48 +772,118 @@ impl Validator {
         for (i, u) in units.units.iter().enumerate() {
             let base = format!("units[{i}]");
             let Some(kind) = u.kind else {
-                self.problem(files::UNITS, format!("{base}.kind"), format!("{} has no kind (land, sea, air or building)", u.name));
+                self.problem(
+                    files::UNITS,
+                    format!("{base}.kind"),
+                    format!("{} has no kind (land, sea, air or building)", u.name),
+                );
                 continue;
             };
             let needs_stats = kind != UnitKind::Building;
-            for (field, value) in [("attack", u.attack), ("defense", u.defense), ("movement", u.movement)] {
+            for (field, value) in [
+                ("attack", u.attack),
+                ("defense", u.defense),
+                ("movement", u.movement),
+            ] {
                 match value {
-                    None if needs_stats => self.problem(files::UNITS, format!("{base}.{field}"), format!("{} has no {field} value", u.name)),
-                    Some(v) if v > 6 && field != "movement" => self.problem(files::UNITS, format!("{base}.{field}"), format!(
-                        "{} has {field} {v}, more than a six-sided die can roll", u.name
-                    )),
+                    None if needs_stats => self.problem(
+                        files::UNITS,
+                        format!("{base}.{field}"),
+                        format!("{} has no {field} value", u.name),
+                    ),
+                    Some(v) if v > 6 && field != "movement" => self.problem(
+                        files::UNITS,
+                        format!("{base}.{field}"),
+                        format!(
+                            "{} has {field} {v}, more than a six-sided die can roll",
+                            u.name
+                        ),
+                    ),
                     _ => {}
                 }
             }
             if needs_stats && u.movement == Some(0) {
-                self.problem(files::UNITS, format!("{base}.movement"), format!("{} is a {} unit with movement 0", u.name, kind.as_str()));
+                self.problem(
+                    files::UNITS,
+                    format!("{base}.movement"),
+                    format!("{} is a {} unit with movement 0", u.name, kind.as_str()),
+                );
             }
             if u.hit_points == 0 {
-                self.problem(files::UNITS, format!("{base}.hit_points"), format!("{} must take at least one hit", u.name));
+                self.problem(
+                    files::UNITS,
+                    format!("{base}.hit_points"),
+                    format!("{} must take at least one hit", u.name),
+                );
             }
             if u.transport_capacity.is_some() && !matches!(kind, UnitKind::Sea | UnitKind::Air) {
-                self.problem(files::UNITS, format!("{base}.transport_capacity"), format!("{} is a {} unit and cannot carry cargo", u.name, kind.as_str()));
+                self.problem(
+                    files::UNITS,
+                    format!("{base}.transport_capacity"),
+                    format!(
+                        "{} is a {} unit and cannot carry cargo",
+                        u.name,
+                        kind.as_str()
+                    ),
+                );
             }
             if u.transport_cost.is_some() && kind != UnitKind::Land {
-                self.problem(files::UNITS, format!("{base}.transport_cost"), format!("only land units ride transports; {} is {}", u.name, kind.as_str()));
+                self.problem(
+                    files::UNITS,
+                    format!("{base}.transport_cost"),
+                    format!(
+                        "only land units ride transports; {} is {}",
+                        u.name,
+                        kind.as_str()
+                    ),
+                );
             }
             if u.carrier_cost.is_some() && kind != UnitKind::Air {
-                self.problem(files::UNITS, format!("{base}.carrier_cost"), format!("only aircraft land on carriers; {} is {}", u.name, kind.as_str()));
+                self.problem(
+                    files::UNITS,
+                    format!("{base}.carrier_cost"),
+                    format!(
+                        "only aircraft land on carriers; {} is {}",
+                        u.name,
+                        kind.as_str()
+                    ),
+                );
             }
             if u.carrier_capacity.is_some() && kind != UnitKind::Sea {
-                self.problem(files::UNITS, format!("{base}.carrier_capacity"), format!("only ships carry aircraft; {} is {}", u.name, kind.as_str()));
+                self.problem(
+                    files::UNITS,
+                    format!("{base}.carrier_capacity"),
+                    format!("only ships carry aircraft; {} is {}", u.name, kind.as_str()),
+                );
             }
             let mut seen = Vec::new();
             for (j, a) in u.abilities.iter().enumerate() {
                 let path = format!("{base}.abilities[{j}]");
-                if seen.iter().any(|s| std::mem::discriminant(s) == std::mem::discriminant(a)) {
-                    self.problem(files::UNITS, path.clone(), format!("{} lists {a:?} twice", u.name));
+                if seen
+                    .iter()
+                    .any(|s| std::mem::discriminant(s) == std::mem::discriminant(a))
+                {
+                    self.problem(
+                        files::UNITS,
+                        path.clone(),
+                        format!("{} lists {a:?} twice", u.name),
+                    );
                 }
                 seen.push(*a);
-                if let Ability::Bombard(n) | Ability::Escort(n) | Ability::Interceptor(n) | Ability::AntiAircraft(n) = a
+                if let Ability::Bombard(n)
+                | Ability::Escort(n)
+                | Ability::Interceptor(n)
+                | Ability::AntiAircraft(n) = a
                     && !(1..=6).contains(n)
                 {
-                    self.problem(files::UNITS, path, format!("{} hits on {n}, which is not a face of a six-sided die", u.name));
+                    self.problem(
+                        files::UNITS,
+                        path,
+                        format!(
+                            "{} hits on {n}, which is not a face of a six-sided die",
+                            u.name
+                        ),
+                    );
                 }
             }
         }
@@ -660,35 +898,67 @@ impl Validator {
             if let Some(p) = self.find_power(files::SETUP, path.clone(), power)
                 && !seen.insert(p)
             {
-                self.problem(files::SETUP, path, format!("{power}'s IPCs are given twice"));
+                self.problem(
+                    files::SETUP,
+                    path,
+                    format!("{power}'s IPCs are given twice"),
+                );
             }
         }
         for (i, p) in files.game.powers.iter().enumerate() {
             if p.plays && !seen.contains(&i) {
-                self.problem(files::SETUP, "ipcs", format!("no starting IPCs for {} (write 0 if none)", p.name));
+                self.problem(
+                    files::SETUP,
+                    "ipcs",
+                    format!("no starting IPCs for {} (write 0 if none)", p.name),
+                );
             }
         }
 
         // Starting control, to check that units stand on friendly ground.
         let mut owner: Vec<Option<usize>> = Vec::new();
         for t in &files.board.territories {
-            owner.push(t.original_owner.as_deref().and_then(|o| self.powers.get(&NameKey::new(o)).copied()));
+            owner.push(
+                t.original_owner
+                    .as_deref()
+                    .and_then(|o| self.powers.get(&NameKey::new(o)).copied()),
+            );
         }
         for z in &files.board.sea_zones {
-            owner.push(z.convoy.as_ref().and_then(|c| self.powers.get(&NameKey::new(&c.power)).copied()));
+            owner.push(
+                z.convoy
+                    .as_ref()
+                    .and_then(|c| self.powers.get(&NameKey::new(&c.power)).copied()),
+            );
         }
         let mut seen = HashSet::new();
         for (space, power) in setup.owners.iter() {
             let path = format!("owners.{space}");
-            let Some(id) = self.find_space(files::SETUP, path.clone(), space) else { continue };
+            let Some(id) = self.find_space(files::SETUP, path.clone(), space) else {
+                continue;
+            };
             if !seen.insert(id) {
-                self.problem(files::SETUP, path.clone(), format!("{space}'s starting owner is given twice"));
+                self.problem(
+                    files::SETUP,
+                    path.clone(),
+                    format!("{space}'s starting owner is given twice"),
+                );
             }
             if id.0 >= n_land && files.board.sea_zones[id.0 - n_land].convoy.is_none() {
-                self.problem(files::SETUP, path.clone(), format!("{space} is a sea zone without a convoy; only convoy zones are controlled"));
+                self.problem(
+                    files::SETUP,
+                    path.clone(),
+                    format!(
+                        "{space} is a sea zone without a convoy; only convoy zones are controlled"
+                    ),
+                );
             }
             if id.0 < n_land && files.board.territories[id.0].impassable {
-                self.problem(files::SETUP, path.clone(), format!("{space} is impassable and cannot be controlled"));
+                self.problem(
+                    files::SETUP,
+                    path.clone(),
+                    format!("{space} is impassable and cannot be controlled"),
+                );
             }
             if let Some(p) = self.find_power(files::SETUP, path, power) {
                 owner[id.0] = Some(p);
@@ -696,25 +966,50 @@ impl Validator {
         }
 
         let side = |v: &Validator, p: usize| -> Option<NameKey> {
-            files.game.sides.iter().find(|s| s.powers.iter().any(|q| v.powers.get(&NameKey::new(q)) == Some(&p))).map(|s| NameKey::new(&s.name))
+            files
+                .game
+                .sides
+                .iter()
+                .find(|s| {
+                    s.powers
+                        .iter()
+                        .any(|q| v.powers.get(&NameKey::new(q)) == Some(&p))
+                })
+                .map(|s| NameKey::new(&s.name))
         };
         let mut seen_space = HashSet::new();
         for (space, by_power) in setup.units.iter() {
             let base = format!("units.{space}");
-            let Some(id) = self.find_space(files::SETUP, base.clone(), space) else { continue };
+            let Some(id) = self.find_space(files::SETUP, base.clone(), space) else {
+                continue;
+            };
             if !seen_space.insert(id) {
-                self.problem(files::SETUP, base.clone(), format!("{space} is listed twice (names are matched without regard to case)"));
+                self.problem(
+                    files::SETUP,
+                    base.clone(),
+                    format!("{space} is listed twice (names are matched without regard to case)"),
+                );
             }
             let at_sea = id.0 >= n_land;
             if !at_sea && files.board.territories[id.0].impassable {
-                self.problem(files::SETUP, base.clone(), format!("{space} is impassable; no units may stand there"));
+                self.problem(
+                    files::SETUP,
+                    base.clone(),
+                    format!("{space} is impassable; no units may stand there"),
+                );
             }
             let mut seen_power = HashSet::new();
             for (power, units) in by_power.iter() {
                 let pbase = format!("{base}.{power}");
-                let Some(p) = self.find_power(files::SETUP, pbase.clone(), power) else { continue };
+                let Some(p) = self.find_power(files::SETUP, pbase.clone(), power) else {
+                    continue;
+                };
                 if !seen_power.insert(p) {
-                    self.problem(files::SETUP, pbase.clone(), format!("{power} is listed twice in {space}"));
+                    self.problem(
+                        files::SETUP,
+                        pbase.clone(),
+                        format!("{power} is listed twice in {space}"),
+                    );
                 }
                 if !at_sea {
                     match owner[id.0] {
@@ -729,23 +1024,50 @@ impl Validator {
                 let mut seen_unit = HashSet::new();
                 for (unit, &count) in units.iter() {
                     let path = format!("{pbase}.{unit}");
-                    let Some(u) = self.find_unit(files::SETUP, path.clone(), unit) else { continue };
+                    let Some(u) = self.find_unit(files::SETUP, path.clone(), unit) else {
+                        continue;
+                    };
                     if !seen_unit.insert(u) {
-                        self.problem(files::SETUP, path.clone(), format!("{unit} is listed twice for {power} in {space}"));
+                        self.problem(
+                            files::SETUP,
+                            path.clone(),
+                            format!("{unit} is listed twice for {power} in {space}"),
+                        );
                     }
                     if count == 0 {
-                        self.problem(files::SETUP, path.clone(), "a count of 0; leave the line out instead");
+                        self.problem(
+                            files::SETUP,
+                            path.clone(),
+                            "a count of 0; leave the line out instead",
+                        );
                     }
                     let ut = &files.units.units[u];
                     let kind = ut.kind;
                     match (at_sea, kind) {
-                        (false, Some(UnitKind::Sea)) => self.problem(files::SETUP, path, format!("{unit} is a ship but {space} is land")),
-                        (true, Some(UnitKind::Building)) => self.problem(files::SETUP, path, format!("{unit} cannot stand in sea zone {space}")),
-                        (true, Some(UnitKind::Land)) => cargo += count * u32::from(ut.transport_cost.unwrap_or(u8::MAX)),
-                        (true, Some(UnitKind::Air)) => planes += count * u32::from(ut.carrier_cost.unwrap_or(u8::MAX)),
+                        (false, Some(UnitKind::Sea)) => self.problem(
+                            files::SETUP,
+                            path,
+                            format!("{unit} is a ship but {space} is land"),
+                        ),
+                        (true, Some(UnitKind::Building)) => self.problem(
+                            files::SETUP,
+                            path,
+                            format!("{unit} cannot stand in sea zone {space}"),
+                        ),
+                        (true, Some(UnitKind::Land)) => {
+                            cargo += count * u32::from(ut.transport_cost.unwrap_or(u8::MAX))
+                        }
+                        (true, Some(UnitKind::Air)) => {
+                            planes += count * u32::from(ut.carrier_cost.unwrap_or(u8::MAX))
+                        }
                         _ => {}
                     }
-                    holds += count * u32::from(ut.transport_capacity.filter(|_| kind == Some(UnitKind::Sea)).unwrap_or(0));
+                    holds += count
+                        * u32::from(
+                            ut.transport_capacity
+                                .filter(|_| kind == Some(UnitKind::Sea))
+                                .unwrap_or(0),
+                        );
                     decks += count * u32::from(ut.carrier_capacity.unwrap_or(0));
                 }
                 if cargo > holds {
@@ -759,7 +1081,12 @@ impl Validator {
     }
 
     fn build(self, files: GameFiles, rule_set: &'static dyn RuleSetHooks) -> GameDef {
-        let lists = files.board.territories.iter().map(|t| &t.neighbours).chain(files.board.sea_zones.iter().map(|z| &z.neighbours));
+        let lists = files
+            .board
+            .territories
+            .iter()
+            .map(|t| &t.neighbours)
+            .chain(files.board.sea_zones.iter().map(|z| &z.neighbours));
         let neighbours = lists
             .map(|list| list.iter().map(|n| self.spaces[&NameKey::new(n)]).collect())
             .collect();
@@ -767,15 +1094,29 @@ impl Validator {
             .board
             .territories
             .iter()
-            .map(|t| t.original_owner.as_ref().map(|o| self.powers[&NameKey::new(o)]))
-            .chain(files.board.sea_zones.iter().map(|z| z.convoy.as_ref().map(|c| self.powers[&NameKey::new(&c.power)])))
+            .map(|t| {
+                t.original_owner
+                    .as_ref()
+                    .map(|o| self.powers[&NameKey::new(o)])
+            })
+            .chain(files.board.sea_zones.iter().map(|z| {
+                z.convoy
+                    .as_ref()
+                    .map(|c| self.powers[&NameKey::new(&c.power)])
+            }))
             .collect();
         for (space, power) in files.setup.owners.iter() {
-            start_owner[self.spaces[&NameKey::new(space)].0] = Some(self.powers[&NameKey::new(power)]);
+            start_owner[self.spaces[&NameKey::new(space)].0] =
+                Some(self.powers[&NameKey::new(power)]);
         }
         let side_of = (0..files.game.powers.len())
             .map(|p| {
-                files.game.sides.iter().position(|s| s.powers.iter().any(|q| self.powers[&NameKey::new(q)] == p)).expect("validated: one side each")
+                files
+                    .game
+                    .sides
+                    .iter()
+                    .position(|s| s.powers.iter().any(|q| self.powers[&NameKey::new(q)] == p))
+                    .expect("validated: one side each")
             })
             .collect();
         GameDef {

@@ -51,7 +51,12 @@ fn parse<T: DeserializeOwned>(file: &str, text: &str, problems: &mut Vec<Problem
         Err(err) => {
             let location = err.location().map(|l| (l.line(), l.column()));
             let err = err.without_snippet();
-            problems.push(Problem { file: file.to_owned(), path: String::new(), location, reason: err.to_string() });
+            problems.push(Problem {
+                file: file.to_owned(),
+                path: String::new(),
+                location,
+                reason: err.to_string(),
+            });
             None
         }
     }
@@ -67,7 +72,12 @@ pub fn load_sources(sources: GameSources<'_>) -> Result<GameDef, Problems> {
     let setup = parse(files::SETUP, sources.setup, &mut problems);
     match (game, board, units, setup) {
         (Some(game), Some(board), Some(units), Some(setup)) if problems.is_empty() => {
-            GameDef::new(GameFiles { game, board, units, setup })
+            GameDef::new(GameFiles {
+                game,
+                board,
+                units,
+                setup,
+            })
         }
         _ => Err(Problems(problems)),
     }
@@ -79,7 +89,10 @@ pub fn load_sources(sources: GameSources<'_>) -> Result<GameDef, Problems> {
 pub fn load_dir(dir: &Path) -> Result<GameDef, LoadError> {
     let read = |name: &str| -> Result<String, LoadError> {
         let path = dir.join(name);
-        let io = |source| LoadError::Io { path: path.clone(), source };
+        let io = |source| LoadError::Io {
+            path: path.clone(),
+            source,
+        };
         let size = std::fs::metadata(&path).map_err(io)?.len();
         if size > MAX_FILE_BYTES {
             return Err(LoadError::Invalid(Problems(vec![Problem::at(
@@ -94,14 +107,22 @@ pub fn load_dir(dir: &Path) -> Result<GameDef, LoadError> {
     let board = read(files::BOARD)?;
     let units = read(files::UNITS)?;
     let setup = read(files::SETUP)?;
-    let def = load_sources(GameSources { game: &game, board: &board, units: &units, setup: &setup })?;
+    let def = load_sources(GameSources {
+        game: &game,
+        board: &board,
+        units: &units,
+        setup: &setup,
+    })?;
     if let Some(dir_name) = dir.file_name().and_then(|n| n.to_str())
         && dir_name != def.id()
     {
         return Err(LoadError::Invalid(Problems(vec![Problem::at(
             files::GAME,
             "id",
-            format!("game id \"{}\" differs from its directory name \"{dir_name}\"", def.id()),
+            format!(
+                "game id \"{}\" differs from its directory name \"{dir_name}\"",
+                def.id()
+            ),
         )])));
     }
     Ok(def)

@@ -63,7 +63,13 @@ where
     let mut best: Option<(usize, &'a str)> = None;
     for candidate in candidates {
         let distance = edit_distance(wanted_key.as_str(), NameKey::new(candidate).as_str());
-        let limit = (wanted_key.as_str().chars().count().max(candidate.chars().count()) / 3).max(1);
+        let limit = (wanted_key
+            .as_str()
+            .chars()
+            .count()
+            .max(candidate.chars().count())
+            / 3)
+        .max(1);
         if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, candidate));
         }

@@ -52,14 +52,20 @@ pub fn write_log(path: &Path, shape: Shape) -> Dump {
     for _ in 0..shape.turns {
         let (turn, _) = DiceTurn::open(&mut log).unwrap();
         let t = turn.turn();
-        turn.record_order(&mut log, "Germany", &format!("purchase: {t} infantry\n")).unwrap();
-        turn.record_order(&mut log, "Soviet Union", "entropy: \"ура\"\n").unwrap();
+        turn.record_order(&mut log, "Germany", &format!("purchase: {t} infantry\n"))
+            .unwrap();
+        turn.record_order(&mut log, "Soviet Union", "entropy: \"ура\"\n")
+            .unwrap();
         let mut dice = turn.reveal(&mut log).unwrap();
         let mut index: HashMap<String, usize> = HashMap::new();
         let half = shape.dice_per_label / 2;
         for count in [half, shape.dice_per_label - half] {
             for l in 0..shape.labels_per_turn {
-                let name = format!("battle/Territory {}/round/{}/attacker/group{l}", l % 37, l % 5 + 1);
+                let name = format!(
+                    "battle/Territory {}/round/{}/attacker/group{l}",
+                    l % 37,
+                    l % 5 + 1
+                );
                 let label = Label::new(name.clone()).unwrap();
                 let sides = SIDES[l % SIDES.len()];
                 for _ in 0..count {

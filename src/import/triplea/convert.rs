@@ -2,13 +2,13 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::rules::GameFiles;
 use crate::rules::entries::Entries;
 use crate::rules::model::{
     Ability, BoardFile, Canal, Convoy, GameFile, Power, SeaZone, SetupFile, Side, Territory,
     UnitKind, UnitType, UnitsFile,
 };
 use crate::rules::names::NameKey;
-use crate::rules::GameFiles;
 
 use super::xml::{Attachment, TripleaXml};
 
@@ -43,8 +43,24 @@ const UNIT_NAMES: &[(&str, &str, &[&str])] = &[
 /// One-word names that form a sea's name with "Sea" ("Red Sea Zone" is the
 /// Red Sea, whereas "Mid-Atlantic Sea Zone" is the Mid-Atlantic).
 const SEA_ADJECTIVES: &[&str] = &[
-    "Adriatic", "Aegean", "Arabian", "Baltic", "Barents", "Black", "Caribbean", "Carribean",
-    "Caspian", "Celtic", "Coral", "Java", "Irish", "North", "Norwegian", "Red", "Tasman", "White",
+    "Adriatic",
+    "Aegean",
+    "Arabian",
+    "Baltic",
+    "Barents",
+    "Black",
+    "Caribbean",
+    "Carribean",
+    "Caspian",
+    "Celtic",
+    "Coral",
+    "Java",
+    "Irish",
+    "North",
+    "Norwegian",
+    "Red",
+    "Tasman",
+    "White",
     "Yellow",
 ];
 
@@ -59,7 +75,10 @@ fn power_name(triplea: &str) -> String {
 /// A player-friendly unit name: the table, else camelCase split into words.
 fn unit_name(triplea: &str) -> (String, Vec<String>) {
     if let Some((_, name, aliases)) = UNIT_NAMES.iter().find(|(t, _, _)| *t == triplea) {
-        return ((*name).to_owned(), aliases.iter().map(|a| (*a).to_owned()).collect());
+        return (
+            (*name).to_owned(),
+            aliases.iter().map(|a| (*a).to_owned()).collect(),
+        );
     }
     let mut words = String::new();
     for c in triplea.chars() {
@@ -68,7 +87,11 @@ fn unit_name(triplea: &str) -> (String, Vec<String>) {
         }
         words.extend(c.to_lowercase());
     }
-    let aliases = if words == triplea { Vec::new() } else { vec![triplea.to_owned()] };
+    let aliases = if words == triplea {
+        Vec::new()
+    } else {
+        vec![triplea.to_owned()]
+    };
     (words, aliases)
 }
 
@@ -94,6 +117,9 @@ fn sea_zone_name(triplea: &str, land: &HashSet<NameKey>) -> String {
     stem.to_owned()
 }
 
+/// Unit counts of one space: power -> [(unit, count)], in file order.
+type UnitsByPower = Vec<(String, Vec<(String, u32)>)>;
+
 /// The conversion result before it is written out.
 pub struct Converted {
     /// The game definition.
@@ -106,24 +132,45 @@ pub struct Converted {
 pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
     let mut notes = Vec::new();
     let attachment = |kind: &str, class: &str, to: &str| -> Option<&Attachment> {
-        xml.attachments.iter().find(|a| a.kind == kind && a.class == class && a.attach_to == to)
+        xml.attachments
+            .iter()
+            .find(|a| a.kind == kind && a.class == class && a.attach_to == to)
     };
-    let powers_by_triplea: HashMap<&str, String> =
-        xml.players.iter().map(|p| (p.as_str(), power_name(p))).collect();
-    let power = |p: &str| powers_by_triplea.get(p).cloned().unwrap_or_else(|| power_name(p));
+    let powers_by_triplea: HashMap<&str, String> = xml
+        .players
+        .iter()
+        .map(|p| (p.as_str(), power_name(p)))
+        .collect();
+    let power = |p: &str| {
+        powers_by_triplea
+            .get(p)
+            .cloned()
+            .unwrap_or_else(|| power_name(p))
+    };
     for (t, n) in &powers_by_triplea {
         if *t != n {
-            notes.push(format!("power \"{t}\" renamed \"{n}\" (the TripleA name is kept as an alias)"));
+            notes.push(format!(
+                "power \"{t}\" renamed \"{n}\" (the TripleA name is kept as an alias)"
+            ));
         }
     }
     notes.sort();
 
     // Spaces and their names.
-    let land: HashSet<NameKey> = xml.territories.iter().filter(|(_, w)| !w).map(|(n, _)| NameKey::new(n)).collect();
+    let land: HashSet<NameKey> = xml
+        .territories
+        .iter()
+        .filter(|(_, w)| !w)
+        .map(|(n, _)| NameKey::new(n))
+        .collect();
     let mut names: HashMap<&str, String> = HashMap::new();
     let mut taken: HashMap<NameKey, &str> = HashMap::new();
     for (t, water) in &xml.territories {
-        let mut friendly = if *water { sea_zone_name(t, &land) } else { t.clone() };
+        let mut friendly = if *water {
+            sea_zone_name(t, &land)
+        } else {
+            t.clone()
+        };
         if taken.contains_key(&NameKey::new(&friendly)) {
             friendly = t.clone();
         }
@@ -131,7 +178,11 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
         names.insert(t.as_str(), friendly);
     }
     let space = |t: &str| names.get(t).cloned().unwrap_or_else(|| t.to_owned());
-    let renamed = xml.territories.iter().filter(|(t, _)| names[t.as_str()] != *t).count();
+    let renamed = xml
+        .territories
+        .iter()
+        .filter(|(t, _)| names[t.as_str()] != *t)
+        .count();
     if renamed > 0 {
         notes.push(format!(
             "{renamed} sea zones renamed without TripleA's \" Sea Zone\" suffix (\"Baltic Sea Sea Zone\" -> \"Baltic Sea\", \
@@ -141,7 +192,14 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
     }
 
     let mut neighbours: HashMap<&str, Vec<String>> = HashMap::new();
+    let mut repeated = 0;
     for (a, b) in &xml.connections {
+        if neighbours
+            .get(a.as_str())
+            .is_some_and(|l| l.contains(&space(b)))
+        {
+            repeated += 1;
+        }
         // TripleA connections are undirected: list each on both sides.
         for (from, to) in [(a, b), (b, a)] {
             let list = neighbours.entry(from.as_str()).or_default();
@@ -152,8 +210,21 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
         }
     }
 
-    let initial_owner: HashMap<&str, &str> = xml.owners.iter().map(|(t, p)| (t.as_str(), p.as_str())).collect();
-    let neutrals_impassable = xml.properties.get("Neutrals Are Impassable").is_some_and(|v| v == "true");
+    if repeated > 0 {
+        notes.push(format!(
+            "{repeated} <connection> elements repeat an earlier border; each border is listed once"
+        ));
+    }
+
+    let initial_owner: HashMap<&str, &str> = xml
+        .owners
+        .iter()
+        .map(|(t, p)| (t.as_str(), p.as_str()))
+        .collect();
+    let neutrals_impassable = xml
+        .properties
+        .get("Neutrals Are Impassable")
+        .is_some_and(|v| v == "true");
     let mut capitals: HashMap<String, String> = HashMap::new();
     let mut territories = Vec::new();
     let mut sea_zones = Vec::new();
@@ -164,14 +235,20 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
             .and_then(|a| a.get("originalOwner"))
             .or_else(|| initial_owner.get(t.as_str()).copied())
             .filter(|o| !o.is_empty() && *o != "Neutral");
-        let aliases = if names[t.as_str()] == *t { Vec::new() } else { vec![t.clone()] };
+        let aliases = if names[t.as_str()] == *t {
+            Vec::new()
+        } else {
+            vec![t.clone()]
+        };
         let list = neighbours.remove(t.as_str()).unwrap_or_default();
         if *water {
-            let convoy = (production > 0).then(|| original.map(|o| Convoy {
-                value: u32::try_from(production).unwrap_or(0),
-                power: power(o),
-                requires: Vec::new(),
-            }));
+            let convoy = (production > 0).then(|| {
+                original.map(|o| Convoy {
+                    value: u32::try_from(production).unwrap_or(0),
+                    power: power(o),
+                    requires: Vec::new(),
+                })
+            });
             let convoy = match convoy {
                 Some(None) => {
                     notes.push(format!("sea zone {t} produces {production} but has no owner; not made a convoy zone"));
@@ -180,17 +257,25 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
                 Some(Some(c)) => Some(c),
                 None => None,
             };
-            sea_zones.push(SeaZone { name: names[t.as_str()].clone(), aliases, neighbours: list, convoy });
+            sea_zones.push(SeaZone {
+                name: names[t.as_str()].clone(),
+                aliases,
+                neighbours: list,
+                convoy,
+            });
         } else {
             if let Some(p) = ta.and_then(|a| a.get("capital")) {
                 let p = power(p);
                 if let Some(earlier) = capitals.get(&p) {
-                    notes.push(format!("{p} has two capitals in TripleA ({earlier}, {t}); the first is kept"));
+                    notes.push(format!(
+                        "{p} has two capitals in TripleA ({earlier}, {t}); the first is kept"
+                    ));
                 } else {
                     capitals.insert(p, t.clone());
                 }
             }
-            let impassable = ta.is_some_and(|a| a.flag("isImpassable")) || (neutrals_impassable && original.is_none());
+            let impassable = ta.is_some_and(|a| a.flag("isImpassable"))
+                || (neutrals_impassable && original.is_none());
             territories.push(Territory {
                 name: t.clone(),
                 aliases,
@@ -209,19 +294,39 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
 
     // Canals: TripleA attaches one canalAttachment per sea zone, grouped by name.
     let mut canals: Vec<Canal> = Vec::new();
-    for a in xml.attachments.iter().filter(|a| a.class == "CanalAttachment") {
-        let Some(raw_name) = a.get("canalName") else { continue };
+    for a in xml
+        .attachments
+        .iter()
+        .filter(|a| a.class == "CanalAttachment")
+    {
+        let Some(raw_name) = a.get("canalName") else {
+            continue;
+        };
         let name = raw_name.strip_prefix("The ").unwrap_or(raw_name).to_owned();
-        let lands: Vec<String> = a.get("landTerritories").unwrap_or_default().split(':').filter(|s| !s.is_empty()).map(space).collect();
+        let lands: Vec<String> = a
+            .get("landTerritories")
+            .unwrap_or_default()
+            .split(':')
+            .filter(|s| !s.is_empty())
+            .map(space)
+            .collect();
         match canals.iter_mut().find(|c| c.name == name) {
             Some(c) => c.sea_zones.push(space(&a.attach_to)),
-            None => canals.push(Canal { name, sea_zones: vec![space(&a.attach_to)], controlled_by: lands }),
+            None => canals.push(Canal {
+                name,
+                sea_zones: vec![space(&a.attach_to)],
+                controlled_by: lands,
+            }),
         }
     }
     canals.retain(|c| {
         let ok = c.sea_zones.len() == 2;
         if !ok {
-            notes.push(format!("canal {} joins {} sea zones; only two-zone canals are imported", c.name, c.sea_zones.len()));
+            notes.push(format!(
+                "canal {} joins {} sea zones; only two-zone canals are imported",
+                c.name,
+                c.sea_zones.len()
+            ));
         }
         ok
     });
@@ -232,7 +337,9 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
     for (_, frontier) in &xml.player_frontier {
         for rule in xml.frontiers.get(frontier).into_iter().flatten() {
             if let Some(r) = xml.production_rules.get(rule) {
-                costs.entry(r.unit.as_str()).or_insert(r.cost / r.quantity.max(1));
+                costs
+                    .entry(r.unit.as_str())
+                    .or_insert(r.cost / r.quantity.max(1));
             }
         }
     }
@@ -243,20 +350,38 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
         let (name, aliases) = unit_name(u);
         unit_names.insert(u.as_str(), name.clone());
         let ua = attachment("unitType", "UnitAttachment", u);
-        units.push(unit_type(name, aliases, ua, costs.get(u.as_str()).copied(), &mut ignored));
+        units.push(unit_type(
+            name,
+            aliases,
+            ua,
+            costs.get(u.as_str()).copied(),
+            &mut ignored,
+        ));
     }
     if units.iter().any(|u| u.cost.is_none()) {
-        let list: Vec<&str> = units.iter().filter(|u| u.cost.is_none()).map(|u| u.name.as_str()).collect();
-        notes.push(format!("not in any player's starting production frontier, so without a cost: {}", list.join(", ")));
+        let list: Vec<&str> = units
+            .iter()
+            .filter(|u| u.cost.is_none())
+            .map(|u| u.name.as_str())
+            .collect();
+        notes.push(format!(
+            "not in any player's starting production frontier, so without a cost: {}",
+            list.join(", ")
+        ));
     }
     if !ignored.is_empty() {
         let mut list: Vec<_> = ignored.into_iter().collect();
         list.sort();
-        notes.push(format!("unit options with no equivalent in the format, ignored: {}", list.join(", ")));
+        notes.push(format!(
+            "unit options with no equivalent in the format, ignored: {}",
+            list.join(", ")
+        ));
     }
 
     // Powers, sides, turn order.
-    let is_bid = |s: &super::xml::Step| s.delegate_class.contains("Bid") || s.name.ends_with("Bid") || s.name.ends_with("BidPlace");
+    let is_bid = |s: &super::xml::Step| {
+        s.delegate_class.contains("Bid") || s.name.ends_with("Bid") || s.name.ends_with("BidPlace")
+    };
     let mut turn_order: Vec<String> = Vec::new();
     for s in xml.steps.iter().filter(|s| !is_bid(s)) {
         if let Some(p) = &s.player {
@@ -279,7 +404,11 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
             let name = power(p);
             let plays = turn_order.contains(&name);
             Power {
-                aliases: if name == *p { Vec::new() } else { vec![p.clone()] },
+                aliases: if name == *p {
+                    Vec::new()
+                } else {
+                    vec![p.clone()]
+                },
                 capital: capitals.get(&name).map(|c| space(c)),
                 plays,
                 collects_income: plays && collects.contains(p.as_str()),
@@ -292,38 +421,66 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
     for (p, alliance) in &xml.alliances {
         let p = power(p);
         if !sided.insert(p.clone()) {
-            notes.push(format!("{p} is in more than one TripleA alliance; the first ({}) is kept", alliance));
+            notes.push(format!(
+                "{p} is in more than one TripleA alliance; the first ({}) is kept",
+                alliance
+            ));
             continue;
         }
         match sides.iter_mut().find(|s| s.name == *alliance) {
             Some(s) => s.powers.push(p),
-            None => sides.push(Side { name: alliance.clone(), powers: vec![p] }),
+            None => sides.push(Side {
+                name: alliance.clone(),
+                powers: vec![p],
+            }),
         }
     }
     for p in &powers {
         if !sided.contains(&p.name) {
-            notes.push(format!("{} is in no alliance; given a side of its own", p.name));
-            sides.push(Side { name: p.name.clone(), powers: vec![p.name.clone()] });
+            notes.push(format!(
+                "{} is in no alliance; given a side of its own",
+                p.name
+            ));
+            sides.push(Side {
+                name: p.name.clone(),
+                powers: vec![p.name.clone()],
+            });
         }
     }
 
     // Setup.
     let mut ipcs: Vec<(String, u32)> = Vec::new();
     for p in powers.iter().filter(|p| p.plays) {
-        let t = xml.players.iter().find(|t| power(t) == p.name).map(String::as_str).unwrap_or_default();
-        let given: i64 = xml.resources.iter().filter(|(pl, r, _)| pl == t && r == "PUs").map(|(_, _, q)| *q).sum();
+        let t = xml
+            .players
+            .iter()
+            .find(|t| power(t) == p.name)
+            .map(String::as_str)
+            .unwrap_or_default();
+        let given: i64 = xml
+            .resources
+            .iter()
+            .filter(|(pl, r, _)| pl == t && r == "PUs")
+            .map(|(_, _, q)| *q)
+            .sum();
         ipcs.push((p.name.clone(), u32::try_from(given).unwrap_or(0)));
     }
     let original_of: HashMap<String, Option<String>> = territories
         .iter()
         .map(|t| (t.name.clone(), t.original_owner.clone()))
-        .chain(sea_zones.iter().map(|z| (z.name.clone(), z.convoy.as_ref().map(|c| c.power.clone()))))
+        .chain(
+            sea_zones
+                .iter()
+                .map(|z| (z.name.clone(), z.convoy.as_ref().map(|c| c.power.clone()))),
+        )
         .collect();
     let mut owners = Vec::new();
     for (t, p) in &xml.owners {
         let name = space(t);
         let owner = power(p);
-        let is_plain_sea = sea_zones.iter().any(|z| z.name == name && z.convoy.is_none());
+        let is_plain_sea = sea_zones
+            .iter()
+            .any(|z| z.name == name && z.convoy.is_none());
         if is_plain_sea {
             continue; // TripleA may own ordinary sea zones; control of sea is by ships.
         }
@@ -331,7 +488,7 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
             owners.push((name, owner));
         }
     }
-    let mut units_at: Vec<(String, Vec<(String, Vec<(String, u32)>)>)> = Vec::new();
+    let mut units_at: Vec<(String, UnitsByPower)> = Vec::new();
     let mut damaged = 0;
     let mut neutral_units = 0;
     for pl in &xml.placements {
@@ -342,7 +499,10 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
         damaged += u32::from(pl.hits_taken > 0);
         let at = space(&pl.territory);
         let owner = power(owner);
-        let unit = unit_names.get(pl.unit.as_str()).cloned().unwrap_or_else(|| pl.unit.clone());
+        let unit = unit_names
+            .get(pl.unit.as_str())
+            .cloned()
+            .unwrap_or_else(|| pl.unit.clone());
         let by_power = match units_at.iter_mut().position(|(s, _)| *s == at) {
             Some(i) => &mut units_at[i].1,
             None => {
@@ -363,13 +523,21 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
         }
     }
     if damaged > 0 {
-        notes.push(format!("{damaged} unit placements start damaged in TripleA; damage is not imported"));
+        notes.push(format!(
+            "{damaged} unit placements start damaged in TripleA; damage is not imported"
+        ));
     }
     if neutral_units > 0 {
-        notes.push(format!("{neutral_units} neutral units (no owner) are not imported"));
+        notes.push(format!(
+            "{neutral_units} neutral units (no owner) are not imported"
+        ));
     }
     if !xml.replaced.is_empty() {
-        let list: Vec<String> = xml.replaced.iter().map(|(k, t, n)| format!("{n} on {k} {t}")).collect();
+        let list: Vec<String> = xml
+            .replaced
+            .iter()
+            .map(|(k, t, n)| format!("{n} on {k} {t}"))
+            .collect();
         notes.push(format!(
             "{} attachment(s) repeated with the same name replace the earlier one, as in TripleA: {}",
             xml.replaced.len(),
@@ -377,12 +545,33 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
         ));
     }
     if !xml.legacy_options.is_empty() {
-        let mut list: Vec<String> = xml.legacy_options.iter().map(|(o, n)| format!("{o} -> {n}")).collect();
+        let mut list: Vec<String> = xml
+            .legacy_options
+            .iter()
+            .map(|(o, n)| format!("{o} -> {n}"))
+            .collect();
         list.sort();
         list.dedup();
-        notes.push(format!("legacy TripleA option names mapped: {}", list.join(", ")));
+        notes.push(format!(
+            "legacy TripleA option names mapped: {}",
+            list.join(", ")
+        ));
     }
-    let behaviour = xml.attachments.iter().filter(|a| matches!(a.class.as_str(), "RulesAttachment" | "TriggerAttachment" | "UserActionAttachment" | "PoliticalActionAttachment" | "TechAttachment" | "PlayerAttachment")).count();
+    let behaviour = xml
+        .attachments
+        .iter()
+        .filter(|a| {
+            matches!(
+                a.class.as_str(),
+                "RulesAttachment"
+                    | "TriggerAttachment"
+                    | "UserActionAttachment"
+                    | "PoliticalActionAttachment"
+                    | "TechAttachment"
+                    | "PlayerAttachment"
+            )
+        })
+        .count();
     if behaviour > 0 {
         notes.push(format!(
             "{behaviour} rules/trigger/user-action/player attachments (national objectives, victory \
@@ -392,9 +581,15 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
 
     let game = GameFile {
         id: id.to_owned(),
-        name: if xml.version.is_empty() { xml.name.clone() } else { format!("{} {}", xml.name, xml.version) },
+        name: if xml.version.is_empty() {
+            xml.name.clone()
+        } else {
+            format!("{} {}", xml.name, xml.version)
+        },
         rule_set: "generic".to_owned(),
-        notes: Some(format!("Imported from TripleA file {source} by `adjutant import-triplea`.")),
+        notes: Some(format!(
+            "Imported from TripleA file {source} by `adjutant import-triplea`."
+        )),
         powers,
         sides,
         turn_order,
@@ -405,13 +600,24 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
         owners: owners.into_iter().collect(),
         units: units_at
             .into_iter()
-            .map(|(s, by)| (s, by.into_iter().map(|(p, us)| (p, us.into_iter().collect())).collect()))
+            .map(|(s, by)| {
+                (
+                    s,
+                    by.into_iter()
+                        .map(|(p, us)| (p, us.into_iter().collect()))
+                        .collect(),
+                )
+            })
             .collect(),
     };
     Converted {
         files: GameFiles {
             game,
-            board: BoardFile { territories, sea_zones, canals },
+            board: BoardFile {
+                territories,
+                sea_zones,
+                canals,
+            },
             units: UnitsFile { units },
             setup,
         },
@@ -420,7 +626,8 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
 }
 
 fn small(a: Option<&Attachment>, option: &str) -> Option<u8> {
-    a.and_then(|a| a.number(option)).and_then(|n| u8::try_from(n).ok())
+    a.and_then(|a| a.number(option))
+        .and_then(|n| u8::try_from(n).ok())
 }
 
 /// A unit type from its TripleA unit attachment.
@@ -445,7 +652,10 @@ fn unit_type(
     let defense = small(ua, "defense").unwrap_or(0);
     let mut abilities = Vec::new();
     let mut add = |a: Ability| {
-        if !abilities.iter().any(|b| std::mem::discriminant(b) == std::mem::discriminant(&a)) {
+        if !abilities
+            .iter()
+            .any(|b| std::mem::discriminant(b) == std::mem::discriminant(&a))
+        {
             abilities.push(a);
         }
     };
@@ -460,7 +670,12 @@ fn unit_type(
     }
     if flag("isSub") {
         // The legacy isSub bundles TripleA's classic submarine rules.
-        for a in [Ability::FirstStrike, Ability::Submerge, Ability::CannotHitAir, Ability::HiddenFromAir] {
+        for a in [
+            Ability::FirstStrike,
+            Ability::Submerge,
+            Ability::CannotHitAir,
+            Ability::HiddenFromAir,
+        ] {
             add(a);
         }
     }
@@ -470,29 +685,55 @@ fn unit_type(
     if flag("canEvade") {
         add(Ability::Submerge);
     }
-    if ua.and_then(|a| a.get("canNotTarget")).is_some_and(|v| v.contains("fighter") || v.contains("bomber")) {
+    if ua
+        .and_then(|a| a.get("canNotTarget"))
+        .is_some_and(|v| v.contains("fighter") || v.contains("bomber"))
+    {
         add(Ability::CannotHitAir);
     }
-    if ua.and_then(|a| a.get("canNotBeTargetedBy")).is_some_and(|v| v.contains("fighter") || v.contains("bomber")) {
+    if ua
+        .and_then(|a| a.get("canNotBeTargetedBy"))
+        .is_some_and(|v| v.contains("fighter") || v.contains("bomber"))
+    {
         add(Ability::HiddenFromAir);
     }
     if flag("isDestroyer") {
         add(Ability::AntiSubmarine);
     }
     if flag("canBombard") {
-        add(Ability::Bombard(small(ua, "bombard").filter(|b| *b > 0).unwrap_or(attack).clamp(1, 6)));
+        add(Ability::Bombard(
+            small(ua, "bombard")
+                .filter(|b| *b > 0)
+                .unwrap_or(attack)
+                .clamp(1, 6),
+        ));
     }
     if flag("isStrategicBomber") {
         add(Ability::StrategicBomber);
     }
     if flag("canEscort") {
-        add(Ability::Escort(small(ua, "airAttack").filter(|b| *b > 0).unwrap_or(attack).clamp(1, 6)));
+        add(Ability::Escort(
+            small(ua, "airAttack")
+                .filter(|b| *b > 0)
+                .unwrap_or(attack)
+                .clamp(1, 6),
+        ));
     }
     if flag("canIntercept") {
-        add(Ability::Interceptor(small(ua, "airDefense").filter(|b| *b > 0).unwrap_or(defense).clamp(1, 6)));
+        add(Ability::Interceptor(
+            small(ua, "airDefense")
+                .filter(|b| *b > 0)
+                .unwrap_or(defense)
+                .clamp(1, 6),
+        ));
     }
     if flag("isAA") || flag("isAAforCombatOnly") {
-        add(Ability::AntiAircraft(small(ua, "attackAA").filter(|b| *b > 0).unwrap_or(1).clamp(1, 6)));
+        add(Ability::AntiAircraft(
+            small(ua, "attackAA")
+                .filter(|b| *b > 0)
+                .unwrap_or(1)
+                .clamp(1, 6),
+        ));
         add(Ability::CapturedWithTerritory);
     }
     if flag("isFactory") {
@@ -505,18 +746,49 @@ fn unit_type(
     for (option, _) in ua.map(|a| a.options.as_slice()).unwrap_or_default() {
         let known = matches!(
             option.as_str(),
-            "movement" | "attack" | "defense" | "hitPoints" | "isTwoHit" | "transportCost" | "transportCapacity"
-                | "carrierCost" | "carrierCapacity" | "isSea" | "isAir" | "isFactory" | "isInfrastructure" | "canBlitz"
-                | "artillery" | "artillerySupportable" | "isSub" | "isFirstStrike" | "canEvade" | "canNotTarget"
-                | "canNotBeTargetedBy" | "isDestroyer" | "canBombard" | "bombard" | "isStrategicBomber" | "canEscort"
-                | "airAttack" | "canIntercept" | "airDefense" | "isAA" | "isAAforCombatOnly" | "attackAA"
+            "movement"
+                | "attack"
+                | "defense"
+                | "hitPoints"
+                | "isTwoHit"
+                | "transportCost"
+                | "transportCapacity"
+                | "carrierCost"
+                | "carrierCapacity"
+                | "isSea"
+                | "isAir"
+                | "isFactory"
+                | "isInfrastructure"
+                | "canBlitz"
+                | "artillery"
+                | "artillerySupportable"
+                | "isSub"
+                | "isFirstStrike"
+                | "canEvade"
+                | "canNotTarget"
+                | "canNotBeTargetedBy"
+                | "isDestroyer"
+                | "canBombard"
+                | "bombard"
+                | "isStrategicBomber"
+                | "canEscort"
+                | "airAttack"
+                | "canIntercept"
+                | "airDefense"
+                | "isAA"
+                | "isAAforCombatOnly"
+                | "attackAA"
                 | "isAirTransportable"
         );
         if !known {
             ignored.insert(option.clone());
         }
     }
-    let hit_points = if flag("isTwoHit") { 2 } else { small(ua, "hitPoints").filter(|h| *h > 0).unwrap_or(1) };
+    let hit_points = if flag("isTwoHit") {
+        2
+    } else {
+        small(ua, "hitPoints").filter(|h| *h > 0).unwrap_or(1)
+    };
     let movement = small(ua, "movement");
     UnitType {
         name,
@@ -525,10 +797,15 @@ fn unit_type(
         cost,
         attack: (kind != UnitKind::Building).then_some(attack),
         defense: (kind != UnitKind::Building).then_some(defense),
-        movement: if kind == UnitKind::Building { movement.filter(|m| *m > 0) } else { Some(movement.unwrap_or(0)) },
+        movement: if kind == UnitKind::Building {
+            movement.filter(|m| *m > 0)
+        } else {
+            Some(movement.unwrap_or(0))
+        },
         hit_points,
         transport_cost: small(ua, "transportCost").filter(|c| *c > 0 && kind == UnitKind::Land),
-        transport_capacity: small(ua, "transportCapacity").filter(|c| *c > 0 && matches!(kind, UnitKind::Sea | UnitKind::Air)),
+        transport_capacity: small(ua, "transportCapacity")
+            .filter(|c| *c > 0 && matches!(kind, UnitKind::Sea | UnitKind::Air)),
         carrier_cost: small(ua, "carrierCost").filter(|c| *c > 0 && kind == UnitKind::Air),
         carrier_capacity: small(ua, "carrierCapacity").filter(|c| *c > 0 && kind == UnitKind::Sea),
         abilities,
@@ -541,13 +818,22 @@ mod tests {
 
     #[test]
     fn sea_zone_names_lose_the_triplea_suffix() {
-        let land: HashSet<NameKey> = ["Alaska", "East Canada"].iter().map(|n| NameKey::new(n)).collect();
+        let land: HashSet<NameKey> = ["Alaska", "East Canada"]
+            .iter()
+            .map(|n| NameKey::new(n))
+            .collect();
         assert_eq!(sea_zone_name("Baltic Sea Sea Zone", &land), "Baltic Sea");
         assert_eq!(sea_zone_name("Red Sea Zone", &land), "Red Sea");
-        assert_eq!(sea_zone_name("British Convoy 1 Sea Zone", &land), "British Convoy 1");
+        assert_eq!(
+            sea_zone_name("British Convoy 1 Sea Zone", &land),
+            "British Convoy 1"
+        );
         assert_eq!(sea_zone_name("12 Sea Zone", &land), "Sea Zone 12");
         assert_eq!(sea_zone_name("Alaska Sea Zone", &land), "Alaska Sea Zone");
-        assert_eq!(sea_zone_name("Mid-Atlantic Sea Zone", &land), "Mid-Atlantic");
+        assert_eq!(
+            sea_zone_name("Mid-Atlantic Sea Zone", &land),
+            "Mid-Atlantic"
+        );
         assert_eq!(sea_zone_name("Open Water", &land), "Open Water");
     }
 
@@ -557,6 +843,9 @@ mod tests {
         assert_eq!(power_name("Middle_East"), "Middle East");
         assert_eq!(unit_name("armour").0, "armor");
         assert_eq!(unit_name("aaGun").0, "AA gun");
-        assert_eq!(unit_name("heavyArmour"), ("heavy armour".to_owned(), vec!["heavyArmour".to_owned()]));
+        assert_eq!(
+            unit_name("heavyArmour"),
+            ("heavy armour".to_owned(), vec!["heavyArmour".to_owned()])
+        );
     }
 }

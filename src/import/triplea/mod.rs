@@ -62,7 +62,12 @@ pub fn import(text: &str, id: &str, source: &str) -> Result<Imported, ImportErro
          Facts derived from the XML; correct by hand where the rulebook differs, and say so here.\n\
          Importer notes:\n{}",
         parsed.name,
-        converted.notes.iter().map(|n| format!("- {n}")).collect::<Vec<_>>().join("\n")
+        converted
+            .notes
+            .iter()
+            .map(|n| format!("- {n}"))
+            .collect::<Vec<_>>()
+            .join("\n")
     ));
     let f = &converted.files;
     let files = vec![
@@ -77,14 +82,21 @@ pub fn import(text: &str, id: &str, source: &str) -> Result<Imported, ImportErro
         units: &files[2].1,
         setup: &files[3].1,
     })?;
-    Ok(Imported { game, notes: converted.notes, files })
+    Ok(Imported {
+        game,
+        notes: converted.notes,
+        files,
+    })
 }
 
 impl Imported {
     /// Writes the four files into `dir`, creating it if needed. Existing
     /// files are overwritten.
     pub fn write_to(&self, dir: &Path) -> Result<(), ImportError> {
-        std::fs::create_dir_all(dir).map_err(|source| ImportError::Io { path: dir.to_owned(), source })?;
+        std::fs::create_dir_all(dir).map_err(|source| ImportError::Io {
+            path: dir.to_owned(),
+            source,
+        })?;
         for (name, text) in &self.files {
             let path = dir.join(name);
             std::fs::write(&path, text).map_err(|source| ImportError::Io { path, source })?;

@@ -28,12 +28,17 @@ pub struct Attachment {
 impl Attachment {
     /// The value of an option, if set.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.options.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+        self.options
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// True when a boolean option is set to `true`.
     pub fn flag(&self, name: &str) -> bool {
-        self.get(name).is_some_and(|v| v.eq_ignore_ascii_case("true"))
+        self.get(name)
+            .is_some_and(|v| v.eq_ignore_ascii_case("true"))
     }
 
     /// A numeric option.
@@ -175,7 +180,8 @@ fn number(node: Node<'_, '_>, name: &str, default: i64) -> Result<i64, ImportErr
 }
 
 fn children<'a, 'i>(node: Node<'a, 'i>, tag: &'a str) -> impl Iterator<Item = Node<'a, 'i>> + 'a {
-    node.children().filter(move |c| c.is_element() && c.tag_name().name() == tag)
+    node.children()
+        .filter(move |c| c.is_element() && c.tag_name().name() == tag)
 }
 
 /// Parses a TripleA game file.
@@ -184,8 +190,13 @@ pub fn parse(text: &str) -> Result<TripleaXml, ImportError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // The DOCTYPE names game.dtd, which maps do not ship; roxmltree does not
     // fetch external DTDs, it only needs permission to see the declaration.
-    let options = ParsingOptions { allow_dtd: true, nodes_limit: 2_000_000, ..ParsingOptions::default() };
-    let doc = Document::parse_with_options(text, options).map_err(|e| ImportError::Xml(e.to_string()))?;
+    let options = ParsingOptions {
+        allow_dtd: true,
+        nodes_limit: 2_000_000,
+        ..ParsingOptions::default()
+    };
+    let doc =
+        Document::parse_with_options(text, options).map_err(|e| ImportError::Xml(e.to_string()))?;
     let root = doc.root_element();
     if root.tag_name().name() != "game" {
         return Err(ImportError::Format {
@@ -204,17 +215,22 @@ pub fn parse(text: &str) -> Result<TripleaXml, ImportError> {
             }
             "variableList" => {
                 for var in children(section, "variable") {
-                    let elements = children(var, "element").filter_map(|e| attr(e, "name")).map(str::to_owned).collect();
+                    let elements = children(var, "element")
+                        .filter_map(|e| attr(e, "name"))
+                        .map(str::to_owned)
+                        .collect();
                     variables.insert(required(var, "name")?.to_owned(), elements);
                 }
             }
             "map" => {
                 for t in children(section, "territory") {
                     let water = attr(t, "water").is_some_and(|w| w.eq_ignore_ascii_case("true"));
-                    out.territories.push((required(t, "name")?.to_owned(), water));
+                    out.territories
+                        .push((required(t, "name")?.to_owned(), water));
                 }
                 for c in children(section, "connection") {
-                    out.connections.push((required(c, "t1")?.to_owned(), required(c, "t2")?.to_owned()));
+                    out.connections
+                        .push((required(c, "t1")?.to_owned(), required(c, "t2")?.to_owned()));
                 }
             }
             "playerList" => {
@@ -222,7 +238,10 @@ pub fn parse(text: &str) -> Result<TripleaXml, ImportError> {
                     out.players.push(required(p, "name")?.to_owned());
                 }
                 for a in children(section, "alliance") {
-                    out.alliances.push((required(a, "player")?.to_owned(), required(a, "alliance")?.to_owned()));
+                    out.alliances.push((
+                        required(a, "player")?.to_owned(),
+                        required(a, "alliance")?.to_owned(),
+                    ));
                 }
             }
             "unitList" => {
@@ -239,7 +258,11 @@ pub fn parse(text: &str) -> Result<TripleaXml, ImportError> {
                         let delegate = required(s, "delegate")?;
                         out.steps.push(Step {
                             name: required(s, "name")?.to_owned(),
-                            delegate_class: delegates.get(delegate).copied().unwrap_or(delegate).to_owned(),
+                            delegate_class: delegates
+                                .get(delegate)
+                                .copied()
+                                .unwrap_or(delegate)
+                                .to_owned(),
                             player: attr(s, "player").map(str::to_owned),
                         });
                     }
@@ -252,9 +275,14 @@ pub fn parse(text: &str) -> Result<TripleaXml, ImportError> {
                 for p in children(section, "property") {
                     let value = match attr(p, "value") {
                         Some(v) => v.to_owned(),
-                        None => children(p, "value").next().and_then(|v| v.text()).unwrap_or_default().to_owned(),
+                        None => children(p, "value")
+                            .next()
+                            .and_then(|v| v.text())
+                            .unwrap_or_default()
+                            .to_owned(),
                     };
-                    out.properties.insert(required(p, "name")?.to_owned(), value);
+                    out.properties
+                        .insert(required(p, "name")?.to_owned(), value);
                 }
             }
             _ => {}
@@ -282,11 +310,18 @@ fn parse_production(section: Node<'_, '_>, out: &mut TripleaXml) -> Result<(), I
         }
     }
     for frontier in children(section, "productionFrontier") {
-        let rules = children(frontier, "frontierRules").filter_map(|r| attr(r, "name")).map(str::to_owned).collect();
-        out.frontiers.insert(required(frontier, "name")?.to_owned(), rules);
+        let rules = children(frontier, "frontierRules")
+            .filter_map(|r| attr(r, "name"))
+            .map(str::to_owned)
+            .collect();
+        out.frontiers
+            .insert(required(frontier, "name")?.to_owned(), rules);
     }
     for pp in children(section, "playerProduction") {
-        out.player_frontier.push((required(pp, "player")?.to_owned(), required(pp, "frontier")?.to_owned()));
+        out.player_frontier.push((
+            required(pp, "player")?.to_owned(),
+            required(pp, "frontier")?.to_owned(),
+        ));
     }
     Ok(())
 }
@@ -303,7 +338,12 @@ fn parse_attachments(
         let name = required(a, "name")?;
         let attach_to = required(a, "attachTo")?;
         let raw_options: Vec<(String, String)> = children(a, "option")
-            .map(|o| Ok((required(o, "name")?.to_owned(), attr(o, "value").unwrap_or_default().to_owned())))
+            .map(|o| {
+                Ok((
+                    required(o, "name")?.to_owned(),
+                    attr(o, "value").unwrap_or_default().to_owned(),
+                ))
+            })
             .collect::<Result<_, ImportError>>()?;
 
         // `foreach="$var$"` expands the attachment once per element, with
@@ -324,13 +364,21 @@ fn parse_attachments(
                     .collect::<Result<_, _>>()?;
                 let len = lists.iter().map(|l| l.len()).min().unwrap_or(0);
                 (0..len)
-                    .map(|i| names.iter().zip(&lists).map(|(n, l)| ((*n).to_owned(), l[i].clone())).collect())
+                    .map(|i| {
+                        names
+                            .iter()
+                            .zip(&lists)
+                            .map(|(n, l)| ((*n).to_owned(), l[i].clone()))
+                            .collect()
+                    })
                     .collect()
             }
         };
         for bindings in expansions {
             let subst = |s: &str| {
-                bindings.iter().fold(s.to_owned(), |acc, (var, value)| acc.replace(&format!("@{var}@"), value))
+                bindings.iter().fold(s.to_owned(), |acc, (var, value)| {
+                    acc.replace(&format!("@{var}@"), value)
+                })
             };
             let mut options = Vec::with_capacity(raw_options.len());
             for (n, v) in &raw_options {
@@ -347,7 +395,11 @@ fn parse_attachments(
                 attach_to: subst(attach_to),
                 options,
             };
-            let key = (attachment.kind.clone(), attachment.attach_to.clone(), attachment.name.clone());
+            let key = (
+                attachment.kind.clone(),
+                attachment.attach_to.clone(),
+                attachment.name.clone(),
+            );
             // A repeated (type, attachTo, name) replaces the earlier
             // attachment wholesale, as TripleA's map put does (gotcha 1).
             match index.get(&key) {
@@ -368,7 +420,10 @@ fn parse_attachments(
 fn parse_initialize(section: Node<'_, '_>, out: &mut TripleaXml) -> Result<(), ImportError> {
     for oi in children(section, "ownerInitialize") {
         for t in children(oi, "territoryOwner") {
-            out.owners.push((required(t, "territory")?.to_owned(), required(t, "owner")?.to_owned()));
+            out.owners.push((
+                required(t, "territory")?.to_owned(),
+                required(t, "owner")?.to_owned(),
+            ));
         }
     }
     for ui in children(section, "unitInitialize") {
@@ -414,8 +469,15 @@ mod tests {
     #[test]
     fn bom_doctype_replacement_legacy_names_and_foreach() {
         let xml = parse(SMALL).unwrap();
-        assert_eq!(xml.territories, vec![("A".into(), false), ("B Sea Zone".into(), true)]);
-        let a: Vec<_> = xml.attachments.iter().filter(|a| a.attach_to == "A").collect();
+        assert_eq!(
+            xml.territories,
+            vec![("A".into(), false), ("B Sea Zone".into(), true)]
+        );
+        let a: Vec<_> = xml
+            .attachments
+            .iter()
+            .filter(|a| a.attach_to == "A")
+            .collect();
         // The second attachment replaced the first: 30, not 60, and the
         // first one's originalOwner is gone with it.
         assert_eq!(a.len(), 1);
@@ -423,21 +485,38 @@ mod tests {
         assert_eq!(a[0].get("originalOwner"), None);
         assert_eq!(a[0].get("victoryCity"), Some("1"));
         assert_eq!(xml.replaced.len(), 1);
-        assert!(xml.legacy_options.contains(&("occupiedTerrOf".into(), "originalOwner".into())));
-        let triggers: Vec<_> = xml.attachments.iter().filter(|a| a.attach_to == "P").map(|a| (a.name.as_str(), a.get("resourceCount"))).collect();
+        assert!(
+            xml.legacy_options
+                .contains(&("occupiedTerrOf".into(), "originalOwner".into()))
+        );
+        let triggers: Vec<_> = xml
+            .attachments
+            .iter()
+            .filter(|a| a.attach_to == "P")
+            .map(|a| (a.name.as_str(), a.get("resourceCount")))
+            .collect();
         assert_eq!(triggers, vec![("trig1", Some("-1")), ("trig2", Some("-2"))]);
     }
 
     #[test]
     fn rejects_non_game_documents() {
-        assert!(matches!(parse("<notgame/>"), Err(ImportError::Format { .. })));
+        assert!(matches!(
+            parse("<notgame/>"),
+            Err(ImportError::Format { .. })
+        ));
         assert!(matches!(parse("<game>"), Err(ImportError::Xml(_))));
     }
 
     #[test]
     fn legacy_option_names_map_as_triplea_does() {
         assert_eq!(normalise_option("isImpassible", "true").0, "isImpassable");
-        assert_eq!(normalise_option("isInfantry", "true").0, "isLandTransportable");
-        assert_eq!(normalise_option("IsSub", "true"), ("isSub".into(), "true".into(), false));
+        assert_eq!(
+            normalise_option("isInfantry", "true").0,
+            "isLandTransportable"
+        );
+        assert_eq!(
+            normalise_option("IsSub", "true"),
+            ("isSub".into(), "true".into(), false)
+        );
     }
 }

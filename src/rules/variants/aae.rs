@@ -14,13 +14,21 @@ pub struct Aae;
 pub static OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "cash_advance_axis",
-        kind: OptionKind::Int { default: 12, min: 0, max: 100 },
+        kind: OptionKind::Int {
+            default: 12,
+            min: 0,
+            max: 100,
+        },
         about: "IPCs of units Germany buys and places before round 1 (the manual's \
                 special cash advance; amount UNCONFIRMED, TripleA uses a 12 IPC bid)",
     },
     OptionSpec {
         name: "cash_advance_allies",
-        kind: OptionKind::Int { default: 12, min: 0, max: 100 },
+        kind: OptionKind::Int {
+            default: 12,
+            min: 0,
+            max: 100,
+        },
         about: "IPCs of units the Allies buy and place before round 1, shared among them \
                 (amount UNCONFIRMED, TripleA uses a 12 IPC bid)",
     },
@@ -28,7 +36,12 @@ pub static OPTIONS: &[OptionSpec] = &[
         name: "middle_east_payer",
         kind: OptionKind::Choice {
             default: "allies_choose",
-            choices: &["allies_choose", "soviet_union", "united_kingdom", "united_states"],
+            choices: &[
+                "allies_choose",
+                "soviet_union",
+                "united_kingdom",
+                "united_states",
+            ],
         },
         about: "who pays Germany for Middle East territories it holds (FAQ: the Allies \
                 pay; who among them is their choice)",

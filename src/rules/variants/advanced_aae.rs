@@ -18,7 +18,10 @@ static OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "neutral_overflight",
-        kind: OptionKind::Choice { default: "activate", choices: &["activate", "forbid"] },
+        kind: OptionKind::Choice {
+            default: "activate",
+            choices: &["activate", "forbid"],
+        },
         about: "AAAE-21: flying over a neutral activates it, or is illegal",
     },
     OptionSpec {
@@ -40,6 +43,9 @@ impl RuleSetHooks for AdvancedAae {
     fn check(&self, game: &GameDef) -> Vec<Problem> {
         // Starting cash differs from income by rule (AAAE-09 halves Russia's),
         // so only the ban on new industrial complexes is checked (AAAE-18).
-        super::no_buyable_factories(game, "Advanced AAE keeps AAE's ban on new industrial complexes")
+        super::no_buyable_factories(
+            game,
+            "Advanced AAE keeps AAE's ban on new industrial complexes",
+        )
     }
 }

@@ -11,7 +11,11 @@ pub struct Anniversary;
 static OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "victory_cities",
-        kind: OptionKind::Int { default: 15, min: 1, max: 18 },
+        kind: OptionKind::Int {
+            default: 15,
+            min: 1,
+            max: 18,
+        },
         about: "victory cities a side must hold at the end of a round (13, 15 or 18)",
     },
     OptionSpec {
@@ -42,6 +46,9 @@ impl RuleSetHooks for Anniversary {
 
     fn check(&self, game: &GameDef) -> Vec<Problem> {
         // China collects no income (collects_income: false), so it is skipped.
-        super::starting_ipcs_equal_income(game, "in Anniversary starting IPCs equal starting income")
+        super::starting_ipcs_equal_income(
+            game,
+            "in Anniversary starting IPCs equal starting income",
+        )
     }
 }

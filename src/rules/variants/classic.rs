@@ -11,13 +11,21 @@ pub struct Classic;
 static OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "economic_victory_axis",
-        kind: OptionKind::Int { default: 84, min: 0, max: 1000 },
+        kind: OptionKind::Int {
+            default: 84,
+            min: 0,
+            max: 1000,
+        },
         about: "DAAK 'Magic 84': the Axis win when their territories are worth at least this \
                 at the end of a round (0 = off)",
     },
     OptionSpec {
         name: "neutral_entry_cost",
-        kind: OptionKind::Int { default: 3, min: 0, max: 100 },
+        kind: OptionKind::Int {
+            default: 3,
+            min: 0,
+            max: 100,
+        },
         about: "IPCs paid to enter a neutral territory (DAAK-C 2.7)",
     },
     OptionSpec {

@@ -71,17 +71,18 @@ impl OptionSpec {
             (OptionKind::Int { min, max, .. }, OptionValue::Int(v)) if (min..=max).contains(v) => {
                 Ok(())
             }
-            (OptionKind::Int { min, max, .. }, _) => {
-                Err(format!("expected a whole number from {min} to {max}, found {value}"))
-            }
+            (OptionKind::Int { min, max, .. }, _) => Err(format!(
+                "expected a whole number from {min} to {max}, found {value}"
+            )),
             (OptionKind::Choice { choices, .. }, OptionValue::Text(t))
                 if choices.contains(&t.as_str()) =>
             {
                 Ok(())
             }
-            (OptionKind::Choice { choices, .. }, _) => {
-                Err(format!("expected one of {}, found {value}", choices.join(", ")))
-            }
+            (OptionKind::Choice { choices, .. }, _) => Err(format!(
+                "expected one of {}, found {value}",
+                choices.join(", ")
+            )),
             (OptionKind::Bool { .. }, _) => Err(format!("expected true or false, found {value}")),
         }
     }
@@ -178,7 +179,13 @@ mod tests {
     fn option_defaults_pass_their_own_check() {
         for set in RULE_SETS {
             for spec in set.options() {
-                assert_eq!(spec.check(&spec.default_value()), Ok(()), "{}.{}", set.id(), spec.name);
+                assert_eq!(
+                    spec.check(&spec.default_value()),
+                    Ok(()),
+                    "{}.{}",
+                    set.id(),
+                    spec.name
+                );
             }
         }
     }
@@ -187,14 +194,21 @@ mod tests {
     fn option_check_rejects_wrong_types_and_ranges() {
         let spec = OptionSpec {
             name: "n",
-            kind: OptionKind::Int { default: 1, min: 0, max: 5 },
+            kind: OptionKind::Int {
+                default: 1,
+                min: 0,
+                max: 5,
+            },
             about: "",
         };
         assert!(spec.check(&OptionValue::Int(6)).is_err());
         assert!(spec.check(&OptionValue::Bool(true)).is_err());
         let spec = OptionSpec {
             name: "c",
-            kind: OptionKind::Choice { default: "a", choices: &["a", "b"] },
+            kind: OptionKind::Choice {
+                default: "a",
+                choices: &["a", "b"],
+            },
             about: "",
         };
         assert!(spec.check(&OptionValue::Text("b".into())).is_ok());
