@@ -6,11 +6,16 @@
 //! values in memory.
 
 pub mod entries;
+pub mod events;
 pub mod game;
 pub mod load;
 pub mod model;
+pub mod movement;
 pub mod names;
+pub mod orders;
 pub mod problem;
+pub mod state;
+pub mod turn;
 pub mod variants;
 
 pub use game::{GameDef, GameFiles, SpaceId};

@@ -1,0 +1,215 @@
+//! Typed orders: what a player's YAML means once every name is resolved.
+//!
+//! `docs/orders.md` is the contract for players; [`parse`] turns YAML into
+//! these types, resolving names against a [`GameDef`](crate::rules::GameDef)
+//! and remembering where in the YAML each order stood, so that every error
+//! can name its line. The movement, production and turn modules consume
+//! these types and never see YAML.
+
+pub mod parse;
+
+use crate::rules::SpaceId;
+
+/// Index of a unit type in [`GameDef::unit_types`](crate::rules::GameDef::unit_types).
+pub type UnitTypeId = usize;
+/// Index of a power in [`GameDef::powers`](crate::rules::GameDef::powers).
+pub type PowerId = usize;
+
+/// Where an order stands in the player's message, for error reports.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Origin {
+    /// The section: `purchase`, `combat`, `battles`, `noncombat`, `place`,
+    /// `standing`.
+    pub section: &'static str,
+    /// 1-based position of the order within its section (0 for a section
+    /// that is a single value, such as `purchase`).
+    pub index: usize,
+    /// 1-based line in the YAML where the order starts, when known.
+    pub line: Option<usize>,
+    /// The order as the player wrote it (one line, for quoting back).
+    pub text: String,
+}
+
+/// A value with the place in the message it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Located<T> {
+    /// The order.
+    pub item: T,
+    /// Where it was written.
+    pub origin: Origin,
+}
+
+/// `3 infantry`: a count of one unit type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct UnitCount {
+    /// The unit type.
+    pub unit: UnitTypeId,
+    /// How many (at least 1).
+    pub count: u32,
+}
+
+/// A unit list as written: `3 infantry, 1 artillery, 2 armor`.
+pub type UnitList = Vec<UnitCount>;
+
+/// A movement order of the combat or non-combat move.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MoveOrder {
+    /// Units moving together along a path: `3 infantry, 2 armor: Poland ->
+    /// Belorussia`. The path starts where the units are and lists every
+    /// space entered, in order (`Poland -> Ukraine -> Rumania`).
+    Move {
+        /// The units that move.
+        units: UnitList,
+        /// Start, then each space entered.
+        path: Vec<SpaceId>,
+        /// For aircraft in a combat move: where they intend to land
+        /// afterwards (`land: Poland`), checked now for range and space.
+        land: Option<SpaceId>,
+    },
+    /// One transport's move with its cargo: load in the sea zone where it
+    /// is (or along its path), move, and unload into one territory.
+    Transport {
+        /// The sea zone where the transport starts, then each zone entered.
+        path: Vec<SpaceId>,
+        /// Cargo taken on: units and the territory they come from. A land
+        /// unit loads from a territory adjacent to the zone the transport is
+        /// in when it loads; `at` names that zone (defaults to the start).
+        load: Vec<Load>,
+        /// The territory the cargo is unloaded into, if any. In a combat move
+        /// into an enemy territory this is an amphibious assault.
+        unload: Option<SpaceId>,
+    },
+}
+
+/// Cargo that a transport takes on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Load {
+    /// The units loaded.
+    pub units: UnitList,
+    /// The territory they come from.
+    pub from: SpaceId,
+    /// The sea zone on the transport's path where they board (its start when
+    /// not given).
+    pub at: Option<SpaceId>,
+}
+
+/// When an attacker retreats (`docs/orders.md`, battle plans).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Retreat {
+    /// Fight until one side is gone.
+    Never,
+    /// Retreat after this many rounds if the battle goes on.
+    AfterRound(u32),
+    /// Retreat at the end of a round that leaves fewer attacking units than this.
+    WhenAttackersBelow(u32),
+}
+
+/// The attacker's plan for one battle, or the default for all of them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BattlePlan {
+    /// The battle's territory or sea zone; `None` for `default`.
+    pub space: Option<SpaceId>,
+    /// When to retreat.
+    pub retreat: Retreat,
+    /// Where to retreat (must be a space the attackers came from).
+    pub retreat_to: Option<SpaceId>,
+    /// Order of loss: unit types in the order they are taken as casualties.
+    pub losses: Vec<UnitTypeId>,
+}
+
+/// What a defending submarine does when it may submerge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SubmarinePolicy {
+    /// Stay and fight.
+    #[default]
+    Fight,
+    /// Submerge at the first chance the rules give.
+    Submerge,
+    /// Fight one round, then submerge.
+    SubmergeAfterFirstRound,
+}
+
+/// A power's standing orders: how it defends when it cannot be asked.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StandingOrders {
+    /// Order of loss when defending.
+    pub losses: Vec<UnitTypeId>,
+    /// Keep one land unit alive as long as possible so that a territory is not
+    /// lost to aircraft alone.
+    pub keep_one_land_unit: bool,
+    /// Submarines' policy.
+    pub submarines: SubmarinePolicy,
+}
+
+/// Everything one message orders for one power. Sections not written are
+/// empty; which sections a stage accepts is the turn module's business.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Orders {
+    /// Units bought this turn (placed in the place phase).
+    pub purchase: Option<Located<UnitList>>,
+    /// Combat moves, in the order written.
+    pub combat: Vec<Located<MoveOrder>>,
+    /// Battle plans (at most one per space, and one default).
+    pub battles: Vec<Located<BattlePlan>>,
+    /// Non-combat moves, in the order written.
+    pub noncombat: Vec<Located<MoveOrder>>,
+    /// Placement of purchased units: space and units.
+    pub place: Vec<Located<(SpaceId, UnitList)>>,
+    /// New standing orders.
+    pub standing: Option<Located<StandingOrders>>,
+}
+
+/// Why an order cannot be carried out: which order, and why in the game's
+/// words. A stage with any error is rejected whole.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderError {
+    /// The order concerned (default origin for a problem of the whole stage).
+    pub origin: Origin,
+    /// The field within the order (`path`, `land`, `unload`, ...), if one.
+    pub field: Option<String>,
+    /// The reason, in the game's words ("armor in Poland has no movement
+    /// left").
+    pub reason: String,
+}
+
+impl OrderError {
+    /// An error about an order.
+    pub fn new(origin: &Origin, reason: impl Into<String>) -> Self {
+        OrderError {
+            origin: origin.clone(),
+            field: None,
+            reason: reason.into(),
+        }
+    }
+
+    /// The same error, naming the field.
+    pub fn field(mut self, field: impl Into<String>) -> Self {
+        self.field = Some(field.into());
+        self
+    }
+}
+
+impl std::fmt::Display for OrderError {
+    /// `Line 12, combat order 2 (1 armor: Poland -> Ukraine -> Rumania): reason`
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let o = &self.origin;
+        if let Some(line) = o.line {
+            write!(f, "Line {line}, ")?;
+        }
+        match (o.section, o.index) {
+            ("", _) => {}
+            (s, 0) => write!(f, "{s}")?,
+            (s, i) => write!(f, "{s} order {i}")?,
+        }
+        if !o.text.is_empty() {
+            write!(f, " ({})", o.text)?;
+        }
+        if let Some(field) = &self.field {
+            write!(f, ", {field}")?;
+        }
+        if !o.section.is_empty() || o.line.is_some() {
+            f.write_str(": ")?;
+        }
+        f.write_str(&self.reason)
+    }
+}

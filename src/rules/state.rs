@@ -1,0 +1,167 @@
+//! The position of a game at a moment: who holds what, which units stand
+//! where, whose turn and which phase.
+//!
+//! A state is a plain value. The engine never changes one in place while
+//! checking orders: a stage is applied to a copy and the copy is kept only
+//! when every order of the stage was legal.
+
+use super::orders::{PowerId, UnitList, UnitTypeId};
+use super::{GameDef, SpaceId};
+
+/// The phases of a power's turn, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Phase {
+    /// Buy units (stage 1 of the turn by mail).
+    Purchase,
+    /// Move into battles (stage 1).
+    CombatMove,
+    /// Resolve battles (stage 1; the AAE combat issue fills it in).
+    Combat,
+    /// Move units that did not fight, land aircraft (stage 2).
+    NoncombatMove,
+    /// Place purchased units (stage 2).
+    Place,
+    /// End of turn: resurface, repair, collect income (stage 2).
+    EndTurn,
+}
+
+impl Phase {
+    /// The phase's name in the game's words.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Purchase => "purchase",
+            Phase::CombatMove => "combat move",
+            Phase::Combat => "combat",
+            Phase::NoncombatMove => "non-combat move",
+            Phase::Place => "place",
+            Phase::EndTurn => "end of turn",
+        }
+    }
+}
+
+/// One unit on the board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unit {
+    /// Stable within a game: never reused.
+    pub id: u32,
+    /// Its type.
+    pub unit: UnitTypeId,
+    /// The power it belongs to.
+    pub owner: PowerId,
+    /// Where it stands (for cargo: the transport's sea zone).
+    pub at: SpaceId,
+    /// Spaces moved this turn.
+    pub moved: u8,
+    /// It moved in this turn's combat move (so it may not move again in the
+    /// non-combat move, aircraft landing aside).
+    pub combat_moved: bool,
+    /// Hits taken and not yet repaired (battleships).
+    pub hits: u8,
+    /// The transport (unit id) carrying it.
+    pub cargo_of: Option<u32>,
+    /// A submerged submarine.
+    pub submerged: bool,
+}
+
+/// The whole position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameState {
+    /// The round, from 1.
+    pub round: u32,
+    /// Index into [`GameDef::turn_order`] of the power whose turn it is.
+    pub turn: usize,
+    /// The phase that the next orders of that power start at.
+    pub phase: Phase,
+    /// Controller of every space by [`SpaceId`]: land territories, and convoy
+    /// zones. `None` for neutrals and for sea zones without a convoy.
+    pub owner: Vec<Option<PowerId>>,
+    /// Each power's treasury in IPCs.
+    pub ipcs: Vec<u32>,
+    /// Every unit on the board, in id order.
+    pub units: Vec<Unit>,
+    /// The next unit id to give out.
+    pub next_unit: u32,
+    /// Units bought this turn and not yet placed.
+    pub purchased: UnitList,
+    /// Territories that changed hands this turn (aircraft may not land there).
+    pub captured_this_turn: Vec<SpaceId>,
+    /// Spaces where a battle waits to be fought (after the combat move).
+    pub battles: Vec<SpaceId>,
+}
+
+impl GameState {
+    /// The position at the start of the game, from the game's setup.
+    pub fn initial(game: &GameDef) -> GameState {
+        let powers = game.powers().len();
+        let owner: Vec<Option<PowerId>> = (0..game.space_count())
+            .map(|s| game.starting_owner(SpaceId(s)))
+            .collect();
+        let mut state = GameState {
+            round: 1,
+            turn: 0,
+            phase: Phase::Purchase,
+            owner,
+            ipcs: (0..powers).map(|p| game.starting_ipcs(p)).collect(),
+            units: Vec::new(),
+            next_unit: 1,
+            purchased: Vec::new(),
+            captured_this_turn: Vec::new(),
+            battles: Vec::new(),
+        };
+        for (space, power, unit_type, count) in game.starting_units() {
+            let unit = game
+                .unit_types()
+                .iter()
+                .position(|u| std::ptr::eq(u, unit_type))
+                .expect("a unit type of this game");
+            for _ in 0..count {
+                state.add_unit(unit, power, space);
+            }
+        }
+        state
+    }
+
+    /// The power whose turn it is.
+    pub fn current_power(&self, game: &GameDef) -> PowerId {
+        game.turn_order()[self.turn]
+    }
+
+    /// Puts a new unit on the board and returns its id.
+    pub fn add_unit(&mut self, unit: UnitTypeId, owner: PowerId, at: SpaceId) -> u32 {
+        let id = self.next_unit;
+        self.next_unit += 1;
+        self.units.push(Unit {
+            id,
+            unit,
+            owner,
+            at,
+            moved: 0,
+            combat_moved: false,
+            hits: 0,
+            cargo_of: None,
+            submerged: false,
+        });
+        id
+    }
+
+    /// The units in a space (cargo included).
+    pub fn units_at(&self, space: SpaceId) -> impl Iterator<Item = &Unit> {
+        self.units.iter().filter(move |u| u.at == space)
+    }
+
+    /// The unit with this id.
+    pub fn unit(&self, id: u32) -> Option<&Unit> {
+        self.units
+            .binary_search_by_key(&id, |u| u.id)
+            .ok()
+            .map(|i| &self.units[i])
+    }
+
+    /// The unit with this id, to change it.
+    pub fn unit_mut(&mut self, id: u32) -> Option<&mut Unit> {
+        self.units
+            .binary_search_by_key(&id, |u| u.id)
+            .ok()
+            .map(|i| &mut self.units[i])
+    }
+}
