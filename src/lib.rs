@@ -9,6 +9,7 @@
 //! * [`log`]: the append-only, hash-chained match log and its verifier
 //!   (`docs/log.md`). Knows nothing of mail.
 //! * [`matches`]: the match lifecycle over dice and log.
+//! * [`report`]: what players read, rendered from data and state.
 //! * [`cli`]: the `adjutant` commands; wiring only.
 //!
 //! `docs/architecture.md` states what each layer does not know.
@@ -18,4 +19,5 @@ pub mod dice;
 pub mod import;
 pub mod log;
 pub mod matches;
+pub mod report;
 pub mod rules;

@@ -453,16 +453,27 @@ class Verifier:
                 raise _Bad("first entry is %r, not genesis" % kind)
             return self.genesis(body)
         handler = {"turn_open": self.turn_open, "order": self.order,
-                   "reveal": self.reveal, "dice": self.dice}.get(kind)
+                   "reveal": self.reveal, "dice": self.dice,
+                   "adjudication": self.adjudication}.get(kind)
         if kind == "genesis":
             raise _Bad("genesis is only allowed as entry 1")
         if handler is None:
             raise _Bad("unknown kind %r (format adjutant-log/1 has genesis, turn_open, "
-                       "order, reveal, dice)" % (kind,))
+                       "order, reveal, dice, adjudication)" % (kind,))
         handler(body)
 
     def genesis(self, body):
-        _check_keys(body, ["format", "match", "dice", "engine"])
+        _check_keys(body, ["format", "match", "dice", "engine"], ["game", "game_hash", "players"])
+        if "game" in body:
+            _check_string(body["game"], "game")
+        if "game_hash" in body and not is_hex64(body["game_hash"]):
+            raise _Bad("game_hash is not 64 lowercase hex digits")
+        for i, p in enumerate(body.get("players", [])):
+            if not isinstance(p, dict):
+                raise _Bad("players[%d] is not an object" % i)
+            _check_keys(p, ["power", "name"], what="players[%d]" % i)
+            _check_string(p["power"], "power")
+            _check_string(p["name"], "name")
         if body["format"] != LOG_FORMAT:
             raise _Bad("unknown format %r (expected %r)" % (body["format"], LOG_FORMAT))
         self.match = _check_string(body["match"], "match")
@@ -526,6 +537,24 @@ class Verifier:
                        "turn_open committed to %s" % (t, c.hex(), self.commit.hex()))
         self.revealed = True
         self.k_turn = turn_key(secret, self.match, t, self.digests)
+
+    def adjudication(self, body):
+        # log.md kinds table: the result of one accepted message. Its state
+        # hash can only be checked by replaying the rules engine
+        # (`adjutant verify`); here only its shape and turn are checked.
+        _check_keys(body, ["turn", "power", "round", "stage", "events", "state"])
+        self._open_turn(body, "adjudication")
+        _check_string(body["power"], "power")
+        if not _is_int(body["round"]) or body["round"] < 1:
+            raise _Bad("round %r is not a positive integer" % (body["round"],))
+        if body["stage"] not in (1, 2) or not _is_int(body["stage"]):
+            raise _Bad("stage %r is neither 1 nor 2" % (body["stage"],))
+        if not isinstance(body["events"], list):
+            raise _Bad("events is not a list")
+        for i, e in enumerate(body["events"]):
+            _check_string(e, "events[%d]" % i)
+        if not is_hex64(body["state"]):
+            raise _Bad("state is not 64 lowercase hex digits")
 
     def dice(self, body):
         _check_keys(body, ["turn", "rolls"])

@@ -52,6 +52,9 @@ pub fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
             match_id: "demo".into(),
             dice: DiceKind::Verifiable,
             engine: format!("adjutant {}", env!("CARGO_PKG_VERSION")),
+            game: None,
+            game_hash: None,
+            players: Vec::new(),
         };
         MatchLog::create(&path, genesis)?.0
     };

@@ -61,8 +61,15 @@ pub fn run(action: LogAction) -> anyhow::Result<ExitCode> {
 fn describe(body: &Body) -> String {
     match body {
         Body::Genesis(g) => format!(
-            "match {}, {:?} dice, {} ({})",
-            g.match_id, g.dice, g.engine, g.format
+            "match {}{}, {:?} dice, {} ({})",
+            g.match_id,
+            g.game
+                .as_ref()
+                .map(|id| format!(" of {id}"))
+                .unwrap_or_default(),
+            g.dice,
+            g.engine,
+            g.format
         )
         .replace("Verifiable", "verifiable")
         .replace("Fixed", "FIXED TEST"),
@@ -78,6 +85,16 @@ fn describe(body: &Body) -> String {
             s
         }
         Body::Reveal(r) => format!("turn {} secret {}", r.turn, r.secret),
+        Body::Adjudication(a) => {
+            let mut s = format!(
+                "turn {}, {} round {} stage {}: state {}",
+                a.turn, a.power, a.round, a.stage, a.state
+            );
+            for e in &a.events {
+                let _ = write!(s, "\n{:>46}{e}", "");
+            }
+            s
+        }
         Body::Dice(d) => {
             let n: usize = d.rolls.iter().map(|g| g.values.len()).sum();
             let mut s = format!("turn {}, {n} dice", d.turn);

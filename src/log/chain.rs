@@ -206,6 +206,13 @@ impl Chain {
                 open.key = Some(secret.turn_key(match_id, r.turn, &open.digests));
                 Ok(())
             }
+            Body::Adjudication(a) => {
+                Self::open_mut(&mut self.open, a.turn, "an adjudication")?;
+                if !(1..=2).contains(&a.stage) {
+                    return Err(format!("stage {} is neither 1 nor 2", a.stage));
+                }
+                Ok(())
+            }
             Body::Dice(d) => {
                 let open = Self::open_mut(&mut self.open, d.turn, "dice")?;
                 let Some(key) = open.key else {

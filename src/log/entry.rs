@@ -25,6 +25,26 @@ pub struct Genesis {
     pub dice: DiceKind,
     /// The program and version that created the log.
     pub engine: String,
+    /// The game id (`games/<id>/`), for a match of a game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    /// SHA-256 over the game's data files as the match uses them
+    /// (`docs/log.md`, "Game hash").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_hash: Option<Digest32>,
+    /// Who plays which power (public data only: no addresses).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub players: Vec<PlayerEntry>,
+}
+
+/// A player as the log records them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerEntry {
+    /// The power played.
+    pub power: String,
+    /// The player's display name.
+    pub name: String,
 }
 
 /// A dice turn opens: the commitment to its secret.
@@ -77,6 +97,25 @@ pub struct DiceEntry {
     pub rolls: Vec<RollGroup>,
 }
 
+/// The result of applying one accepted orders message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Adjudication {
+    /// The open dice turn.
+    pub turn: u32,
+    /// The power whose message it was.
+    pub power: String,
+    /// The game round.
+    pub round: u32,
+    /// 1 (purchase, combat) or 2 (non-combat, placement).
+    pub stage: u8,
+    /// What happened, in the game's words, in order.
+    pub events: Vec<String>,
+    /// SHA-256 of the engine's state afterwards: replaying the log with the
+    /// same engine version must reproduce it.
+    pub state: Digest32,
+}
+
 /// The body of an entry, tagged by its kind.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "body", rename_all = "snake_case")]
@@ -91,6 +130,8 @@ pub enum Body {
     Reveal(Reveal),
     /// See [`DiceEntry`].
     Dice(DiceEntry),
+    /// See [`Adjudication`].
+    Adjudication(Adjudication),
 }
 
 impl Body {
@@ -102,6 +143,7 @@ impl Body {
             Body::Order(_) => "order",
             Body::Reveal(_) => "reveal",
             Body::Dice(_) => "dice",
+            Body::Adjudication(_) => "adjudication",
         }
     }
 }
@@ -182,9 +224,10 @@ impl<'de: 'a, 'a> serde::de::Visitor<'de> for LineVisitor<'a> {
             "order" => Body::Order(m.next_value()?),
             "reveal" => Body::Reveal(m.next_value()?),
             "dice" => Body::Dice(m.next_value()?),
+            "adjudication" => Body::Adjudication(m.next_value()?),
             other => {
                 return Err(M::Error::custom(format!(
-                    "unknown kind {other:?}; this version knows genesis, turn_open, order, reveal, dice"
+                    "unknown kind {other:?}; this version knows genesis, turn_open, order, reveal, dice, adjudication"
                 )));
             }
         };

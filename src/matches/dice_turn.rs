@@ -28,11 +28,30 @@ impl DiceTurn {
     /// Draws a fresh secret and logs its commitment for the next turn.
     pub fn open(log: &mut MatchLog) -> Result<(DiceTurn, Written), DiceTurnError> {
         let secret = TurnSecret::generate().map_err(DiceTurnError::Random)?;
-        let turn = log.chain().open_turn().map_or(1, |(t, _)| t + 1);
+        Self::open_with(log, secret)
+    }
+
+    /// The dice turn number the next [`DiceTurn::open`] of this log will use.
+    pub fn next_turn(log: &MatchLog) -> u32 {
+        log.chain().open_turn().map_or(1, |(t, _)| t + 1)
+    }
+
+    /// Logs the commitment to `secret` for the next turn. The caller has
+    /// already stored the secret where it survives a restart.
+    pub fn open_with(
+        log: &mut MatchLog,
+        secret: TurnSecret,
+    ) -> Result<(DiceTurn, Written), DiceTurnError> {
+        let turn = Self::next_turn(log);
         let match_id = match_id(log);
         let commitment = secret.commitment(&match_id, turn);
         let written = log.append(Body::TurnOpen(TurnOpen { turn, commitment }))?;
         Ok((DiceTurn { turn, secret }, written))
+    }
+
+    /// Takes up an open turn again (after a restart) with its stored secret.
+    pub fn resume(turn: u32, secret: TurnSecret) -> DiceTurn {
+        DiceTurn { turn, secret }
     }
 
     /// The dice turn number.
@@ -47,9 +66,20 @@ impl DiceTurn {
         power: &str,
         canonical: &str,
     ) -> Result<(OrderDigest, Written), DiceTurnError> {
-        let digest = OrderDigest::of_orders(&match_id(log), self.turn, power, canonical);
+        Self::record_order_in(log, self.turn, power, canonical)
+    }
+
+    /// Logs an accepted order message of `turn`, revealed or not (orders of a
+    /// later stage come after the reveal and do not feed the key).
+    pub fn record_order_in(
+        log: &mut MatchLog,
+        turn: u32,
+        power: &str,
+        canonical: &str,
+    ) -> Result<(OrderDigest, Written), DiceTurnError> {
+        let digest = OrderDigest::of_orders(&match_id(log), turn, power, canonical);
         let written = log.append(Body::Order(OrderEntry {
-            turn: self.turn,
+            turn,
             power: power.to_owned(),
             canonical: canonical.to_owned(),
             digest,

@@ -1,8 +1,11 @@
-//! Match lifecycle. For now: one dice turn, from commitment to recorded dice.
+//! Match lifecycle: a match on disk ([`Match`]) and its dice turns
+//! ([`DiceTurn`]), from commitment to recorded dice.
 //!
 //! This layer ties dice and log together; it will grow players, stages,
 //! deadlines and GM actions. It does not speak SMTP or IMAP.
 
 mod dice_turn;
+mod game_match;
 
 pub use dice_turn::{DiceTurn, DiceTurnError};
+pub use game_match::{Match, MatchError, Player, PlayersFile, Receipt, game_hash, state_digest};

@@ -87,3 +87,75 @@ pub enum Event {
         reason: String,
     },
 }
+
+impl Event {
+    /// The event in the game's words, with names from the game's data.
+    pub fn describe(&self, game: &super::GameDef) -> String {
+        let power = |p: &PowerId| game.powers()[*p].name.clone();
+        let space = |s: &SpaceId| game.space_name(*s).to_owned();
+        let units = |u: &UnitList| {
+            u.iter()
+                .map(|c| format!("{} {}", c.count, game.unit_types()[c.unit].name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self {
+            Event::Purchased {
+                power: p,
+                units: u,
+                cost,
+            } => format!("{} bought {} for {cost} IPCs", power(p), units(u)),
+            Event::Moved {
+                power: p,
+                units: u,
+                path,
+                combat,
+            } => format!(
+                "{} {}: {} {}",
+                power(p),
+                if *combat {
+                    "combat move"
+                } else {
+                    "non-combat move"
+                },
+                units(u),
+                path.iter().map(space).collect::<Vec<_>>().join(" -> ")
+            ),
+            Event::BattlePending { space: s } => format!("battle pending in {}", space(s)),
+            Event::Captured {
+                space: s,
+                by,
+                from,
+                liberated,
+            } => format!(
+                "{} {} {}{}",
+                power(by),
+                if *liberated { "liberated" } else { "captured" },
+                space(s),
+                from.map(|f| format!(" from {}", power(&f)))
+                    .unwrap_or_default()
+            ),
+            Event::Placed {
+                power: p,
+                space: s,
+                units: u,
+            } => format!("{} placed {} in {}", power(p), units(u), space(s)),
+            Event::Income {
+                power: p,
+                amount,
+                detail,
+            } => format!("{} collected {amount} IPCs ({detail})", power(p)),
+            Event::Special { rule, detail } => format!("{rule}: {detail}"),
+            Event::TurnEnded {
+                power: p,
+                next,
+                round,
+            } => format!(
+                "{}'s turn ended; round {round}, {} to move",
+                power(p),
+                power(next)
+            ),
+            Event::Victory { side, reason } => format!("{side} win: {reason}"),
+        }
+    }
+}

@@ -37,6 +37,9 @@ pub fn genesis(match_id: &str, dice: DiceKind) -> Genesis {
         match_id: match_id.into(),
         dice,
         engine: "adjutant test".into(),
+        game: None,
+        game_hash: None,
+        players: Vec::new(),
     }
 }
 

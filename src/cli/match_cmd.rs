@@ -1,0 +1,128 @@
+//! `adjutant new`, `submit` and `show`: a match offline, through exactly the
+//! code path the mail daemon uses ([`Match`]).
+
+use std::io::Read as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Args;
+
+use crate::matches::Match;
+use crate::report::board;
+
+/// Arguments of `adjutant new`.
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The game id (a directory under --games).
+    #[arg(long)]
+    game: String,
+    /// The players file: `players: {Germany: {name: ..., email: ...}, ...}`.
+    #[arg(long)]
+    players: PathBuf,
+    /// The new match's directory (its name is the match id unless the
+    /// players file sets `match:`).
+    #[arg(long)]
+    dir: PathBuf,
+    /// Where the games are.
+    #[arg(long, default_value = "games")]
+    games: PathBuf,
+}
+
+/// Arguments of `adjutant submit`.
+#[derive(Debug, Args)]
+pub struct SubmitArgs {
+    /// The match directory.
+    #[arg(long = "match")]
+    dir: PathBuf,
+    /// The power sending the orders.
+    #[arg(long = "as")]
+    power: String,
+    /// The orders file (YAML as a player writes it); `-` for standard input.
+    orders: PathBuf,
+}
+
+/// Arguments of `adjutant show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The match directory.
+    #[arg(long = "match")]
+    dir: PathBuf,
+}
+
+pub fn new(args: NewArgs) -> anyhow::Result<ExitCode> {
+    let players = std::fs::read_to_string(&args.players)
+        .with_context(|| format!("cannot read {}", args.players.display()))?;
+    let m = Match::create(&args.dir, &args.games, &args.game, &players)?;
+    let genesis = m.log().chain().genesis().expect("genesis");
+    println!(
+        "created match {} of {} in {}",
+        genesis.match_id,
+        m.game().files().game.name,
+        args.dir.display()
+    );
+    if let Some((turn, _)) = m.log().chain().open_turn() {
+        println!("dice turn {turn} committed; log head {}", m.log().head());
+    }
+    print!("{}", board::render(m.game(), m.state()));
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
+    let yaml = if args.orders.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .context("cannot read standard input")?;
+        s
+    } else {
+        std::fs::read_to_string(&args.orders)
+            .with_context(|| format!("cannot read {}", args.orders.display()))?
+    };
+    let mut m = Match::open(&args.dir)?;
+    match m.submit(&args.power, &yaml)? {
+        Ok(r) => {
+            println!(
+                "Received and applied, stage {} of {}'s round {}.",
+                r.stage, r.power, r.round
+            );
+            println!("Your orders as understood:");
+            for line in r.canonical.lines() {
+                println!("    {line}");
+            }
+            println!("What happened:");
+            for e in &r.events {
+                println!("    {e}");
+            }
+            println!("Digest of these orders: {}", r.digest);
+            println!("Log head: {}", r.head);
+            println!("{}", board::stage_name(m.state()));
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(errors) => {
+            for e in &errors {
+                eprintln!("{e}");
+            }
+            eprintln!("Nothing was applied.");
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+pub fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
+    let m = Match::open(&args.dir)?;
+    print!("{}", board::render(m.game(), m.state()));
+    if let Some((turn, key)) = m.log().chain().open_turn() {
+        println!();
+        println!(
+            "dice turn {turn}: {}",
+            if key.is_some() {
+                "secret revealed"
+            } else {
+                "committed, secret not yet revealed"
+            }
+        );
+    }
+    println!("log head {}", m.log().head());
+    Ok(ExitCode::SUCCESS)
+}

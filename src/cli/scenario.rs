@@ -1,0 +1,88 @@
+//! `adjutant scenario FILE...`: run rules scenarios and print what happened.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Args;
+
+use crate::report::board;
+use crate::rules::{GameDef, load_dir, scenario};
+
+/// Arguments of `adjutant scenario`.
+#[derive(Debug, Args)]
+pub struct ScenarioArgs {
+    /// Scenario files (`tests/scenarios/<game>/<ruling>.yaml`).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The directory holding the games (`<DIR>/<game id>/`).
+    #[arg(long, default_value = "games")]
+    games: PathBuf,
+    /// Print only failures and the summary.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn run(args: ScenarioArgs) -> anyhow::Result<ExitCode> {
+    let mut games: HashMap<String, GameDef> = HashMap::new();
+    let mut failed = 0usize;
+    for file in &args.files {
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("cannot read {}", file.display()))?;
+        let sc = scenario::parse(&text).with_context(|| file.display().to_string())?;
+        if !games.contains_key(&sc.game) {
+            let game = load_dir(&args.games.join(&sc.game))
+                .with_context(|| format!("{}: cannot load game {:?}", file.display(), sc.game))?;
+            games.insert(sc.game.clone(), game);
+        }
+        let game = &games[&sc.game];
+        let outcome = scenario::run(game, &sc).with_context(|| file.display().to_string())?;
+        let ok = outcome.failures.is_empty();
+        if !ok {
+            failed += 1;
+        }
+        if args.quiet && ok {
+            continue;
+        }
+        println!(
+            "== {} ({})",
+            file.display(),
+            if ok { "ok" } else { "FAILED" }
+        );
+        println!("ruling: {}", sc.ruling);
+        println!("source: {}", sc.source);
+        for (i, step) in outcome.steps.iter().enumerate() {
+            match step {
+                Ok(events) => {
+                    println!("step {}: accepted", i + 1);
+                    for e in events {
+                        println!("    {e}");
+                    }
+                }
+                Err(errors) => {
+                    println!("step {}: rejected, nothing applied", i + 1);
+                    for e in errors {
+                        println!("    {e}");
+                    }
+                }
+            }
+        }
+        for f in &outcome.failures {
+            println!("EXPECTATION FAILED, {f}");
+        }
+        if !args.quiet {
+            println!("resulting state:");
+            for line in board::render(game, &outcome.state).lines() {
+                println!("    {line}");
+            }
+        }
+        println!();
+    }
+    println!("{} passed, {failed} failed", args.files.len() - failed);
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

@@ -1,0 +1,582 @@
+//! A match of a game on disk: its copy of the game data, its log, the secret
+//! of its open dice turn, and the state replayed from the log.
+//!
+//! `adjutant new`, `submit` and `show` use this, and so will the mail
+//! daemon: an accepted message is logged (fsync'd) before it is
+//! acknowledged, and the state is always what the log replays to.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::dice::{DiceKind, Digest32, OrderDigest, TurnSecret};
+use crate::log::chain::for_each_line;
+use crate::log::{Adjudication, Body, Genesis, LOG_FORMAT, MatchLog, PlayerEntry, parse_line};
+use crate::rules::entries::Entries;
+use crate::rules::orders::OrderError;
+use crate::rules::orders::parse::parse_message;
+use crate::rules::state::{GameState, Phase};
+use crate::rules::turn::apply_orders;
+use crate::rules::{GameDef, load_dir};
+
+use super::{DiceTurn, DiceTurnError};
+
+/// The players file given to `adjutant new`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayersFile {
+    /// The match id (default: the match directory's name).
+    #[serde(rename = "match", default)]
+    pub match_id: Option<String>,
+    /// Power -> player.
+    pub players: Entries<Player>,
+}
+
+/// A player of a power.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Player {
+    /// Display name (public: it goes into the log).
+    pub name: String,
+    /// Address of record (private: it stays in `players.yaml`).
+    pub email: String,
+}
+
+/// Why a match could not be created, opened or advanced.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// A file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// Bad input from the organiser (players file, directory, game).
+    #[error("{0}")]
+    Invalid(String),
+    /// The log refused or failed an entry, or is damaged.
+    #[error(transparent)]
+    Log(#[from] crate::log::WriteError),
+    /// A dice turn could not advance.
+    #[error(transparent)]
+    Dice(#[from] DiceTurnError),
+    /// Replaying the log does not give what it recorded.
+    #[error("replaying the log fails at entry {seq}: {reason}")]
+    Replay {
+        /// The entry.
+        seq: u64,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+/// What an accepted message did: the receipt's content.
+#[derive(Debug, Clone)]
+pub struct Receipt {
+    /// The power whose orders they were.
+    pub power: String,
+    /// The round.
+    pub round: u32,
+    /// 1 or 2.
+    pub stage: u8,
+    /// The orders as understood.
+    pub canonical: String,
+    /// The digest they contributed (stage 1) or recorded (stage 2).
+    pub digest: OrderDigest,
+    /// What happened.
+    pub events: Vec<String>,
+    /// The log head afterwards.
+    pub head: Digest32,
+}
+
+/// A match, open for reading and for accepting orders.
+pub struct Match {
+    dir: PathBuf,
+    game: GameDef,
+    log: MatchLog,
+    state: GameState,
+    /// The open, unrevealed dice turn and its secret.
+    open: Option<DiceTurn>,
+}
+
+const LOG_FILE: &str = "log.jsonl";
+const GAME_DIR: &str = "game";
+const PLAYERS_FILE: &str = "players.yaml";
+const SECRETS_DIR: &str = "secrets";
+
+impl Match {
+    /// Creates a match of `game_id` (from `games_dir`) in the new directory
+    /// `dir`, and opens its first dice turn.
+    pub fn create(
+        dir: &Path,
+        games_dir: &Path,
+        game_id: &str,
+        players_yaml: &str,
+    ) -> Result<Match, MatchError> {
+        let players: PlayersFile = serde_saphyr::from_str(players_yaml)
+            .map_err(|e| MatchError::Invalid(format!("players file: {e}")))?;
+        if dir.exists() && fs::read_dir(dir).map_err(io(dir))?.next().is_some() {
+            return Err(MatchError::Invalid(format!(
+                "{} exists and is not empty; a new match needs a new directory",
+                dir.display()
+            )));
+        }
+        let source = games_dir.join(game_id);
+        let game =
+            load_dir(&source).map_err(|e| MatchError::Invalid(format!("game {game_id:?}: {e}")))?;
+        let entries = check_players(&game, &players)?;
+        let match_id = match &players.match_id {
+            Some(id) => id.clone(),
+            None => dir
+                .file_name()
+                .and_then(|n| n.to_str())
+                .ok_or_else(|| MatchError::Invalid("the match directory needs a name".into()))?
+                .to_owned(),
+        };
+
+        let game_dir = dir.join(GAME_DIR);
+        fs::create_dir_all(&game_dir).map_err(io(&game_dir))?;
+        for (name, bytes) in game_files(&source)? {
+            write_synced(&game_dir.join(&name), &bytes)?;
+        }
+        write_synced(&dir.join(PLAYERS_FILE), players_yaml.as_bytes())?;
+        let game_hash = game_hash(&game_files(&game_dir)?);
+        let genesis = Genesis {
+            format: LOG_FORMAT.into(),
+            match_id,
+            dice: DiceKind::Verifiable,
+            engine: format!("adjutant {}", env!("CARGO_PKG_VERSION")),
+            game: Some(game_id.to_owned()),
+            game_hash: Some(game_hash),
+            players: entries,
+        };
+        let (log, _) = MatchLog::create(&dir.join(LOG_FILE), genesis)?;
+        let state = GameState::initial(&game);
+        let mut m = Match {
+            dir: dir.to_owned(),
+            game,
+            log,
+            state,
+            open: None,
+        };
+        m.open_dice_turn()?;
+        Ok(m)
+    }
+
+    /// Opens an existing match: checks its game data against the log and
+    /// replays every accepted message.
+    pub fn open(dir: &Path) -> Result<Match, MatchError> {
+        let log = MatchLog::open(&dir.join(LOG_FILE))?;
+        let genesis = log
+            .chain()
+            .genesis()
+            .expect("an open log has a genesis")
+            .clone();
+        let game_dir = dir.join(GAME_DIR);
+        let game = load_dir(&game_dir)
+            .map_err(|e| MatchError::Invalid(format!("{}: {e}", game_dir.display())))?;
+        let hash = game_hash(&game_files(&game_dir)?);
+        if genesis.game_hash != Some(hash) {
+            return Err(MatchError::Invalid(format!(
+                "{}: the game data is not what the match was created with (hash {hash}, the log says {})",
+                game_dir.display(),
+                genesis.game_hash.map_or("none".into(), |h| h.to_string())
+            )));
+        }
+        let (state, pending) = replay(&game, &dir.join(LOG_FILE))?;
+        let open = match log.chain().open_turn() {
+            Some((turn, None)) => Some(DiceTurn::resume(turn, load_secret(dir, turn)?)),
+            _ => None,
+        };
+        let mut m = Match {
+            dir: dir.to_owned(),
+            game,
+            log,
+            state,
+            open,
+        };
+        if let Some(p) = pending {
+            // A crash after the orders were logged and before their result
+            // was: the orders were accepted, so finish exactly what submit
+            // would have done. Nothing was acknowledged yet.
+            m.state = p.before;
+            m.finish(&p.power, p.stage, p.after, p.events)?;
+        } else if m.open.is_none()
+            && m.log.chain().open_turn().is_some_and(|(_, k)| k.is_some())
+            && m.turn_over()
+        {
+            // A crash between a turn's end and the next commitment.
+            m.open_dice_turn()?;
+        }
+        Ok(m)
+    }
+
+    /// The game.
+    pub fn game(&self) -> &GameDef {
+        &self.game
+    }
+
+    /// The current state.
+    pub fn state(&self) -> &GameState {
+        &self.state
+    }
+
+    /// The log.
+    pub fn log(&self) -> &MatchLog {
+        &self.log
+    }
+
+    /// Applies one orders message of `power`. A rejected message changes
+    /// nothing and returns every error; an accepted one is logged (order,
+    /// reveal after stage 1, adjudication) before this returns.
+    pub fn submit(
+        &mut self,
+        power: &str,
+        yaml: &str,
+    ) -> Result<Result<Receipt, Vec<OrderError>>, MatchError> {
+        let game = &self.game;
+        let Some(power_id) = game.power(power) else {
+            let names: Vec<&str> = game.powers().iter().map(|p| p.name.as_str()).collect();
+            return Ok(Err(vec![general(format!(
+                "{power:?} is not a power of this game; the powers are {}",
+                names.join(", ")
+            ))]));
+        };
+        let to_move = self.state.current_power(game);
+        let power_name = game.powers()[power_id].name.clone();
+        if power_id != to_move {
+            return Ok(Err(vec![general(format!(
+                "it is not {power_name}'s turn: {} is to move ({})",
+                game.powers()[to_move].name,
+                crate::report::board::stage_name(&self.state)
+            ))]));
+        }
+        let message = match parse_message(game, yaml) {
+            Ok(m) => m,
+            Err(errors) => return Ok(Err(errors)),
+        };
+        let mut header_errors = Vec::new();
+        if let Some(p) = &message.header.power
+            && game.power(p) != Some(power_id)
+        {
+            header_errors.push(general(format!(
+                "the message says power {p}, but it is {power_name}'s"
+            )));
+        }
+        let match_id = &self.log.chain().genesis().expect("genesis").match_id;
+        if let Some(m) = &message.header.match_id
+            && m != match_id
+        {
+            header_errors.push(general(format!(
+                "the message is for match {m}, this is {match_id}"
+            )));
+        }
+        if let Some(r) = message.header.round
+            && r != self.state.round
+        {
+            header_errors.push(general(format!(
+                "the message is for round {r}; the round is {}",
+                self.state.round
+            )));
+        }
+        if !header_errors.is_empty() {
+            return Ok(Err(header_errors));
+        }
+        let stage = stage_of(&self.state);
+        let (next, events) = match apply_orders(game, &self.state, power_id, &message.orders) {
+            Ok(r) => r,
+            Err(errors) => return Ok(Err(errors)),
+        };
+
+        // Accepted: log it before anything else happens.
+        let turn = self
+            .log
+            .chain()
+            .open_turn()
+            .map(|(t, _)| t)
+            .expect("a match always has a dice turn open or revealed");
+        let (digest, _) =
+            DiceTurn::record_order_in(&mut self.log, turn, &power_name, &message.canonical)?;
+        let events: Vec<String> = events.iter().map(|e| e.describe(game)).collect();
+        let round = self.state.round;
+        self.finish(&power_name, stage, next, events.clone())?;
+        Ok(Ok(Receipt {
+            power: power_name,
+            round,
+            stage,
+            canonical: message.canonical,
+            digest,
+            events,
+            head: self.log.head(),
+        }))
+    }
+
+    /// After the orders entry: the reveal (stage 1), the adjudication, and
+    /// the next dice turn when the power's turn ended.
+    fn finish(
+        &mut self,
+        power: &str,
+        stage: u8,
+        next: GameState,
+        events: Vec<String>,
+    ) -> Result<(), MatchError> {
+        let (turn, _) = self.log.chain().open_turn().expect("a dice turn is open");
+        if stage == 1
+            && let Some(open) = self.open.take()
+        {
+            // The combat issue resolves battles with these dice.
+            let _dice = open.reveal(&mut self.log)?;
+            remove_secret(&self.dir, turn);
+        }
+        self.log.append(Body::Adjudication(Adjudication {
+            turn,
+            power: power.to_owned(),
+            round: self.state.round,
+            stage,
+            events,
+            state: state_digest(&next),
+        }))?;
+        let turn_ended = next.turn != self.state.turn || next.round != self.state.round;
+        self.state = next;
+        if turn_ended {
+            self.open_dice_turn()?;
+        }
+        Ok(())
+    }
+
+    /// True when the last adjudication ended a power's turn, so the dice
+    /// turn that follows should be open but is not.
+    fn turn_over(&self) -> bool {
+        self.state.phase == Phase::Purchase
+    }
+
+    /// Draws the next turn's secret, stores it (fsync'd) and then logs its
+    /// commitment, so a restart can always reveal what was committed.
+    fn open_dice_turn(&mut self) -> Result<(), MatchError> {
+        let secret = TurnSecret::generate().map_err(DiceTurnError::Random)?;
+        let turn = DiceTurn::next_turn(&self.log);
+        store_secret(&self.dir, turn, &secret)?;
+        let (dt, _) = DiceTurn::open_with(&mut self.log, secret)?;
+        self.open = Some(dt);
+        Ok(())
+    }
+}
+
+fn general(reason: String) -> OrderError {
+    OrderError {
+        origin: Default::default(),
+        field: None,
+        reason,
+    }
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> MatchError + '_ {
+    move |source| MatchError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+fn check_players(game: &GameDef, players: &PlayersFile) -> Result<Vec<PlayerEntry>, MatchError> {
+    let mut problems = Vec::new();
+    let mut entries = Vec::new();
+    let mut seen = Vec::new();
+    for (power, player) in players.players.iter() {
+        match game.power(power) {
+            Some(p) if seen.contains(&p) => problems.push(format!("{power} is listed twice")),
+            Some(p) => {
+                seen.push(p);
+                if player.name.trim().is_empty() {
+                    problems.push(format!("{power}: the player needs a name"));
+                }
+                if !player.email.contains('@') {
+                    problems.push(format!(
+                        "{power}: {:?} is not an email address",
+                        player.email
+                    ));
+                }
+                entries.push(PlayerEntry {
+                    power: game.powers()[p].name.clone(),
+                    name: player.name.clone(),
+                });
+            }
+            None => problems.push(format!("{power:?} is not a power of {}", game.id())),
+        }
+    }
+    for p in game.turn_order() {
+        if !seen.contains(&p) {
+            problems.push(format!(
+                "{} takes turns but has no player",
+                game.powers()[p].name
+            ));
+        }
+    }
+    if problems.is_empty() {
+        Ok(entries)
+    } else {
+        Err(MatchError::Invalid(format!(
+            "players file: {}",
+            problems.join("; ")
+        )))
+    }
+}
+
+/// The regular files of a game directory, sorted by name.
+fn game_files(dir: &Path) -> Result<Vec<(String, Vec<u8>)>, MatchError> {
+    let mut files = Vec::new();
+    for entry in fs::read_dir(dir).map_err(io(dir))? {
+        let entry = entry.map_err(io(dir))?;
+        let path = entry.path();
+        if path.is_file() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            files.push((name, fs::read(&path).map_err(io(&path))?));
+        }
+    }
+    files.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    Ok(files)
+}
+
+/// `docs/log.md`, "Game hash".
+pub fn game_hash(files: &[(String, Vec<u8>)]) -> Digest32 {
+    fn put(buf: &mut Vec<u8>, b: &[u8]) {
+        buf.extend_from_slice(&(b.len() as u32).to_be_bytes());
+        buf.extend_from_slice(b);
+    }
+    let mut m = Vec::new();
+    put(&mut m, b"adjutant/v1/game");
+    m.extend_from_slice(&(files.len() as u32).to_be_bytes());
+    for (name, bytes) in files {
+        put(&mut m, name.as_bytes());
+        put(&mut m, bytes);
+    }
+    Digest32::sha256(&m)
+}
+
+/// A fingerprint of the engine's state: replaying a log with the same engine
+/// version must reproduce it. (Derived from the state's `Debug` form: it is a
+/// consistency check for one engine version, not a portable format.)
+pub fn state_digest(state: &GameState) -> Digest32 {
+    Digest32::sha256(format!("{state:?}").as_bytes())
+}
+
+/// Orders that were logged but whose adjudication was not (a crash between
+/// the two appends).
+struct Pending {
+    power: String,
+    stage: u8,
+    before: GameState,
+    after: GameState,
+    events: Vec<String>,
+}
+
+/// Replays every accepted message of a match log through the engine.
+fn replay(game: &GameDef, log_path: &Path) -> Result<(GameState, Option<Pending>), MatchError> {
+    let data = fs::read(log_path).map_err(io(log_path))?;
+    let mut state = GameState::initial(game);
+    let mut pending: Option<(u64, Pending)> = None;
+    let mut failure = None;
+    let _ = for_each_line(&data, |seq, _, line| {
+        if failure.is_some() {
+            return Ok(());
+        }
+        let entry = parse_line(line).expect("MatchLog::open verified every line");
+        let fail = |reason: String| Some(MatchError::Replay { seq, reason });
+        match entry.body {
+            Body::Order(o) => {
+                let result = game
+                    .power(&o.power)
+                    .ok_or_else(|| vec![general(format!("unknown power {}", o.power))])
+                    .and_then(|p| {
+                        let m = parse_message(game, &o.canonical)?;
+                        apply_orders(game, &state, p, &m.orders)
+                    });
+                match result {
+                    Ok((after, events)) => {
+                        let p = Pending {
+                            power: o.power.clone(),
+                            stage: stage_of(&state),
+                            before: state.clone(),
+                            after,
+                            events: events.iter().map(|e| e.describe(game)).collect(),
+                        };
+                        pending = Some((seq, p));
+                    }
+                    Err(errors) => {
+                        let list: Vec<String> = errors.iter().map(ToString::to_string).collect();
+                        failure = fail(format!(
+                            "the logged orders are rejected: {}",
+                            list.join("; ")
+                        ));
+                    }
+                }
+            }
+            Body::Adjudication(a) => match pending.take() {
+                Some((_, p)) if state_digest(&p.after) == a.state => state = p.after,
+                Some((order_seq, _)) => {
+                    failure = fail(format!(
+                        "the orders of entry {order_seq} give a different state than recorded"
+                    ))
+                }
+                None => failure = fail("an adjudication without its orders".into()),
+            },
+            _ => {}
+        }
+        Ok(())
+    });
+    if let Some(f) = failure {
+        return Err(f);
+    }
+    Ok((state, pending.map(|(_, p)| p)))
+}
+
+fn stage_of(state: &GameState) -> u8 {
+    if state.phase == Phase::Purchase { 1 } else { 2 }
+}
+
+fn secret_path(dir: &Path, turn: u32) -> PathBuf {
+    dir.join(SECRETS_DIR).join(format!("turn-{turn}.secret"))
+}
+
+fn store_secret(dir: &Path, turn: u32, secret: &TurnSecret) -> Result<(), MatchError> {
+    let sdir = dir.join(SECRETS_DIR);
+    fs::create_dir_all(&sdir).map_err(io(&sdir))?;
+    let path = secret_path(dir, turn);
+    let mut opts = OpenOptions::new();
+    opts.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(0o600);
+    }
+    let mut f = opts.open(&path).map_err(io(&path))?;
+    f.write_all(secret.reveal().to_hex().as_bytes())
+        .and_then(|()| f.sync_all())
+        .map_err(io(&path))?;
+    File::open(&sdir)
+        .and_then(|d| d.sync_all())
+        .map_err(io(&sdir))
+}
+
+fn load_secret(dir: &Path, turn: u32) -> Result<TurnSecret, MatchError> {
+    let path = secret_path(dir, turn);
+    let text = fs::read_to_string(&path).map_err(io(&path))?;
+    let d = Digest32::from_hex(text.trim())
+        .map_err(|e| MatchError::Invalid(format!("{}: {e}", path.display())))?;
+    Ok(TurnSecret::from_bytes(d.0))
+}
+
+/// Once revealed in the log, the secret file is no longer needed.
+fn remove_secret(dir: &Path, turn: u32) {
+    let _ = fs::remove_file(secret_path(dir, turn));
+}
+
+fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), MatchError> {
+    let mut f = File::create(path).map_err(io(path))?;
+    f.write_all(bytes)
+        .and_then(|()| f.sync_all())
+        .map_err(io(path))
+}

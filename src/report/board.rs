@@ -1,0 +1,94 @@
+//! The board as plain text: whose turn, treasuries, and every occupied or
+//! owned space.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use crate::rules::state::GameState;
+use crate::rules::{GameDef, SpaceId};
+
+/// Renders the position for `adjutant show` and `adjutant scenario`.
+pub fn render(game: &GameDef, state: &GameState) -> String {
+    let mut out = String::new();
+    let to_move = &game.powers()[state.current_power(game)].name;
+    let _ = writeln!(
+        out,
+        "{}: round {}, {to_move} to move, {}",
+        game.files().game.name,
+        state.round,
+        stage_name(state)
+    );
+    let _ = writeln!(out);
+    let _ = writeln!(out, "IPCs:");
+    for p in game.turn_order() {
+        let _ = writeln!(out, "  {:<16} {:>4}", game.powers()[p].name, state.ipcs[p]);
+    }
+    if !state.purchased.is_empty() {
+        let bought: Vec<String> = state
+            .purchased
+            .iter()
+            .map(|c| format!("{} {}", c.count, game.unit_types()[c.unit].name))
+            .collect();
+        let _ = writeln!(out, "  bought, to place: {}", bought.join(", "));
+    }
+    if !state.battles.is_empty() {
+        let names: Vec<&str> = state.battles.iter().map(|s| game.space_name(*s)).collect();
+        let _ = writeln!(out, "Battles pending: {}", names.join(", "));
+    }
+    let _ = writeln!(out);
+    for s in 0..game.space_count() {
+        let space = SpaceId(s);
+        let mut by_power: BTreeMap<usize, BTreeMap<usize, u32>> = BTreeMap::new();
+        for u in state.units_at(space) {
+            *by_power
+                .entry(u.owner)
+                .or_default()
+                .entry(u.unit)
+                .or_default() += 1;
+        }
+        let owner = state.owner[s];
+        let changed = owner != game.starting_owner(space);
+        if by_power.is_empty() && !changed {
+            continue;
+        }
+        let mut line = String::from(game.space_name(space));
+        if let Some(t) = game.territory(space) {
+            let ipc = t.ipc.unwrap_or(0);
+            let holder = owner.map_or("neutral", |p| game.powers()[p].name.as_str());
+            let _ = write!(
+                line,
+                " ({holder}, {ipc} IPC{})",
+                if changed { ", changed hands" } else { "" }
+            );
+        } else if let Some(p) = owner {
+            let _ = write!(line, " (convoy held by {})", game.powers()[p].name);
+        }
+        let units: Vec<String> = by_power
+            .iter()
+            .map(|(p, types)| {
+                let list: Vec<String> = types
+                    .iter()
+                    .map(|(u, n)| format!("{n} {}", game.unit_types()[*u].name))
+                    .collect();
+                format!("{} {}", game.powers()[*p].name, list.join(", "))
+            })
+            .collect();
+        if units.is_empty() {
+            let _ = writeln!(out, "{line}");
+        } else {
+            let _ = writeln!(out, "{line}: {}", units.join("; "));
+        }
+    }
+    out
+}
+
+/// "stage 1 (purchase, combat moves)" or "stage 2 (non-combat moves, placement)".
+pub fn stage_name(state: &GameState) -> &'static str {
+    use crate::rules::state::Phase;
+    match state.phase {
+        Phase::Purchase | Phase::CombatMove => "stage 1 (purchase, combat moves, battle plans)",
+        Phase::Combat => "combat",
+        Phase::NoncombatMove | Phase::Place => "stage 2 (non-combat moves, placement)",
+        Phase::EndTurn => "end of turn",
+    }
+}

@@ -1,0 +1,476 @@
+//! Scenarios: a position, orders, and what the rules say must follow.
+//!
+//! The corpus under `tests/scenarios/<game>/` holds one file per ruling,
+//! named after it, in the manner of the Diplomacy adjudicator test cases:
+//! each file states the ruling and its source, sets up a position, sends
+//! one or more orders messages as a player would write them, and lists
+//! what must be true afterwards. `adjutant scenario FILE` runs one and prints
+//! the resulting state; the test suite runs them all. Running a scenario is
+//! pure: the caller loads the game.
+
+use serde::Deserialize;
+
+use super::entries::Entries;
+use super::events::Event;
+use super::names::NameKey;
+use super::orders::parse::parse_message;
+use super::orders::{OrderError, PowerId};
+use super::state::{GameState, Phase};
+use super::turn::apply_orders;
+use super::{GameDef, SpaceId};
+
+/// Units per space: space -> power -> unit type -> count (as in `setup.yaml`).
+pub type UnitTable = Entries<Entries<Entries<u32>>>;
+
+/// A scenario file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// The ruling, in one sentence in the game's words.
+    pub ruling: String,
+    /// Where the ruling comes from (FAQ question, rulebook page, ...).
+    pub source: String,
+    /// The game id (`games/<id>/`).
+    pub game: String,
+    /// The starting position; omitted parts come from the game's setup.
+    #[serde(default)]
+    pub position: Position,
+    /// Messages of the power to move, applied in order.
+    pub steps: Vec<Step>,
+}
+
+/// Changes to the setup position.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Position {
+    /// The round (default 1).
+    pub round: Option<u32>,
+    /// Whose turn (default: the first in turn order).
+    pub power: Option<String>,
+    /// `purchase` (stage 1, the default) or `noncombat move` (stage 2).
+    pub phase: Option<String>,
+    /// Treasuries that differ from the setup.
+    #[serde(default)]
+    pub ipcs: Entries<u32>,
+    /// Controllers that differ from the setup (`nobody` for none).
+    #[serde(default)]
+    pub owners: Entries<String>,
+    /// When present, replaces every unit of the setup. Land units in a sea
+    /// zone are cargo of their power's transports there.
+    pub units: Option<UnitTable>,
+}
+
+/// One message and what must follow it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// The orders, as the player writes them.
+    pub orders: String,
+    /// What must be true afterwards.
+    #[serde(default)]
+    pub expect: Expect,
+}
+
+/// Expectations after a step; every field is optional.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// The message must be accepted (`true`) or rejected (`false`).
+    pub accepted: Option<bool>,
+    /// The message must be rejected with (at least) these errors.
+    pub rejected: Option<Vec<ExpectedError>>,
+    /// Exact units of each listed space (`{}` for empty).
+    pub units: Option<UnitTable>,
+    /// Controllers of the listed spaces (`nobody` for none).
+    pub owners: Option<Entries<String>>,
+    /// Treasuries of the listed powers.
+    pub ipcs: Option<Entries<u32>>,
+    /// The phase after the message (`combat`, `noncombat move`, ...).
+    pub phase: Option<String>,
+    /// Whose turn it is after the message.
+    pub power: Option<String>,
+    /// The round after the message.
+    pub round: Option<u32>,
+    /// Exactly these battles are pending.
+    pub battles: Option<Vec<String>>,
+    /// Each string occurs in the description of some event of the message.
+    pub events: Option<Vec<String>>,
+}
+
+/// An error a rejected message must carry.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectedError {
+    /// Its section (`combat`, `place`, ...).
+    pub section: Option<String>,
+    /// Its order's 1-based index in the section.
+    pub index: Option<usize>,
+    /// Text its reason must contain (case-insensitive).
+    pub contains: String,
+}
+
+/// What running a scenario gave.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The state after the last step that ran.
+    pub state: GameState,
+    /// Per step: the events, or the errors of a rejected message.
+    pub steps: Vec<Result<Vec<String>, Vec<OrderError>>>,
+    /// Every expectation that did not hold, as "step N: ...".
+    pub failures: Vec<String>,
+}
+
+/// Why a scenario could not even be set up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ScenarioError(pub String);
+
+/// Parses a scenario file's text.
+pub fn parse(yaml: &str) -> Result<Scenario, ScenarioError> {
+    serde_saphyr::from_str(yaml).map_err(|e| ScenarioError(format!("not a scenario: {e}")))
+}
+
+/// Runs a scenario against its (already loaded) game.
+pub fn run(game: &GameDef, scenario: &Scenario) -> Result<Outcome, ScenarioError> {
+    let mut state = position(game, &scenario.position)?;
+    let mut outcome = Outcome {
+        state: state.clone(),
+        steps: Vec::new(),
+        failures: Vec::new(),
+    };
+    for (i, step) in scenario.steps.iter().enumerate() {
+        let n = i + 1;
+        let power = state.current_power(game);
+        let result = parse_message(game, &step.orders)
+            .and_then(|m| apply_orders(game, &state, power, &m.orders));
+        let mut fail = |what: String| outcome.failures.push(format!("step {n}: {what}"));
+        match result {
+            Ok((next, events)) => {
+                let described: Vec<String> = events.iter().map(|e| e.describe(game)).collect();
+                if step.expect.accepted == Some(false) || step.expect.rejected.is_some() {
+                    fail("the message was accepted, but the scenario expects it rejected".into());
+                }
+                check_events(&step.expect, &events, game, &mut fail);
+                state = next;
+                outcome.steps.push(Ok(described));
+            }
+            Err(errors) => {
+                if step.expect.accepted == Some(true) {
+                    let list: Vec<String> = errors.iter().map(ToString::to_string).collect();
+                    fail(format!(
+                        "the message was rejected, but the scenario expects it accepted:\n    {}",
+                        list.join("\n    ")
+                    ));
+                }
+                for want in step.expect.rejected.iter().flatten() {
+                    if !errors.iter().any(|e| error_matches(e, want)) {
+                        let list: Vec<String> = errors.iter().map(ToString::to_string).collect();
+                        fail(format!(
+                            "no error {}{}containing {:?}; the errors were:\n    {}",
+                            want.section
+                                .as_deref()
+                                .map(|s| format!("in {s} "))
+                                .unwrap_or_default(),
+                            want.index
+                                .map(|i| format!("order {i} "))
+                                .unwrap_or_default(),
+                            want.contains,
+                            list.join("\n    ")
+                        ));
+                    }
+                }
+                outcome.steps.push(Err(errors));
+            }
+        }
+        check_state(game, &state, &step.expect, &mut fail);
+    }
+    outcome.state = state;
+    Ok(outcome)
+}
+
+fn error_matches(e: &OrderError, want: &ExpectedError) -> bool {
+    want.section
+        .as_deref()
+        .is_none_or(|s| e.origin.section == s)
+        && want.index.is_none_or(|i| e.origin.index == i)
+        && e.reason
+            .to_lowercase()
+            .contains(&want.contains.to_lowercase())
+}
+
+fn check_events(expect: &Expect, events: &[Event], game: &GameDef, fail: &mut impl FnMut(String)) {
+    let described: Vec<String> = events.iter().map(|e| e.describe(game)).collect();
+    for want in expect.events.iter().flatten() {
+        if !described.iter().any(|d| d.contains(want.as_str())) {
+            fail(format!(
+                "no event mentions {want:?}; the events were:\n    {}",
+                described.join("\n    ")
+            ));
+        }
+    }
+}
+
+fn check_state(game: &GameDef, state: &GameState, expect: &Expect, fail: &mut impl FnMut(String)) {
+    if let Some(table) = &expect.units {
+        for (space_name, by_power) in table.iter() {
+            let Some(space) = game.space(space_name) else {
+                fail(format!("expect.units: no space {space_name:?}"));
+                continue;
+            };
+            let want = match count_table(game, by_power) {
+                Ok(w) => w,
+                Err(e) => {
+                    fail(format!("expect.units.{space_name}: {e}"));
+                    continue;
+                }
+            };
+            let have = units_in(game, state, space);
+            if want != have {
+                fail(format!(
+                    "units in {space_name}: expected {}, found {}",
+                    show_counts(game, &want),
+                    show_counts(game, &have)
+                ));
+            }
+        }
+    }
+    for (space_name, owner) in expect.owners.iter().flat_map(|o| o.iter()) {
+        let Some(space) = game.space(space_name) else {
+            fail(format!("expect.owners: no space {space_name:?}"));
+            continue;
+        };
+        match power_or_nobody(game, owner) {
+            Ok(want) if want == state.owner[space.0] => {}
+            Ok(_) => fail(format!(
+                "{space_name} is controlled by {}, expected {owner}",
+                state.owner[space.0].map_or("nobody", |p| game.powers()[p].name.as_str())
+            )),
+            Err(e) => fail(format!("expect.owners.{space_name}: {e}")),
+        }
+    }
+    for (power_name, &ipcs) in expect.ipcs.iter().flat_map(|o| o.iter()) {
+        match game.power(power_name) {
+            Some(p) if state.ipcs[p] == ipcs => {}
+            Some(p) => fail(format!(
+                "{power_name} has {} IPCs, expected {ipcs}",
+                state.ipcs[p]
+            )),
+            None => fail(format!("expect.ipcs: no power {power_name:?}")),
+        }
+    }
+    if let Some(phase) = &expect.phase {
+        match parse_phase(phase) {
+            Ok(p) if p == state.phase => {}
+            Ok(_) => fail(format!(
+                "the phase is {}, expected {phase}",
+                state.phase.name()
+            )),
+            Err(e) => fail(format!("expect.phase: {e}")),
+        }
+    }
+    if let Some(power) = &expect.power {
+        let now = state.current_power(game);
+        if game.power(power) != Some(now) {
+            fail(format!(
+                "it is {}'s turn, expected {power}",
+                game.powers()[now].name
+            ));
+        }
+    }
+    if let Some(round) = expect.round
+        && round != state.round
+    {
+        fail(format!("the round is {}, expected {round}", state.round));
+    }
+    if let Some(battles) = &expect.battles {
+        let mut want: Vec<Option<SpaceId>> = battles.iter().map(|b| game.space(b)).collect();
+        let mut have: Vec<Option<SpaceId>> = state.battles.iter().copied().map(Some).collect();
+        want.sort();
+        have.sort();
+        want.dedup();
+        have.dedup();
+        if want != have {
+            let names: Vec<&str> = state.battles.iter().map(|s| game.space_name(*s)).collect();
+            fail(format!(
+                "pending battles are {names:?}, expected {battles:?}"
+            ));
+        }
+    }
+}
+
+/// Unit counts keyed by (power, unit type).
+type Counts = std::collections::BTreeMap<(PowerId, usize), u32>;
+
+fn count_table(game: &GameDef, by_power: &Entries<Entries<u32>>) -> Result<Counts, String> {
+    let mut out = Counts::new();
+    for (power_name, units) in by_power.iter() {
+        let p = game
+            .power(power_name)
+            .ok_or_else(|| format!("no power {power_name:?}"))?;
+        for (unit_name, &n) in units.iter() {
+            let u = unit_index(game, unit_name)?;
+            if n > 0 {
+                *out.entry((p, u)).or_default() += n;
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn units_in(_game: &GameDef, state: &GameState, space: SpaceId) -> Counts {
+    let mut out = Counts::new();
+    for u in state.units_at(space) {
+        *out.entry((u.owner, u.unit)).or_default() += 1;
+    }
+    out
+}
+
+fn show_counts(game: &GameDef, c: &Counts) -> String {
+    if c.is_empty() {
+        return "nothing".into();
+    }
+    c.iter()
+        .map(|((p, u), n)| {
+            format!(
+                "{} {n} {}",
+                game.powers()[*p].name,
+                game.unit_types()[*u].name
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn unit_index(game: &GameDef, name: &str) -> Result<usize, String> {
+    let key = NameKey::new(name);
+    game.unit_types()
+        .iter()
+        .position(|t| {
+            NameKey::new(&t.name) == key || t.aliases.iter().any(|a| NameKey::new(a) == key)
+        })
+        .ok_or_else(|| format!("no unit type {name:?}"))
+}
+
+fn power_or_nobody(game: &GameDef, name: &str) -> Result<Option<PowerId>, String> {
+    if NameKey::new(name).as_str() == "nobody" {
+        return Ok(None);
+    }
+    game.power(name)
+        .map(Some)
+        .ok_or_else(|| format!("no power {name:?} (or `nobody`)"))
+}
+
+/// Reads a phase name as the scenario files write it.
+pub fn parse_phase(name: &str) -> Result<Phase, String> {
+    let all = [
+        Phase::Purchase,
+        Phase::CombatMove,
+        Phase::Combat,
+        Phase::NoncombatMove,
+        Phase::Place,
+        Phase::EndTurn,
+    ];
+    let key = NameKey::new(&name.replace(['-', '_'], " "));
+    all.into_iter()
+        .find(|p| NameKey::new(&p.name().replace('-', " ")) == key)
+        .ok_or_else(|| {
+            let names: Vec<&str> = all.iter().map(|p| p.name()).collect();
+            format!("unknown phase {name:?}; phases are {}", names.join(", "))
+        })
+}
+
+/// Builds the starting position of a scenario.
+pub fn position(game: &GameDef, pos: &Position) -> Result<GameState, ScenarioError> {
+    let err = |s: String| ScenarioError(format!("position: {s}"));
+    let mut state = GameState::initial(game);
+    if let Some(r) = pos.round {
+        state.round = r;
+    }
+    if let Some(p) = &pos.power {
+        let id = game
+            .power(p)
+            .ok_or_else(|| err(format!("no power {p:?}")))?;
+        state.turn = game
+            .turn_order()
+            .iter()
+            .position(|&q| q == id)
+            .ok_or_else(|| err(format!("{p} takes no turns")))?;
+    }
+    if let Some(phase) = &pos.phase {
+        state.phase = parse_phase(phase).map_err(err)?;
+        if !matches!(state.phase, Phase::Purchase | Phase::NoncombatMove) {
+            return Err(err(format!(
+                "a scenario starts at a stage: purchase (stage 1) or noncombat move (stage 2), not {phase}"
+            )));
+        }
+    }
+    for (p, &n) in pos.ipcs.iter() {
+        let id = game
+            .power(p)
+            .ok_or_else(|| err(format!("ipcs: no power {p:?}")))?;
+        state.ipcs[id] = n;
+    }
+    for (s, owner) in pos.owners.iter() {
+        let id = game
+            .space(s)
+            .ok_or_else(|| err(format!("owners: no space {s:?}")))?;
+        state.owner[id.0] = power_or_nobody(game, owner).map_err(err)?;
+    }
+    if let Some(table) = &pos.units {
+        state.units.clear();
+        for (s, by_power) in table.iter() {
+            let space = game
+                .space(s)
+                .ok_or_else(|| err(format!("units: no space {s:?}")))?;
+            let counts = count_table(game, by_power).map_err(|e| err(format!("units.{s}: {e}")))?;
+            let mut added = Vec::new();
+            for (&(p, u), &n) in &counts {
+                for _ in 0..n {
+                    added.push((state.add_unit(u, p, space), p, u));
+                }
+            }
+            if game.is_sea(space) {
+                load_cargo(game, &mut state, &added).map_err(|e| err(format!("units.{s}: {e}")))?;
+            }
+        }
+    }
+    Ok(state)
+}
+
+/// Puts the land units of a sea zone on board their power's transports.
+fn load_cargo(
+    game: &GameDef,
+    state: &mut GameState,
+    added: &[(u32, PowerId, usize)],
+) -> Result<(), String> {
+    use super::model::UnitKind;
+    let types = game.unit_types();
+    let mut room: Vec<(u32, PowerId, u32)> = added
+        .iter()
+        .filter_map(|&(id, p, u)| types[u].transport_capacity.map(|c| (id, p, u32::from(c))))
+        .collect();
+    for &(id, p, u) in added {
+        if types[u].kind != Some(UnitKind::Land) {
+            continue;
+        }
+        let cost = u32::from(
+            types[u]
+                .transport_cost
+                .ok_or_else(|| format!("{} cannot be carried by a transport", types[u].name))?,
+        );
+        let slot = room
+            .iter_mut()
+            .find(|(_, q, free)| *q == p && *free >= cost)
+            .ok_or_else(|| {
+                format!(
+                    "no {} transport has room for {}",
+                    game.powers()[p].name,
+                    types[u].name
+                )
+            })?;
+        slot.2 -= cost;
+        let transport = slot.0;
+        state.unit_mut(id).expect("just added").cargo_of = Some(transport);
+    }
+    Ok(())
+}

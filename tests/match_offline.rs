@@ -1,0 +1,196 @@
+//! A match offline: `adjutant new`, `submit`, `show`, `verify`, run as a user
+//! would, through the code path the mail daemon uses.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn adjutant(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn fresh(name: &str) -> PathBuf {
+    let d =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("match-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn orders(dir: &Path, name: &str, yaml: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, yaml).unwrap();
+    p.to_str().unwrap().to_owned()
+}
+
+fn new_match(root: &Path) -> String {
+    let m = root.join("league7");
+    let out = adjutant(&[
+        "new",
+        "--game",
+        "aae",
+        "--players",
+        "tests/fixtures/aae-players.yaml",
+        "--dir",
+        m.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("created match league7-aae-03"),
+        "{}",
+        text(&out.stdout)
+    );
+    m.to_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_turn_by_stages_is_logged_replayed_and_verified() {
+    let root = fresh("stages");
+    let m = new_match(&root);
+    let stage1 = orders(
+        &root,
+        "g1.yaml",
+        "match: league7-aae-03\npower: Germany\nround: 1\npurchase: 3 infantry\n",
+    );
+    let out = adjutant(&["submit", "--match", &m, "--as", "Germany", &stage1]);
+    assert!(
+        out.status.success(),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let receipt = text(&out.stdout);
+    assert!(
+        receipt.contains("Received and applied, stage 1 of Germany's round 1."),
+        "{receipt}"
+    );
+    assert!(receipt.contains("Digest of these orders: "), "{receipt}");
+
+    // Another power may not move now; nothing is logged.
+    let log = Path::new(&m).join("log.jsonl");
+    let before = std::fs::read(&log).unwrap();
+    let out = adjutant(&["submit", "--match", &m, "--as", "Soviet Union", &stage1]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("not Soviet Union's turn"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(text(&out.stderr).contains("Nothing was applied."));
+    assert_eq!(std::fs::read(&log).unwrap(), before);
+
+    let stage2 = orders(&root, "g2.yaml", "place:\n  Germany: 3 infantry\n");
+    let out = adjutant(&["submit", "--match", &m, "--as", "Germany", &stage2]);
+    assert!(
+        out.status.success(),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+
+    // The state survives: replayed from the log by a new process.
+    let out = adjutant(&["show", "--match", &m]);
+    let shown = text(&out.stdout);
+    assert!(shown.contains("round 1, Soviet Union to move"), "{shown}");
+    assert!(shown.contains("Germany (Germany, "), "{shown}");
+    assert!(shown.contains("Germany 7 infantry"), "{shown}");
+
+    // The log holds two dice turns, both orders and their results, and verifies.
+    let out = adjutant(&["verify", log.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("2 turns, 2 orders"),
+        "{}",
+        text(&out.stdout)
+    );
+    let py = Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py"))
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(py.status.success(), "{}", text(&py.stderr));
+}
+
+#[test]
+fn a_crash_between_orders_and_result_is_finished_on_restart() {
+    let root = fresh("crash");
+    let m = new_match(&root);
+    let stage1 = orders(&root, "g1.yaml", "purchase: 2 armor\n");
+    assert!(
+        adjutant(&["submit", "--match", &m, "--as", "Germany", &stage1])
+            .status
+            .success()
+    );
+    let log = Path::new(&m).join("log.jsonl");
+    let full = std::fs::read_to_string(&log).unwrap();
+    // Cut the log right after the order entry (before reveal and result),
+    // and put the secret file back as it was before the reveal.
+    let lines: Vec<&str> = full.lines().collect();
+    let order_at = lines
+        .iter()
+        .position(|l| l.contains("\"kind\":\"order\""))
+        .unwrap();
+    let reveal: serde_json::Value = serde_json::from_str(lines[order_at + 1]).unwrap();
+    assert_eq!(reveal["kind"], "reveal");
+    let secret = reveal["body"]["secret"].as_str().unwrap();
+    std::fs::write(Path::new(&m).join("secrets/turn-1.secret"), secret).unwrap();
+    let cut: String = lines[..=order_at]
+        .iter()
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&log, cut).unwrap();
+
+    let out = adjutant(&["show", "--match", &m]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("bought, to place: 2 armor"),
+        "{}",
+        text(&out.stdout)
+    );
+    // The restart finished the stage: the same kinds of entries follow the
+    // order as in the uncut log (reveal, then the result).
+    let kinds = |t: &str| -> Vec<String> {
+        t.lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["kind"].to_string())
+            .collect()
+    };
+    let healed = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(kinds(&healed), kinds(&full));
+    assert!(healed.lines().nth(order_at + 1).unwrap().contains(secret));
+    let out = adjutant(&["verify", log.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn bad_players_files_are_explained() {
+    let root = fresh("players");
+    let p = root.join("p.yaml");
+    std::fs::write(
+        &p,
+        "players:\n  Germany: {name: A, email: a@example.org}\n  Italy: {name: B, email: b}\n",
+    )
+    .unwrap();
+    let out = adjutant(&[
+        "new",
+        "--game",
+        "aae",
+        "--players",
+        p.to_str().unwrap(),
+        "--dir",
+        root.join("m").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("\"Italy\" is not a power of aae"), "{err}");
+    assert!(
+        err.contains("Soviet Union takes turns but has no player"),
+        "{err}"
+    );
+}

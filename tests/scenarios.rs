@@ -1,0 +1,83 @@
+//! Runs the whole scenario corpus (`tests/scenarios/<game>/*.yaml`): one file
+//! per ruling, each asserting what the rules say.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use adjutant::rules::{GameDef, load_dir, scenario};
+
+fn scenario_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
+    let mut files = Vec::new();
+    for game_dir in std::fs::read_dir(&root).unwrap() {
+        let game_dir = game_dir.unwrap().path();
+        if !game_dir.is_dir() {
+            continue;
+        }
+        for f in std::fs::read_dir(&game_dir).unwrap() {
+            let f = f.unwrap().path();
+            if f.extension().is_some_and(|e| e == "yaml") {
+                files.push(f);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn every_scenario_holds() {
+    let games_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let mut games: HashMap<String, GameDef> = HashMap::new();
+    let mut failures = Vec::new();
+    let files = scenario_files();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let sc = match scenario::parse(&text) {
+            Ok(sc) => sc,
+            Err(e) => {
+                failures.push(format!("{}: {e}", file.display()));
+                continue;
+            }
+        };
+        // The directory names the game; a scenario may not claim another.
+        let dir_game = file
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap();
+        if sc.game != dir_game {
+            failures.push(format!(
+                "{}: game {} in a {dir_game} directory",
+                file.display(),
+                sc.game
+            ));
+        }
+        let game = games
+            .entry(sc.game.clone())
+            .or_insert_with(|| load_dir(&games_dir.join(&sc.game)).unwrap());
+        // A panic in the engine is a failure of that scenario, reported with the rest.
+        let run =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| scenario::run(game, &sc)));
+        match run {
+            Ok(Ok(outcome)) => {
+                for f in outcome.failures {
+                    failures.push(format!("{}: {f}", file.display()));
+                }
+            }
+            Ok(Err(e)) => failures.push(format!("{}: {e}", file.display())),
+            Err(_) => failures.push(format!("{}: the engine panicked", file.display())),
+        }
+    }
+    println!("{} scenarios run", files.len());
+    assert!(!files.is_empty(), "no scenario files under tests/scenarios");
+    assert!(
+        failures.is_empty(),
+        "{} of {} scenarios failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
+}
