@@ -10,6 +10,9 @@ use clap::{Parser, Subcommand};
 mod demo;
 mod import_triplea;
 mod log_cmd;
+mod match_cmd;
+mod scenario;
+mod schema;
 mod verify;
 
 /// Adjutant: a play-by-email adjudicator for Axis & Allies-family games.
@@ -33,6 +36,16 @@ enum Command {
     Demo(demo::DemoArgs),
     /// Import a TripleA game XML file as a game definition (games/ID).
     ImportTriplea(import_triplea::ImportArgs),
+    /// Run rules scenarios (tests/scenarios/...): position, orders, expectations.
+    Scenario(scenario::ScenarioArgs),
+    /// Create a match of a game in a new directory.
+    New(match_cmd::NewArgs),
+    /// Submit one power's orders to a match, as the mail daemon would.
+    Submit(match_cmd::SubmitArgs),
+    /// Show a match: the board, treasuries, whose turn and which stage.
+    Show(match_cmd::ShowArgs),
+    /// Print a JSON Schema (`schema orders`) for editors with a YAML language server.
+    Schema(schema::SchemaArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -43,6 +56,11 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Demo(args) => demo::run(args),
         Command::ImportTriplea(args) => import_triplea::run(args),
+        Command::Scenario(args) => scenario::run(args),
+        Command::New(args) => match_cmd::new(args),
+        Command::Submit(args) => match_cmd::submit(args),
+        Command::Show(args) => match_cmd::show(args),
+        Command::Schema(args) => schema::run(args),
     };
     match result {
         Ok(code) => code,

@@ -104,7 +104,7 @@ pub struct Match {
 }
 
 const LOG_FILE: &str = "log.jsonl";
-const GAME_DIR: &str = "game";
+const GAMES_DIR: &str = "games";
 const PLAYERS_FILE: &str = "players.yaml";
 const SECRETS_DIR: &str = "secrets";
 
@@ -138,7 +138,9 @@ impl Match {
                 .to_owned(),
         };
 
-        let game_dir = dir.join(GAME_DIR);
+        // The match keeps its own copy of the game, under its id (the loader
+        // checks that a game's directory is named after it).
+        let game_dir = dir.join(GAMES_DIR).join(game_id);
         fs::create_dir_all(&game_dir).map_err(io(&game_dir))?;
         for (name, bytes) in game_files(&source)? {
             write_synced(&game_dir.join(&name), &bytes)?;
@@ -176,7 +178,11 @@ impl Match {
             .genesis()
             .expect("an open log has a genesis")
             .clone();
-        let game_dir = dir.join(GAME_DIR);
+        let game_id = genesis
+            .game
+            .as_deref()
+            .ok_or_else(|| MatchError::Invalid("the log's genesis names no game".into()))?;
+        let game_dir = dir.join(GAMES_DIR).join(game_id);
         let game = load_dir(&game_dir)
             .map_err(|e| MatchError::Invalid(format!("{}: {e}", game_dir.display())))?;
         let hash = game_hash(&game_files(&game_dir)?);

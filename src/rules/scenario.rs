@@ -370,9 +370,16 @@ pub fn parse_phase(name: &str) -> Result<Phase, String> {
         Phase::Place,
         Phase::EndTurn,
     ];
-    let key = NameKey::new(&name.replace(['-', '_'], " "));
+    // "noncombat move", "non-combat move", "noncombat_move": all the same.
+    let squash = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !matches!(c, '-' | '_') && !c.is_whitespace())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let key = squash(name);
     all.into_iter()
-        .find(|p| NameKey::new(&p.name().replace('-', " ")) == key)
+        .find(|p| squash(p.name()) == key)
         .ok_or_else(|| {
             let names: Vec<&str> = all.iter().map(|p| p.name()).collect();
             format!("unknown phase {name:?}; phases are {}", names.join(", "))

@@ -6,7 +6,12 @@
 //! can name its line. The movement, production and turn modules consume
 //! these types and never see YAML.
 
+pub mod canonical;
+mod grammar;
+pub mod keys;
 pub mod parse;
+pub mod schema;
+mod yaml;
 
 use crate::rules::SpaceId;
 
@@ -193,21 +198,29 @@ impl std::fmt::Display for OrderError {
     /// `Line 12, combat order 2 (1 armor: Poland -> Ukraine -> Rumania): reason`
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let o = &self.origin;
+        // The separator goes only between parts that are present, so an
+        // error with a line but no order reads "Line 3: ..." (not "Line 3, : ...").
+        let mut sep = "";
         if let Some(line) = o.line {
-            write!(f, "Line {line}, ")?;
+            write!(f, "Line {line}")?;
+            sep = ", ";
         }
         match (o.section, o.index) {
             ("", _) => {}
-            (s, 0) => write!(f, "{s}")?,
-            (s, i) => write!(f, "{s} order {i}")?,
+            (s, 0) => write!(f, "{sep}{s}")?,
+            (s, i) => write!(f, "{sep}{s} order {i}")?,
+        }
+        if !o.section.is_empty() {
+            sep = ", ";
         }
         if !o.text.is_empty() {
             write!(f, " ({})", o.text)?;
         }
         if let Some(field) = &self.field {
-            write!(f, ", {field}")?;
+            write!(f, "{sep}{field}")?;
+            sep = ", ";
         }
-        if !o.section.is_empty() || o.line.is_some() {
+        if !sep.is_empty() {
             f.write_str(": ")?;
         }
         f.write_str(&self.reason)

@@ -1,7 +1,22 @@
 //! YAML orders into typed [`Orders`](super::Orders) (`docs/orders.md`).
+//!
+//! The YAML is read into a tree of nodes with lines ([`super::yaml`]), then
+//! walked by hand: every section, order and field is checked, every problem
+//! is collected, and names are resolved against the game with a "did you
+//! mean". Only a message without a single problem yields [`Message`].
+//!
+//! The parser checks the *form* of the orders (known keys, known names,
+//! counts, the shape of paths); whether a move is legal on the board is the
+//! movement module's business.
 
-use super::{OrderError, Orders};
-use crate::rules::GameDef;
+use super::grammar::Names;
+use super::yaml::{self, Kind, Node};
+use super::{
+    BattlePlan, Load, Located, MoveOrder, OrderError, Orders, Origin, Retreat, StandingOrders,
+    SubmarinePolicy, UnitList, UnitTypeId, canonical, keys,
+};
+use crate::rules::names::{NameKey, did_you_mean};
+use crate::rules::{GameDef, SpaceId};
 
 /// The fields of a message that are not orders: who sends it, for which
 /// match and round, with what secret and entropy. Checking them is the mail
@@ -39,6 +54,1080 @@ pub struct Message {
 /// once, each with its line, order and field, and a "did you mean" for a
 /// misspelt name.
 pub fn parse_message(game: &GameDef, yaml: &str) -> Result<Message, Vec<OrderError>> {
-    let _ = (game, yaml);
-    todo!("orders parser: helper A")
+    let text = yaml::normalise(yaml);
+    let root = yaml::read(&text)?;
+    let mut parser = Parser {
+        names: Names::new(game),
+        lines: text.lines().collect(),
+        errors: Vec::new(),
+        header: Header::default(),
+        orders: Orders::default(),
+    };
+    parser.message(&root);
+    if !parser.errors.is_empty() {
+        return Err(parser.errors);
+    }
+    let canonical = canonical::render(game, &parser.orders, parser.header.entropy.as_deref());
+    Ok(Message {
+        header: parser.header,
+        orders: parser.orders,
+        canonical,
+    })
+}
+
+/// Compares a written key with a format word: case and spacing do not
+/// matter, and a space or dash may stand for an underscore
+/// (`Keep one land unit`), since phones capitalise and players forget.
+fn key_matches(written: &str, word: &str) -> bool {
+    let folded: String = NameKey::new(written)
+        .as_str()
+        .chars()
+        .map(|c| if c == ' ' || c == '-' { '_' } else { c })
+        .collect();
+    folded == word
+}
+
+/// The format word among `words` that `written` stands for.
+fn find_key(written: &str, words: &[&'static str]) -> Option<&'static str> {
+    words.iter().copied().find(|w| key_matches(written, w))
+}
+
+/// The format word a mistyped key was probably meant to be: the names
+/// module's suggestion, or else a word that differs by two swapped
+/// neighbouring letters (`laod`), which short words need since an edit
+/// distance of two is too far for them.
+fn suggest(written: &str, words: &[&str]) -> Option<String> {
+    if let Some(s) = did_you_mean(written, words.iter().copied()) {
+        return Some(s.to_owned());
+    }
+    let written: Vec<char> = NameKey::new(written).as_str().chars().collect();
+    words
+        .iter()
+        .find(|w| {
+            let w: Vec<char> = w.chars().collect();
+            w.len() == written.len()
+                && (0..w.len().saturating_sub(1)).any(|i| {
+                    let mut swapped = written.clone();
+                    swapped.swap(i, i + 1);
+                    swapped == w
+                })
+        })
+        .map(|w| (*w).to_owned())
+}
+
+/// Byte position of the last occurrence of the ASCII word ` word ` in
+/// `text`, ignoring case.
+fn rfind_word(text: &str, word: &str) -> Option<usize> {
+    let pattern = format!(" {word} ");
+    text.as_bytes()
+        .windows(pattern.len())
+        .rposition(|w| w.eq_ignore_ascii_case(pattern.as_bytes()))
+}
+
+struct Parser<'g, 't> {
+    names: Names<'g>,
+    lines: Vec<&'t str>,
+    errors: Vec<OrderError>,
+    header: Header,
+    orders: Orders,
+}
+
+impl Parser<'_, '_> {
+    // ----- helpers ---------------------------------------------------------
+
+    /// The source from `node` to the end of its line, without a trailing
+    /// comment: the order as the player wrote it, for quoting back.
+    fn written(&self, node: &Node) -> String {
+        let Some(line) = node.line.checked_sub(1).and_then(|l| self.lines.get(l)) else {
+            return String::new();
+        };
+        let from: String = line.chars().skip(node.column.saturating_sub(1)).collect();
+        let without_comment = match from.find(" #") {
+            Some(i) => &from[..i],
+            None => &from,
+        };
+        without_comment.trim().to_owned()
+    }
+
+    fn origin(&self, section: &'static str, index: usize, node: &Node) -> Origin {
+        Origin {
+            section,
+            index,
+            line: Some(node.line),
+            text: self.written(node),
+        }
+    }
+
+    /// Records an error about `origin`'s order, at the line of `at`.
+    fn error(&mut self, origin: &Origin, at: &Node, field: Option<&str>, reason: String) {
+        let mut origin = origin.clone();
+        if at.line > 0 {
+            origin.line = Some(at.line);
+        }
+        self.errors.push(OrderError {
+            origin,
+            field: field.map(str::to_owned),
+            reason,
+        });
+    }
+
+    fn errors_at(&mut self, origin: &Origin, at: &Node, field: &str, reasons: Vec<String>) {
+        for reason in reasons {
+            self.error(origin, at, Some(field), reason);
+        }
+    }
+
+    /// Reports an unknown key with the valid ones and a suggestion.
+    fn unknown_key(&mut self, origin: &Origin, key: &Node, place: &str, valid: &[&str]) {
+        let written = key.text().unwrap_or(&key.raw).to_owned();
+        let mut reason = format!("\"{written}\" is not a key {place}.");
+        if let Some(s) = suggest(&written, valid) {
+            reason.push_str(&format!(" Did you mean {s}?"));
+        }
+        reason.push_str(&format!(" The keys here are: {}.", valid.join(", ")));
+        self.error(origin, key, None, reason);
+    }
+
+    /// A scalar's text, or an error naming what was expected.
+    fn text<'n>(
+        &mut self,
+        origin: &Origin,
+        node: &'n Node,
+        field: &str,
+        expected: &str,
+    ) -> Option<&'n str> {
+        match node.text() {
+            Some(t) if !t.trim().is_empty() => Some(t),
+            _ => {
+                let found = if node.text().is_some() {
+                    "nothing"
+                } else {
+                    node.describe()
+                };
+                self.error(
+                    origin,
+                    node,
+                    Some(field),
+                    format!("expected {expected}, found {found}"),
+                );
+                None
+            }
+        }
+    }
+
+    fn space(&mut self, origin: &Origin, node: &Node, field: &str) -> Option<SpaceId> {
+        let text = self.text(origin, node, field, "a territory or sea zone")?;
+        match self.names.space(text) {
+            Ok(id) => Some(id),
+            Err(reason) => {
+                self.error(origin, node, Some(field), reason);
+                None
+            }
+        }
+    }
+
+    /// The texts of a value that may be written as one string or as a list
+    /// of strings (`6 infantry, 2 armor` or `[6 infantry, 2 armor]`).
+    fn list_texts<'n>(
+        &mut self,
+        origin: &Origin,
+        node: &'n Node,
+        field: &str,
+        expected: &str,
+    ) -> Vec<&'n str> {
+        match &node.kind {
+            Kind::Seq(items) => items
+                .iter()
+                .filter_map(|i| self.text(origin, i, field, expected))
+                .collect(),
+            _ => self
+                .text(origin, node, field, expected)
+                .into_iter()
+                .collect(),
+        }
+    }
+
+    fn unit_list(&mut self, origin: &Origin, node: &Node, field: &str) -> Option<UnitList> {
+        let texts = self.list_texts(
+            origin,
+            node,
+            field,
+            "a unit list such as 3 infantry, 1 armor",
+        );
+        if texts.is_empty() {
+            return None;
+        }
+        match self.names.unit_list(&texts.join(", ")) {
+            Ok(list) => Some(list),
+            Err(reasons) => {
+                self.errors_at(origin, node, field, reasons);
+                None
+            }
+        }
+    }
+
+    /// An order of loss: unit types, from one string, a list, or pieces that
+    /// YAML split off at commas inside `{...}` (see [`Self::rejoined`]).
+    fn loss_order(&mut self, origin: &Origin, pieces: &[&Node]) -> Vec<UnitTypeId> {
+        let Some(first) = pieces.first() else {
+            return Vec::new();
+        };
+        let mut texts = Vec::new();
+        for node in pieces {
+            texts.extend(self.list_texts(
+                origin,
+                node,
+                "losses",
+                "unit types such as infantry, armor",
+            ));
+        }
+        match self.names.type_list(&texts.join(", ")) {
+            Ok(list) => list,
+            Err(reasons) => {
+                self.errors_at(origin, first, "losses", reasons);
+                Vec::new()
+            }
+        }
+    }
+
+    /// Inside `{...}`, YAML splits `losses: infantry, artillery, armor` at
+    /// the commas into `losses: infantry`, `artillery:` and `armor:` (keys
+    /// without values). This returns the keys without values that follow
+    /// entry `i`, read as unit names, so the list the player meant is put back
+    /// together; every other entry is left for the caller.
+    fn rejoined(entries: &[(Node, Node)], i: usize, is_unit: impl Fn(&str) -> bool) -> usize {
+        entries[i + 1..]
+            .iter()
+            .take_while(|(k, v)| {
+                v.kind == Kind::Null
+                    && k.line == entries[i].0.line
+                    && k.text().is_some_and(&is_unit)
+            })
+            .count()
+    }
+
+    fn is_units(&self, text: &str) -> bool {
+        self.names.unit_list(text).is_ok()
+    }
+
+    // ----- the message -----------------------------------------------------
+
+    fn message(&mut self, root: &Node) {
+        let whole = Origin::default();
+        let entries = match &root.kind {
+            Kind::Map(entries) => entries,
+            Kind::Null => {
+                self.errors.push(OrderError::new(
+                    &whole,
+                    "the message is empty; orders start with match:, power: and secret:, \
+                     then the sections (docs/orders.md)",
+                ));
+                return;
+            }
+            _ => {
+                self.error(
+                    &whole,
+                    root,
+                    None,
+                    format!(
+                        "the message must be YAML key: value lines (match:, power:, secret:, \
+                         then sections such as combat:), but it is {}",
+                        root.describe()
+                    ),
+                );
+                return;
+            }
+        };
+        let valid = keys::top_level();
+        let mut seen: Vec<(&'static str, usize)> = Vec::new();
+        for (key, value) in entries {
+            let Some(word) = key.text().and_then(|k| find_key(k, &valid)) else {
+                self.unknown_key(&whole, key, "of an orders message", &valid);
+                continue;
+            };
+            if let Some((_, line)) = seen.iter().find(|(w, _)| *w == word) {
+                let reason =
+                    format!("{word} is written twice (first at line {line}); write it once");
+                self.error(&whole, key, None, reason);
+                continue;
+            }
+            seen.push((word, key.line));
+            match word {
+                "purchase" => self.purchase(value),
+                "combat" => self.orders.combat = self.moves("combat", value),
+                "noncombat" => self.orders.noncombat = self.moves("noncombat", value),
+                "battles" => self.battles(value),
+                "place" => self.place(value),
+                "standing" => self.standing(value),
+                "odds" => self.error(
+                    &whole,
+                    key,
+                    None,
+                    "odds questions are not supported yet; send the message without odds:"
+                        .to_owned(),
+                ),
+                header => self.header_field(header, key, value),
+            }
+        }
+    }
+
+    fn header_field(&mut self, word: &'static str, key: &Node, value: &Node) {
+        let origin = Origin::default();
+        if value.kind == Kind::Null {
+            if word != "entropy" {
+                self.error(&origin, key, Some(word), format!("{word} has no value"));
+            }
+            return;
+        }
+        match word {
+            "round" => match value.kind {
+                Kind::Int(n) if n >= 1 && u32::try_from(n).is_ok() => {
+                    self.header.round = u32::try_from(n).ok();
+                }
+                _ => self.error(
+                    &origin,
+                    value,
+                    Some(word),
+                    format!(
+                        "the round is a whole number from 1, not \"{}\"",
+                        value.text().unwrap_or(value.describe())
+                    ),
+                ),
+            },
+            // Entropy is free text: even an empty string is what was written.
+            "entropy" if matches!(value.kind, Kind::Str(_)) => {
+                self.header.entropy = value.text().map(str::to_owned);
+            }
+            _ => {
+                let Some(text) = self.text(&origin, value, word, "text") else {
+                    return;
+                };
+                let text = text.trim().to_owned();
+                match word {
+                    "match" => self.header.match_id = Some(text),
+                    "secret" => self.header.secret = Some(text),
+                    "entropy" => self.header.entropy = Some(text),
+                    "power" => {
+                        if let Err(reason) = self.names.power(&text) {
+                            self.error(&origin, value, Some(word), reason);
+                        }
+                        self.header.power = Some(text);
+                    }
+                    _ => match find_key(&text, keys::COMMANDS) {
+                        Some(c) => self.header.command = Some(c.to_owned()),
+                        None => {
+                            let mut reason = format!("\"{text}\" is not a command.");
+                            if let Some(s) = did_you_mean(&text, keys::COMMANDS.iter().copied()) {
+                                reason.push_str(&format!(" Did you mean {s}?"));
+                            }
+                            reason.push_str(&format!(
+                                " The commands are: {}.",
+                                keys::COMMANDS.join(", ")
+                            ));
+                            self.error(&origin, value, Some(word), reason);
+                        }
+                    },
+                }
+            }
+        }
+    }
+
+    // ----- purchase --------------------------------------------------------
+
+    fn purchase(&mut self, value: &Node) {
+        if value.kind == Kind::Null {
+            return;
+        }
+        let origin = self.origin("purchase", 0, value);
+        if let Some(list) = self.unit_list(&origin, value, "units") {
+            self.orders.purchase = Some(Located { item: list, origin });
+        }
+    }
+
+    // ----- moves -----------------------------------------------------------
+
+    fn moves(&mut self, section: &'static str, value: &Node) -> Vec<Located<MoveOrder>> {
+        let items = match &value.kind {
+            Kind::Null => return Vec::new(),
+            Kind::Seq(items) => items,
+            _ => {
+                let origin = self.origin(section, 0, value);
+                self.error(
+                    &origin,
+                    value,
+                    None,
+                    format!(
+                        "{section} is a list of orders, each on its own line starting with \"- \" \
+                         (- 3 infantry: Poland -> Belorussia), but here it is {}",
+                        value.describe()
+                    ),
+                );
+                return Vec::new();
+            }
+        };
+        let mut orders = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let origin = self.origin(section, i + 1, item);
+            let order = match &item.kind {
+                Kind::Map(entries)
+                    if entries
+                        .iter()
+                        .any(|(k, _)| k.text().is_some_and(|t| key_matches(t, "transport"))) =>
+                {
+                    self.transport(&origin, entries)
+                }
+                Kind::Map(entries) => self.move_entries(&origin, entries),
+                Kind::Str(s) if s.contains(':') => {
+                    // `3 infantry:Poland -> X` (no space after the colon) is
+                    // one string to YAML; the player meant a move.
+                    let (units, path) = s.split_once(':').expect("contains a colon");
+                    self.plain_move(&origin, item, units, item, Some(path), None)
+                }
+                _ => {
+                    let found = match item.text() {
+                        Some(t) => format!("\"{t}\" has no colon after the units"),
+                        None => format!("this is {}", item.describe()),
+                    };
+                    self.error(
+                        &origin,
+                        item,
+                        None,
+                        format!(
+                            "a move is written UNITS: FROM -> TO (for example 3 infantry: Poland \
+                             -> Belorussia), or as a transport with transport:, load: and \
+                             unload:; {found}"
+                        ),
+                    );
+                    None
+                }
+            };
+            if let Some(order) = order {
+                orders.push(Located {
+                    item: order,
+                    origin,
+                });
+            }
+        }
+        orders
+    }
+
+    /// `3 infantry, 1 artillery: Poland -> Belorussia` (a mapping of one
+    /// entry), optionally with a `land: SPACE` entry.
+    fn move_entries(&mut self, origin: &Origin, entries: &[(Node, Node)]) -> Option<MoveOrder> {
+        let mut units: Option<(&Node, &Node)> = None;
+        let mut land: Option<&Node> = None;
+        let mut ok = true;
+        for (key, value) in entries {
+            let written = key.text().unwrap_or("");
+            if find_key(written, keys::MOVE_EXTRA).is_some() {
+                land = Some(value);
+            } else if find_key(written, keys::TRANSPORT).is_some() {
+                self.error(
+                    origin,
+                    key,
+                    None,
+                    format!(
+                        "{written} belongs to a transport's move, which starts with \
+                         transport: SEA ZONE"
+                    ),
+                );
+                ok = false;
+            } else if units.is_none() {
+                units = Some((key, value));
+            } else {
+                // Only the plain move's own keys are suggested: transport
+                // keys are answered above, and `load` is one letter from `lnad`.
+                let mut reason = format!("\"{written}\" cannot follow the move's units here.");
+                if let Some(s) = suggest(written, keys::MOVE_EXTRA) {
+                    reason.push_str(&format!(" Did you mean {s}?"));
+                }
+                reason.push_str(
+                    " Write one move per order (UNITS: PATH), optionally with land: SPACE \
+                     for aircraft.",
+                );
+                self.error(origin, key, None, reason);
+                ok = false;
+            }
+        }
+        let Some((key, value)) = units else {
+            let at = entries.first().map(|(k, _)| k);
+            if let Some(at) = at {
+                self.error(
+                    origin,
+                    at,
+                    None,
+                    "the move has no units; write UNITS: FROM -> TO".to_owned(),
+                );
+            }
+            return None;
+        };
+        let units_text = key.text().unwrap_or("");
+        let order = self.plain_move(origin, key, units_text, value, value.text(), land);
+        if ok { order } else { None }
+    }
+
+    /// A move from its parts: the units, the path text (with an optional
+    /// `, land SPACE`), and an optional `land:` entry.
+    fn plain_move(
+        &mut self,
+        origin: &Origin,
+        units_at: &Node,
+        units_text: &str,
+        path_at: &Node,
+        path_text: Option<&str>,
+        land_node: Option<&Node>,
+    ) -> Option<MoveOrder> {
+        let units = match self.names.unit_list(units_text) {
+            Ok(list) if list.is_empty() => {
+                let reason = "the move has no units; write UNITS: FROM -> TO".to_owned();
+                self.error(origin, units_at, Some("units"), reason);
+                None
+            }
+            Ok(list) => Some(list),
+            Err(reasons) => {
+                self.errors_at(origin, units_at, "units", reasons);
+                None
+            }
+        };
+        let Some(path_text) = path_text.filter(|p| !p.trim().is_empty()) else {
+            self.error(
+                origin,
+                path_at,
+                Some("path"),
+                "the path is missing; write UNITS: FROM -> TO".to_owned(),
+            );
+            return None;
+        };
+        let mut parts = path_text.split(',');
+        let path_part = parts.next().unwrap_or("");
+        let mut land = None;
+        let mut land_count = 0;
+        for extra in parts {
+            let extra = extra.trim();
+            let word_end = extra.find(char::is_whitespace).unwrap_or(extra.len());
+            if key_matches(&extra[..word_end], "land") {
+                land_count += 1;
+                match self.names.space(extra[word_end..].trim()) {
+                    Ok(id) => land = Some(id),
+                    Err(reason) => self.error(origin, path_at, Some("land"), reason),
+                }
+            } else {
+                let hint = if suggest(&extra[..word_end], &["land"]).is_some() {
+                    " Did you mean land?"
+                } else {
+                    ""
+                };
+                self.error(
+                    origin,
+                    path_at,
+                    Some("path"),
+                    format!(
+                        "after the path only \", land SPACE\" may follow (where aircraft will \
+                         land), not \"{extra}\".{hint}"
+                    ),
+                );
+            }
+        }
+        if let Some(node) = land_node {
+            land_count += 1;
+            land = self.space(origin, node, "land");
+        }
+        if land_count > 1 {
+            self.error(
+                origin,
+                path_at,
+                Some("land"),
+                "the landing space is given more than once".to_owned(),
+            );
+        }
+        let path = match self.names.path(path_part) {
+            Ok(path) if path.len() < 2 => {
+                self.error(
+                    origin,
+                    path_at,
+                    Some("path"),
+                    format!(
+                        "a move needs where the units are and where they go: FROM -> TO (only \
+                         \"{}\" is given)",
+                        path_part.trim()
+                    ),
+                );
+                None
+            }
+            Ok(path) => Some(path),
+            Err(reasons) => {
+                self.errors_at(origin, path_at, "path", reasons);
+                None
+            }
+        };
+        Some(MoveOrder::Move {
+            units: units?,
+            path: path?,
+            land,
+        })
+    }
+
+    /// `{transport: SEA [-> SEA...], load: UNITS from LAND [at SEA], unload: LAND}`.
+    fn transport(&mut self, origin: &Origin, entries: &[(Node, Node)]) -> Option<MoveOrder> {
+        let mut path = None;
+        let mut load = Vec::new();
+        let mut unload = None;
+        let mut ok = true;
+        for (key, value) in entries {
+            let Some(word) = key.text().and_then(|k| find_key(k, keys::TRANSPORT)) else {
+                self.unknown_key(origin, key, "of a transport's move", keys::TRANSPORT);
+                ok = false;
+                continue;
+            };
+            match word {
+                "transport" => {
+                    let Some(text) =
+                        self.text(origin, value, "transport", "the transport's sea zone")
+                    else {
+                        ok = false;
+                        continue;
+                    };
+                    match self.names.path(text) {
+                        Ok(p) => path = Some(p),
+                        Err(reasons) => {
+                            self.errors_at(origin, value, "transport", reasons);
+                            ok = false;
+                        }
+                    }
+                }
+                "load" => {
+                    let expected = "cargo such as 2 infantry from Germany";
+                    for (text, at) in self.texts_with_nodes(origin, value, "load", expected) {
+                        match self.load(text) {
+                            Ok(l) => load.push(l),
+                            Err(reasons) => {
+                                self.errors_at(origin, at, "load", reasons);
+                                ok = false;
+                            }
+                        }
+                    }
+                }
+                _ => match self.space(origin, value, "unload") {
+                    Some(id) => unload = Some(id),
+                    None => ok = false,
+                },
+            }
+        }
+        if ok {
+            Some(MoveOrder::Transport {
+                path: path?,
+                load,
+                unload,
+            })
+        } else {
+            None
+        }
+    }
+
+    /// Like [`Self::list_texts`], with the node of each text for its line.
+    fn texts_with_nodes<'n>(
+        &mut self,
+        origin: &Origin,
+        node: &'n Node,
+        field: &str,
+        expected: &str,
+    ) -> Vec<(&'n str, &'n Node)> {
+        let nodes: Vec<&Node> = match &node.kind {
+            Kind::Seq(items) => items.iter().collect(),
+            _ => vec![node],
+        };
+        nodes
+            .into_iter()
+            .filter_map(|n| self.text(origin, n, field, expected).map(|t| (t, n)))
+            .collect()
+    }
+
+    /// `2 infantry, 1 armor from Germany [at Baltic Sea]`.
+    fn load(&self, text: &str) -> Result<Load, Vec<String>> {
+        let form = "write cargo as UNITS from TERRITORY, optionally followed by at SEA ZONE \
+                    (2 infantry from Germany)";
+        let Some(from) = rfind_word(text, "from") else {
+            return Err(vec![format!("\"{}\": {form}", text.trim())]);
+        };
+        let units_text = &text[..from];
+        let rest = &text[from + " from ".len()..];
+        let (from_text, at_text) = match rfind_word(rest, "at") {
+            Some(at) => (&rest[..at], Some(&rest[at + " at ".len()..])),
+            None => (rest, None),
+        };
+        let mut errors = Vec::new();
+        let units = self
+            .names
+            .unit_list(units_text)
+            .map_err(|e| errors.extend(e))
+            .ok();
+        if units.as_ref().is_some_and(Vec::is_empty) {
+            errors.push(format!("\"{}\" loads no units; {form}", text.trim()));
+        }
+        let from = self.names.space(from_text).map_err(|e| errors.push(e)).ok();
+        let at = match at_text {
+            Some(t) => self.names.space(t).map_err(|e| errors.push(e)).ok(),
+            None => None,
+        };
+        match (units, from) {
+            (Some(units), Some(from)) if errors.is_empty() => Ok(Load { units, from, at }),
+            _ => Err(errors),
+        }
+    }
+
+    // ----- battles ---------------------------------------------------------
+
+    fn battles(&mut self, value: &Node) {
+        let entries = match &value.kind {
+            Kind::Null => return,
+            Kind::Map(entries) => entries,
+            _ => {
+                let origin = self.origin("battles", 0, value);
+                self.error(
+                    &origin,
+                    value,
+                    None,
+                    format!(
+                        "battles maps each battle's territory or sea zone (or default) to its \
+                         plan, but here it is {}",
+                        value.describe()
+                    ),
+                );
+                return;
+            }
+        };
+        let mut seen: Vec<(Option<SpaceId>, usize)> = Vec::new();
+        for (i, (key, plan)) in entries.iter().enumerate() {
+            let origin = self.origin("battles", i + 1, key);
+            let Some(written) =
+                self.text(&origin, key, "battle", "a territory, sea zone or default")
+            else {
+                continue;
+            };
+            let space = if key_matches(written, keys::DEFAULT_PLAN) {
+                None
+            } else {
+                match self.names.space(written) {
+                    Ok(id) => Some(id),
+                    Err(reason) => {
+                        self.error(&origin, key, Some("battle"), reason);
+                        continue;
+                    }
+                }
+            };
+            if let Some((_, line)) = seen.iter().find(|(s, _)| *s == space) {
+                let reason = format!(
+                    "there is already a plan for {} (line {line}); give one plan per battle",
+                    space.map_or("default", |s| self.names.game().space_name(s))
+                );
+                self.error(&origin, key, None, reason);
+                continue;
+            }
+            seen.push((space, key.line));
+            if let Some(plan) = self.plan(&origin, space, plan) {
+                self.orders.battles.push(Located { item: plan, origin });
+            }
+        }
+    }
+
+    fn plan(&mut self, origin: &Origin, space: Option<SpaceId>, node: &Node) -> Option<BattlePlan> {
+        let mut plan = BattlePlan {
+            space,
+            retreat: Retreat::Never,
+            retreat_to: None,
+            losses: Vec::new(),
+        };
+        let entries = match &node.kind {
+            Kind::Map(entries) => entries,
+            Kind::Null => return Some(plan),
+            _ => {
+                self.error(
+                    origin,
+                    node,
+                    None,
+                    format!(
+                        "a battle plan is written {{retreat: ..., losses: ...}}, but here it is {}",
+                        node.describe()
+                    ),
+                );
+                return None;
+            }
+        };
+        let errors_before = self.errors.len();
+        let mut i = 0;
+        while i < entries.len() {
+            let (key, value) = &entries[i];
+            i += 1;
+            match key.text().and_then(|k| find_key(k, keys::BATTLE_PLAN)) {
+                Some("retreat") => {
+                    if let Some((retreat, to)) = self.retreat(origin, value) {
+                        plan.retreat = retreat;
+                        plan.retreat_to = to;
+                    }
+                }
+                Some(_) => {
+                    let extra = Self::rejoined(entries, i - 1, |t| self.is_units(t));
+                    let mut pieces = vec![value];
+                    pieces.extend(entries[i..i + extra].iter().map(|(k, _)| k));
+                    i += extra;
+                    plan.losses = self.loss_order(origin, &pieces);
+                }
+                None if key.text().is_some_and(|k| key_matches(k, "to")) => self.error(
+                    origin,
+                    key,
+                    Some("to"),
+                    "to goes inside retreat: retreat: {when_attackers_below: 3, to: Poland}"
+                        .to_owned(),
+                ),
+                None => self.unknown_key(origin, key, "of a battle plan", keys::BATTLE_PLAN),
+            }
+        }
+        (self.errors.len() == errors_before).then_some(plan)
+    }
+
+    /// `never`, `{after_round: N}` or `{when_attackers_below: N}`, each
+    /// mapping with an optional `to: SPACE`.
+    fn retreat(&mut self, origin: &Origin, node: &Node) -> Option<(Retreat, Option<SpaceId>)> {
+        let forms = "retreat is never, {after_round: N} or {when_attackers_below: N}, \
+                     optionally with to: SPACE inside the braces";
+        if let Some(text) = node.text() {
+            if key_matches(text, keys::RETREAT_NEVER) {
+                return Some((Retreat::Never, None));
+            }
+            let mut reason = format!("\"{text}\" is not a retreat; {forms}.");
+            if let Some(s) = did_you_mean(text, keys::RETREAT.iter().copied()) {
+                reason = format!("\"{text}\" is not a retreat; did you mean {{{s}: N}}? {forms}.");
+            }
+            self.error(origin, node, Some("retreat"), reason);
+            return None;
+        }
+        let Kind::Map(entries) = &node.kind else {
+            self.error(
+                origin,
+                node,
+                Some("retreat"),
+                format!("{forms}; here it is {}", node.describe()),
+            );
+            return None;
+        };
+        let mut condition: Option<Retreat> = None;
+        let mut to = None;
+        let mut ok = true;
+        for (key, value) in entries {
+            let Some(word) = key.text().and_then(|k| find_key(k, keys::RETREAT)) else {
+                self.unknown_key(origin, key, "of a retreat", keys::RETREAT);
+                ok = false;
+                continue;
+            };
+            if word == "to" {
+                to = self.space(origin, value, "to");
+                ok &= to.is_some();
+                continue;
+            }
+            let n = match value.kind {
+                Kind::Int(n) if n >= 1 => u32::try_from(n).ok(),
+                _ => None,
+            };
+            let Some(n) = n else {
+                self.error(
+                    origin,
+                    value,
+                    Some(word),
+                    format!(
+                        "{word} takes a whole number from 1, not \"{}\"",
+                        value.text().unwrap_or(value.describe())
+                    ),
+                );
+                ok = false;
+                continue;
+            };
+            if condition.is_some() {
+                self.error(
+                    origin,
+                    key,
+                    Some(word),
+                    "a retreat has one condition: after_round or when_attackers_below, not both"
+                        .to_owned(),
+                );
+                ok = false;
+                continue;
+            }
+            condition = Some(if word == "after_round" {
+                Retreat::AfterRound(n)
+            } else {
+                Retreat::WhenAttackersBelow(n)
+            });
+        }
+        let Some(condition) = condition else {
+            if ok {
+                self.error(
+                    origin,
+                    node,
+                    Some("retreat"),
+                    format!("the retreat has no condition; {forms}"),
+                );
+            }
+            return None;
+        };
+        ok.then_some((condition, to))
+    }
+
+    // ----- place -----------------------------------------------------------
+
+    fn place(&mut self, value: &Node) {
+        let entries = match &value.kind {
+            Kind::Null => return,
+            Kind::Map(entries) => entries,
+            _ => {
+                let origin = self.origin("place", 0, value);
+                self.error(
+                    &origin,
+                    value,
+                    None,
+                    format!(
+                        "place maps each territory or sea zone to the units placed there \
+                         (Germany: 6 infantry), but here it is {}",
+                        value.describe()
+                    ),
+                );
+                return;
+            }
+        };
+        let mut seen: Vec<(SpaceId, usize)> = Vec::new();
+        let mut index = 0;
+        let mut i = 0;
+        while i < entries.len() {
+            let (key, value) = &entries[i];
+            let extra = Self::rejoined(entries, i, |t| {
+                self.names.space(t).is_err() && self.is_units(t)
+            });
+            i += 1 + extra;
+            index += 1;
+            let origin = self.origin("place", index, key);
+            let Some(space) = self.space(&origin, key, "space") else {
+                continue;
+            };
+            let mut texts =
+                self.list_texts(&origin, value, "units", "a unit list such as 6 infantry");
+            texts.extend(entries[i - extra..i].iter().filter_map(|(k, _)| k.text()));
+            if let Some((_, line)) = seen.iter().find(|(s, _)| *s == space) {
+                let reason = format!(
+                    "{} is given twice (first at line {line}); put all its units in one entry",
+                    self.names.game().space_name(space)
+                );
+                self.error(&origin, key, Some("space"), reason);
+                continue;
+            }
+            seen.push((space, key.line));
+            if texts.is_empty() {
+                continue;
+            }
+            match self.names.unit_list(&texts.join(", ")) {
+                Ok(units) => self.orders.place.push(Located {
+                    item: (space, units),
+                    origin,
+                }),
+                Err(reasons) => self.errors_at(&origin, value, "units", reasons),
+            }
+        }
+    }
+
+    // ----- standing orders -------------------------------------------------
+
+    fn standing(&mut self, value: &Node) {
+        let origin = Origin {
+            section: "standing",
+            index: 0,
+            line: Some(value.line),
+            text: String::new(),
+        };
+        let entries = match &value.kind {
+            Kind::Null => return,
+            Kind::Map(entries) => entries,
+            _ => {
+                self.error(
+                    &origin,
+                    value,
+                    None,
+                    format!(
+                        "standing orders are key: value lines (losses:, keep_one_land_unit:, \
+                         submarines:), but here they are {}",
+                        value.describe()
+                    ),
+                );
+                return;
+            }
+        };
+        let errors_before = self.errors.len();
+        let mut standing = StandingOrders::default();
+        let mut i = 0;
+        while i < entries.len() {
+            let (key, value) = &entries[i];
+            i += 1;
+            match key.text().and_then(|k| find_key(k, keys::STANDING)) {
+                Some("losses") => {
+                    let extra = Self::rejoined(entries, i - 1, |t| self.is_units(t));
+                    let mut pieces = vec![value];
+                    pieces.extend(entries[i..i + extra].iter().map(|(k, _)| k));
+                    i += extra;
+                    standing.losses = self.loss_order(&origin, &pieces);
+                }
+                Some("keep_one_land_unit") => {
+                    let flag = match (&value.kind, value.text()) {
+                        (Kind::Bool(b), _) => Some(*b),
+                        (_, Some(t)) if ["yes", "on"].iter().any(|w| key_matches(t, w)) => {
+                            Some(true)
+                        }
+                        (_, Some(t)) if ["no", "off"].iter().any(|w| key_matches(t, w)) => {
+                            Some(false)
+                        }
+                        _ => None,
+                    };
+                    match flag {
+                        Some(b) => standing.keep_one_land_unit = b,
+                        None => self.error(
+                            &origin,
+                            value,
+                            Some("keep_one_land_unit"),
+                            format!(
+                                "keep_one_land_unit is true or false, not \"{}\"",
+                                value.text().unwrap_or(value.describe())
+                            ),
+                        ),
+                    }
+                }
+                Some(_) => {
+                    let text = value.text().unwrap_or("");
+                    match find_key(text, keys::SUBMARINE_POLICIES) {
+                        Some("fight") => standing.submarines = SubmarinePolicy::Fight,
+                        Some("submerge") => standing.submarines = SubmarinePolicy::Submerge,
+                        Some(_) => {
+                            standing.submarines = SubmarinePolicy::SubmergeAfterFirstRound;
+                        }
+                        None => {
+                            let shown = value.text().unwrap_or(value.describe());
+                            let mut reason = format!("\"{shown}\" is not a submarine policy.");
+                            if let Some(s) =
+                                did_you_mean(text, keys::SUBMARINE_POLICIES.iter().copied())
+                            {
+                                reason.push_str(&format!(" Did you mean {s}?"));
+                            }
+                            reason.push_str(&format!(
+                                " The policies are: {}.",
+                                keys::SUBMARINE_POLICIES.join(", ")
+                            ));
+                            self.error(&origin, value, Some("submarines"), reason);
+                        }
+                    }
+                }
+                None => self.unknown_key(&origin, key, "of standing orders", keys::STANDING),
+            }
+        }
+        if self.errors.len() == errors_before {
+            self.orders.standing = Some(Located {
+                item: standing,
+                origin,
+            });
+        }
+    }
 }

@@ -1,0 +1,239 @@
+//! The canonical form of a message's orders: what the receipt echoes, what
+//! the log records and what the dice digest covers.
+//!
+//! Deterministic: the sections in a fixed order (entropy, then
+//! [`keys::SECTIONS`]), orders in the order written, every name in the game
+//! data's own spelling, units singular with their count (`1 transport`),
+//! block style with two-space indentation, and nothing else: no secret, no
+//! match, power or round (the log records those separately), no comments.
+//! Parsing the canonical text again gives equal orders.
+
+use std::fmt::Write;
+
+use super::grammar::Names;
+use super::{BattlePlan, MoveOrder, Orders, Retreat, StandingOrders, SubmarinePolicy, keys};
+use crate::rules::GameDef;
+
+/// Renders `orders` (and `entropy`, if any) canonically.
+pub fn render(game: &GameDef, orders: &Orders, entropy: Option<&str>) -> String {
+    let names = Names::new(game);
+    let mut out = String::new();
+    if let Some(e) = entropy {
+        // Always quoted: entropy is free text and must come back unchanged.
+        let _ = writeln!(out, "entropy: {}", quoted(e));
+    }
+    for section in keys::SECTIONS {
+        match *section {
+            "purchase" => {
+                if let Some(p) = &orders.purchase {
+                    let _ = writeln!(out, "purchase: {}", scalar(&names.show_units(&p.item)));
+                }
+            }
+            "combat" | "noncombat" => {
+                let list = if *section == "combat" {
+                    &orders.combat
+                } else {
+                    &orders.noncombat
+                };
+                if !list.is_empty() {
+                    let _ = writeln!(out, "{section}:");
+                    for order in list {
+                        move_order(&mut out, &names, &order.item);
+                    }
+                }
+            }
+            "battles" => {
+                if !orders.battles.is_empty() {
+                    out.push_str("battles:\n");
+                    for plan in &orders.battles {
+                        battle_plan(&mut out, &names, &plan.item);
+                    }
+                }
+            }
+            "place" => {
+                if !orders.place.is_empty() {
+                    out.push_str("place:\n");
+                    for p in &orders.place {
+                        let (space, units) = &p.item;
+                        let _ = writeln!(
+                            out,
+                            "  {}: {}",
+                            scalar(game.space_name(*space)),
+                            scalar(&names.show_units(units))
+                        );
+                    }
+                }
+            }
+            "standing" => {
+                if let Some(s) = &orders.standing {
+                    standing(&mut out, &names, &s.item);
+                }
+            }
+            other => unreachable!("section {other} has no canonical form"),
+        }
+    }
+    if out.is_empty() {
+        // No orders and no entropy (a command, say): an empty mapping, so that
+        // the canonical form is still a message that parses.
+        out.push_str("{}\n");
+    }
+    out
+}
+
+fn move_order(out: &mut String, names: &Names<'_>, order: &MoveOrder) {
+    match order {
+        MoveOrder::Move { units, path, land } => {
+            let mut target = names.show_path(path);
+            if let Some(l) = land {
+                target.push_str(&format!(", land {}", names.game().space_name(*l)));
+            }
+            let _ = writeln!(
+                out,
+                "  - {}: {}",
+                scalar(&names.show_units(units)),
+                scalar(&target)
+            );
+        }
+        MoveOrder::Transport { path, load, unload } => {
+            let _ = writeln!(out, "  - transport: {}", scalar(&names.show_path(path)));
+            if !load.is_empty() {
+                out.push_str("    load:\n");
+                for l in load {
+                    let mut cargo = format!(
+                        "{} from {}",
+                        names.show_units(&l.units),
+                        names.game().space_name(l.from)
+                    );
+                    if let Some(at) = l.at {
+                        cargo.push_str(&format!(" at {}", names.game().space_name(at)));
+                    }
+                    let _ = writeln!(out, "      - {}", scalar(&cargo));
+                }
+            }
+            if let Some(u) = unload {
+                let _ = writeln!(out, "    unload: {}", scalar(names.game().space_name(*u)));
+            }
+        }
+    }
+}
+
+fn battle_plan(out: &mut String, names: &Names<'_>, plan: &BattlePlan) {
+    let key = plan.space.map_or(keys::DEFAULT_PLAN.to_owned(), |s| {
+        scalar(names.game().space_name(s))
+    });
+    let _ = writeln!(out, "  {key}:");
+    match plan.retreat {
+        // `never` has no mapping form, so a `retreat_to` with it (which the
+        // parser never produces) has nowhere to go and is left out.
+        Retreat::Never => out.push_str("    retreat: never\n"),
+        Retreat::AfterRound(n) | Retreat::WhenAttackersBelow(n) => {
+            let word = if matches!(plan.retreat, Retreat::AfterRound(_)) {
+                "after_round"
+            } else {
+                "when_attackers_below"
+            };
+            let _ = writeln!(out, "    retreat:\n      {word}: {n}");
+            if let Some(to) = plan.retreat_to {
+                let _ = writeln!(out, "      to: {}", scalar(names.game().space_name(to)));
+            }
+        }
+    }
+    if !plan.losses.is_empty() {
+        let _ = writeln!(
+            out,
+            "    losses: {}",
+            scalar(&names.show_types(&plan.losses))
+        );
+    }
+}
+
+fn standing(out: &mut String, names: &Names<'_>, s: &StandingOrders) {
+    out.push_str("standing:\n");
+    if !s.losses.is_empty() {
+        let _ = writeln!(out, "  losses: {}", scalar(&names.show_types(&s.losses)));
+    }
+    let _ = writeln!(out, "  keep_one_land_unit: {}", s.keep_one_land_unit);
+    let policy = match s.submarines {
+        SubmarinePolicy::Fight => "fight",
+        SubmarinePolicy::Submerge => "submerge",
+        SubmarinePolicy::SubmergeAfterFirstRound => "submerge_after_first_round",
+    };
+    let _ = writeln!(out, "  submarines: {policy}");
+}
+
+/// A double-quoted YAML scalar. JSON's string escapes are a subset of
+/// YAML's double-quoted escapes, so serde_json writes it exactly.
+fn quoted(text: &str) -> String {
+    serde_json::to_string(text).expect("a string serialises")
+}
+
+/// `text` as a plain scalar when YAML reads it back as the same string in
+/// block context, else double-quoted. Board names are plain in practice;
+/// quoting covers names a game's data might hold, such as `Sea Zone: 12` or
+/// a territory called `Yes`.
+fn scalar(text: &str) -> String {
+    let first = text.chars().next();
+    let plain = first.is_some_and(|c| !"-?:,[]{}#&*!|>'\"%@`".contains(c) && !c.is_whitespace())
+        && !text.ends_with(char::is_whitespace)
+        && !text.ends_with(':')
+        && !text.contains(": ")
+        && !text.contains(" #")
+        && !text.chars().any(char::is_control)
+        && !looks_typed(text);
+    if plain { text.to_owned() } else { quoted(text) }
+}
+
+/// True for plain scalars YAML would read as something other than a string
+/// (null, a boolean, a number).
+fn looks_typed(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    matches!(
+        lower.as_str(),
+        "~" | "null" | "true" | "false" | "yes" | "no" | "on" | "off" | "y" | "n"
+    ) || lower.starts_with(|c: char| c.is_ascii_digit() || c == '.' || c == '+')
+        && lower.parse::<f64>().is_ok()
+        || lower.starts_with("0x")
+        || lower.starts_with("0o")
+        || [".inf", "-.inf", "+.inf", ".nan"].contains(&lower.as_str())
+}
+
+impl Orders {
+    /// The same orders with every [`Origin`](super::Origin) cleared, to
+    /// compare orders regardless of where they were written (a message and
+    /// its canonical form, for instance).
+    pub fn without_origins(&self) -> Orders {
+        let mut o = self.clone();
+        let clear = |origin: &mut super::Origin| *origin = super::Origin::default();
+        if let Some(p) = &mut o.purchase {
+            clear(&mut p.origin);
+        }
+        o.combat.iter_mut().for_each(|x| clear(&mut x.origin));
+        o.noncombat.iter_mut().for_each(|x| clear(&mut x.origin));
+        o.battles.iter_mut().for_each(|x| clear(&mut x.origin));
+        o.place.iter_mut().for_each(|x| clear(&mut x.origin));
+        if let Some(s) = &mut o.standing {
+            clear(&mut s.origin);
+        }
+        o
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scalars_are_quoted_only_when_needed() {
+        assert_eq!(scalar("Ukraine S.S.R."), "Ukraine S.S.R.");
+        assert_eq!(scalar("3 infantry, 1 armor"), "3 infantry, 1 armor");
+        assert_eq!(
+            scalar("Poland -> Germany, land Poland"),
+            "Poland -> Germany, land Poland"
+        );
+        assert_eq!(scalar("Yes"), "\"Yes\"");
+        assert_eq!(scalar("12"), "\"12\"");
+        assert_eq!(scalar("Zone: 12"), "\"Zone: 12\"");
+        assert_eq!(scalar("- x"), "\"- x\"");
+        assert_eq!(quoted("a \"b\"\n"), "\"a \\\"b\\\"\\n\"");
+    }
+}

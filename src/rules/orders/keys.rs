@@ -1,0 +1,59 @@
+//! The words of the orders format: every key and keyword the parser accepts.
+//!
+//! One list per mapping, used by the parser (to recognise keys and to suggest
+//! one for a typo) and checked against the JSON Schema by a test, so that the
+//! two cannot drift apart.
+
+/// Header keys: who sends the message and for what. Not orders.
+pub const HEADER: &[&str] = &["match", "power", "round", "secret", "entropy", "command"];
+
+/// Order sections, in the fixed order of the canonical form.
+pub const SECTIONS: &[&str] = &[
+    "purchase",
+    "combat",
+    "battles",
+    "noncombat",
+    "place",
+    "standing",
+];
+
+/// Recognised but not yet supported: odds questions (a later issue). Written
+/// in a message, it is an error rather than silently ignored.
+pub const RESERVED: &[&str] = &["odds"];
+
+/// Every top-level key: header, sections and reserved keys.
+pub fn top_level() -> Vec<&'static str> {
+    HEADER
+        .iter()
+        .chain(SECTIONS)
+        .chain(RESERVED)
+        .copied()
+        .collect()
+}
+
+/// Keys of a transport's move (`- transport: Baltic Sea`).
+pub const TRANSPORT: &[&str] = &["transport", "load", "unload"];
+
+/// Keys a plain move may carry besides its `UNITS: PATH` entry.
+pub const MOVE_EXTRA: &[&str] = &["land"];
+
+/// Keys of a battle plan.
+pub const BATTLE_PLAN: &[&str] = &["retreat", "losses"];
+
+/// The key of `battles` that holds the plan for every battle without its own.
+pub const DEFAULT_PLAN: &str = "default";
+
+/// Keys of a retreat written as a mapping: one condition, and optionally `to`.
+pub const RETREAT: &[&str] = &["after_round", "when_attackers_below", "to"];
+
+/// The retreat written as a single word.
+pub const RETREAT_NEVER: &str = "never";
+
+/// Keys of standing orders.
+pub const STANDING: &[&str] = &["losses", "keep_one_land_unit", "submarines"];
+
+/// Values of `standing: submarines:`.
+pub const SUBMARINE_POLICIES: &[&str] = &["fight", "submerge", "submerge_after_first_round"];
+
+/// Values of `command:`.
+pub const COMMANDS: &[&str] = &["help", "status", "resend", "standing", "odds"];

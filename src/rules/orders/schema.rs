@@ -1,0 +1,392 @@
+//! The orders format as a JSON Schema (`adjutant schema orders`), for
+//! editors with a YAML language server.
+//!
+//! The schema is generated from the raw input types below: the YAML as a
+//! player types it, with unit lists and paths as strings (their grammar is
+//! given as a `pattern` and a description). These types are not what the
+//! parser uses (it walks the YAML by hand to collect every error and resolve
+//! names); a test checks that their keys are exactly the parser's lists in
+//! [`super::keys`], so the schema and the parser cannot drift apart. Where
+//! the parser is more lenient than the schema (keys in any case, a split
+//! `{losses: a, b}`), the schema shows the canonical spelling.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::Deserialize;
+
+use super::keys;
+
+/// Unit-list grammar: `3 infantry, 1 artillery, 2 armor`; a bare name is one.
+const UNIT_LIST_PATTERN: &str = r"^\s*(\d+\s+)?[^\s,\d][^,]*(,\s*(\d+\s+)?[^\s,\d][^,]*)*,?\s*$";
+/// Path grammar: `Poland -> Ukraine S.S.R. -> Rumania`.
+const PATH_PATTERN: &str = r"^\s*[^,>]+?(\s*(->|→)\s*[^,>]+?)*\s*$";
+/// A move's target: a path, then optionally `, land SPACE` for aircraft.
+const MOVE_TARGET_PATTERN: &str =
+    r"^\s*[^,>]+?(\s*(->|→)\s*[^,>]+?)+\s*(,\s*[Ll][Aa][Nn][Dd]\s+[^,]+)?$";
+/// Cargo grammar: `2 infantry from Germany [at Baltic Sea]`.
+const LOAD_PATTERN: &str = r"^.+\s[Ff][Rr][Oo][Mm]\s.+$";
+
+/// An orders message as a player writes it (docs/orders.md). Header keys
+/// first, then the order sections; every key is optional.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "Adjutant orders message")]
+pub struct RawMessage {
+    /// The match's id, from the welcome mail (league7-aae-03).
+    #[serde(rename = "match")]
+    pub match_id: Option<String>,
+    /// The power these orders are for (Germany).
+    pub power: Option<String>,
+    /// The round the orders are for.
+    #[schemars(range(min = 1))]
+    pub round: Option<u32>,
+    /// Your secret from the welcome mail; never echoed back.
+    pub secret: Option<Text>,
+    /// Optional free text mixed into this turn's dice.
+    pub entropy: Option<Text>,
+    /// A command instead of (or besides) orders.
+    pub command: Option<RawCommand>,
+    /// Units to buy: 6 infantry, 2 armor.
+    pub purchase: Option<RawUnitList>,
+    /// Combat moves, one per list entry.
+    pub combat: Option<Vec<RawMove>>,
+    /// Battle plans: a territory or sea zone (or `default`) to its plan.
+    pub battles: Option<BTreeMap<String, RawBattlePlan>>,
+    /// Non-combat moves, one per list entry.
+    pub noncombat: Option<Vec<RawMove>>,
+    /// Placement: a territory or sea zone to the units placed there.
+    pub place: Option<BTreeMap<String, RawUnitList>>,
+    /// Standing orders: how this power defends.
+    pub standing: Option<RawStanding>,
+    /// Reserved for odds questions (a later version); not supported yet, so
+    /// a message with it is rejected.
+    pub odds: Option<serde_json::Value>,
+}
+
+/// Free text; a number is accepted and kept exactly as written.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Text {
+    /// Text.
+    Text(String),
+    /// A number, kept as written.
+    Number(i64),
+}
+
+/// A command.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawCommand {
+    /// Explain the orders format.
+    Help,
+    /// Report the match's state.
+    Status,
+    /// Send the last report again.
+    Resend,
+    /// Report this power's standing orders.
+    Standing,
+    /// Odds of a battle (not supported yet).
+    Odds,
+}
+
+/// A unit list: one string (`3 infantry, 1 artillery`) or a list of them.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawUnitList {
+    /// `3 infantry, 1 artillery, 2 armor`: counts and unit names (singular,
+    /// plural or alias), separated by commas; a bare name means one.
+    Text(#[schemars(regex(pattern = UNIT_LIST_PATTERN))] String),
+    /// The same as a list: `[3 infantry, 1 artillery]`.
+    List(#[schemars(inner(regex(pattern = UNIT_LIST_PATTERN)))] Vec<String>),
+}
+
+/// One move: `UNITS: PATH` or a transport's move.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawMove {
+    /// A transport's move with its cargo.
+    Transport(RawTransport),
+    /// `3 infantry, 1 artillery: Poland -> Belorussia`.
+    Move(RawPlainMove),
+}
+
+/// A transport's move: where it goes, what it loads, where it unloads.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawTransport {
+    /// The sea zone where the transport is, then each zone it enters:
+    /// `Baltic Sea` or `Baltic Sea -> Danish Sea`.
+    #[schemars(regex(pattern = PATH_PATTERN))]
+    pub transport: String,
+    /// Cargo: `2 infantry from Germany`, optionally `at SEA ZONE` (where on
+    /// the path it boards); one string or a list.
+    pub load: Option<RawLoad>,
+    /// The territory the cargo goes ashore in (an amphibious assault when
+    /// enemy-held in a combat move).
+    pub unload: Option<String>,
+}
+
+/// Cargo: one `UNITS from TERRITORY [at SEA ZONE]` or a list of them.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawLoad {
+    /// One cargo.
+    One(#[schemars(regex(pattern = LOAD_PATTERN))] String),
+    /// Several cargoes.
+    Many(#[schemars(inner(regex(pattern = LOAD_PATTERN)))] Vec<String>),
+}
+
+/// `UNITS: PATH[, land SPACE]`, optionally with `land: SPACE`. Its schema is
+/// written by hand (a mapping whose one free key is the unit list), from
+/// [`keys::MOVE_EXTRA`].
+#[derive(Debug, Deserialize)]
+pub struct RawPlainMove(pub BTreeMap<String, String>);
+
+impl JsonSchema for RawPlainMove {
+    fn schema_name() -> Cow<'static, str> {
+        "RawPlainMove".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        let extras: serde_json::Map<String, serde_json::Value> = keys::MOVE_EXTRA
+            .iter()
+            .map(|k| {
+                let description = "Where the aircraft of a combat move will land: a \
+                                   territory or sea zone (a carrier's).";
+                (
+                    (*k).to_owned(),
+                    serde_json::json!({"type": "string", "description": description}),
+                )
+            })
+            .collect();
+        json_schema!({
+            "type": "object",
+            "description": "A move: UNITS: PATH, such as `3 infantry, 1 artillery: Poland -> \
+                            Belorussia`; aircraft may add `, land SPACE`.",
+            "minProperties": 1,
+            "maxProperties": 1 + keys::MOVE_EXTRA.len(),
+            "properties": extras,
+            "propertyNames": {"pattern": UNIT_LIST_PATTERN},
+            "additionalProperties": {
+                "type": "string",
+                "pattern": MOVE_TARGET_PATTERN,
+                "description": "The path: where the units are, then each space entered \
+                                (`Poland -> Ukraine S.S.R. -> Rumania`), optionally followed \
+                                by `, land SPACE`."
+            }
+        })
+    }
+}
+
+/// The attacker's plan for one battle.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawBattlePlan {
+    /// When to retreat: `never` (the default), `{after_round: N}` or
+    /// `{when_attackers_below: N}`, each with an optional `to: SPACE`.
+    pub retreat: Option<RawRetreat>,
+    /// Order of loss: unit types, first taken first (`infantry, artillery,
+    /// armor`). Inside `{...}` write it as a list: `[infantry, armor]`.
+    pub losses: Option<RawTypeList>,
+}
+
+/// When to retreat.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawRetreat {
+    /// `never`.
+    Never(RawNever),
+    /// `{after_round: N, to: SPACE}`.
+    AfterRound(RawAfterRound),
+    /// `{when_attackers_below: N, to: SPACE}`.
+    WhenAttackersBelow(RawWhenAttackersBelow),
+}
+
+/// Fight until one side is gone.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawNever {
+    /// Never retreat.
+    Never,
+}
+
+/// Retreat after round N if the battle goes on.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawAfterRound {
+    /// The last round to fight.
+    #[schemars(range(min = 1))]
+    pub after_round: u32,
+    /// Where to retreat (a space the attackers came from).
+    pub to: Option<String>,
+}
+
+/// Retreat at the end of a round that leaves fewer attackers than N.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawWhenAttackersBelow {
+    /// The threshold.
+    #[schemars(range(min = 1))]
+    pub when_attackers_below: u32,
+    /// Where to retreat (a space the attackers came from).
+    pub to: Option<String>,
+}
+
+/// Unit types without counts: `infantry, artillery, armor` or a list.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawTypeList {
+    /// `infantry, artillery, armor`.
+    Text(String),
+    /// `[infantry, artillery, armor]`.
+    List(Vec<String>),
+}
+
+/// Standing orders.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawStanding {
+    /// Order of loss when defending.
+    pub losses: Option<RawTypeList>,
+    /// Keep one land unit as long as possible, so that a territory is not
+    /// lost to aircraft alone.
+    pub keep_one_land_unit: Option<bool>,
+    /// What defending submarines do.
+    pub submarines: Option<RawSubmarines>,
+}
+
+/// What defending submarines do when they may submerge.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawSubmarines {
+    /// Stay and fight.
+    Fight,
+    /// Submerge at the first chance.
+    Submerge,
+    /// Fight one round, then submerge.
+    SubmergeAfterFirstRound,
+}
+
+/// The JSON Schema of an orders message.
+pub fn orders_schema() -> serde_json::Value {
+    let mut schema = schemars::schema_for!(RawMessage);
+    schema.insert(
+        "description".to_owned(),
+        "Orders for Adjutant, the play-by-email Axis & Allies adjudicator (docs/orders.md). \
+         Names of territories, sea zones, powers and units are checked by the server against \
+         the match's game."
+            .into(),
+    );
+    schema.to_value()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    /// The property names of the object schema at `pointer` (following one
+    /// `$ref`), sorted.
+    fn properties(schema: &Value, pointer: &str) -> Vec<String> {
+        let mut node = schema.pointer(pointer).expect(pointer);
+        if let Some(r) = node.get("$ref").and_then(Value::as_str) {
+            node = schema.pointer(&r[1..]).expect(r);
+        }
+        let mut keys: Vec<String> = node["properties"]
+            .as_object()
+            .expect("an object schema")
+            .keys()
+            .cloned()
+            .collect();
+        keys.sort();
+        keys
+    }
+
+    fn sorted(words: &[&str]) -> Vec<String> {
+        let mut v: Vec<String> = words.iter().map(|s| (*s).to_owned()).collect();
+        v.sort();
+        v
+    }
+
+    fn enum_values(schema: &Value, def: &str) -> Vec<String> {
+        let node = &schema["$defs"][def];
+        let mut values: Vec<String> = node["oneOf"]
+            .as_array()
+            .map(|alts| {
+                alts.iter()
+                    .flat_map(|a| {
+                        a.get("const").into_iter().chain(
+                            a.get("enum")
+                                .into_iter()
+                                .flat_map(|e| e.as_array().unwrap()),
+                        )
+                    })
+                    .map(|v| v.as_str().unwrap().to_owned())
+                    .collect()
+            })
+            .or_else(|| {
+                node["enum"]
+                    .as_array()
+                    .map(|e| e.iter().map(|v| v.as_str().unwrap().to_owned()).collect())
+            })
+            .unwrap_or_default();
+        values.sort();
+        values
+    }
+
+    #[test]
+    fn schema_keys_are_the_parsers_keys() {
+        let schema = orders_schema();
+        assert_eq!(properties(&schema, ""), sorted(&keys::top_level()));
+        assert_eq!(
+            properties(&schema, "/$defs/RawTransport"),
+            sorted(keys::TRANSPORT)
+        );
+        assert_eq!(
+            properties(&schema, "/$defs/RawBattlePlan"),
+            sorted(keys::BATTLE_PLAN)
+        );
+        assert_eq!(
+            properties(&schema, "/$defs/RawStanding"),
+            sorted(keys::STANDING)
+        );
+        assert_eq!(
+            properties(&schema, "/$defs/RawPlainMove"),
+            sorted(keys::MOVE_EXTRA)
+        );
+        let mut retreat = properties(&schema, "/$defs/RawAfterRound");
+        retreat.extend(properties(&schema, "/$defs/RawWhenAttackersBelow"));
+        retreat.sort();
+        retreat.dedup();
+        assert_eq!(retreat, sorted(keys::RETREAT));
+        assert_eq!(enum_values(&schema, "RawCommand"), sorted(keys::COMMANDS));
+        assert_eq!(
+            enum_values(&schema, "RawSubmarines"),
+            sorted(keys::SUBMARINE_POLICIES)
+        );
+        assert_eq!(
+            enum_values(&schema, "RawNever"),
+            sorted(&[keys::RETREAT_NEVER])
+        );
+    }
+
+    #[test]
+    fn objects_refuse_unknown_keys() {
+        let schema = orders_schema();
+        assert_eq!(schema["additionalProperties"], Value::Bool(false));
+        for def in [
+            "RawTransport",
+            "RawBattlePlan",
+            "RawStanding",
+            "RawAfterRound",
+        ] {
+            assert_eq!(
+                schema["$defs"][def]["additionalProperties"],
+                Value::Bool(false),
+                "{def}"
+            );
+        }
+    }
+}
