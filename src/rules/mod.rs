@@ -5,18 +5,24 @@
 //! [`load_dir`], which reads a game directory; everything else works on
 //! values in memory.
 
+pub mod combat;
+pub mod conquest;
 pub mod entries;
 pub mod events;
 pub mod game;
+pub mod income;
 pub mod load;
 pub mod model;
 pub mod movement;
 pub mod names;
 pub mod orders;
 pub mod problem;
+pub mod production;
+pub mod scenario;
 pub mod state;
 pub mod turn;
 pub mod variants;
+pub mod victory;
 
 pub use game::{GameDef, GameFiles, SpaceId};
 pub use load::{GameSources, LoadError, load_dir, load_sources};

@@ -61,6 +61,20 @@ pub struct Unit {
     pub cargo_of: Option<u32>,
     /// A submerged submarine.
     pub submerged: bool,
+    // movement: the sea zone a land unit was unloaded from this turn. It may
+    // not move again this turn (AAE FAQ), and in a combat move it makes the
+    // unit part of an amphibious assault (no retreat for land units).
+    /// The sea zone this land unit was unloaded from this turn, if any.
+    pub unloaded_from: Option<SpaceId>,
+    // movement: the transport (unit id) that unloaded this unit this turn,
+    // so that combat can tell whose cargo reached the shore.
+    /// The transport that unloaded this unit this turn, if any.
+    pub unloaded_by: Option<u32>,
+    // movement: for a transport, the territory it unloaded into this turn. A
+    // transport unloads into one territory only and may not move or load
+    // after unloading (AAE FAQ).
+    /// For a transport: the territory it unloaded into this turn.
+    pub unloaded_to: Option<SpaceId>,
 }
 
 /// The whole position.
@@ -87,6 +101,33 @@ pub struct GameState {
     pub captured_this_turn: Vec<SpaceId>,
     /// Spaces where a battle waits to be fought (after the combat move).
     pub battles: Vec<SpaceId>,
+    // movement: spaces the moving power takes without leaving a unit there:
+    // empty enemy territories that armor blitzed through, and enemy convoy
+    // zones a warship sailed through. Each is also in `battles`; the turn
+    // module changes their control after the combat phase.
+    /// Spaces taken in passing this turn (blitz, convoy zones sailed through).
+    pub taken_in_passing: Vec<SpaceId>,
+    // economy: progress toward a victory that needs a position held for a
+    // complete round (AAE: an enemy capital together with one's own).
+    /// Victory conditions that held at the end of some turn and still hold.
+    pub holds: Vec<Hold>,
+    // economy: set once a side has won; no more orders are accepted.
+    /// The side (index into `game.yaml`'s sides) that has won, if any.
+    pub winner: Option<usize>,
+}
+
+// economy: a victory condition being held, for `GameState::holds`.
+/// A victory condition that held at the end of `power`'s turn in round
+/// `since` and at the end of every turn after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hold {
+    /// The power at the end of whose turn it first held (it wins at the end
+    /// of its next turn if the condition still holds).
+    pub power: PowerId,
+    /// The enemy capital held, or `None` for a condition on all of them.
+    pub capital: Option<SpaceId>,
+    /// The round in which it first held.
+    pub since: u32,
 }
 
 impl GameState {
@@ -107,6 +148,9 @@ impl GameState {
             purchased: Vec::new(),
             captured_this_turn: Vec::new(),
             battles: Vec::new(),
+            taken_in_passing: Vec::new(),
+            holds: Vec::new(),
+            winner: None,
         };
         for (space, power, unit_type, count) in game.starting_units() {
             let unit = game
@@ -140,6 +184,9 @@ impl GameState {
             hits: 0,
             cargo_of: None,
             submerged: false,
+            unloaded_from: None,
+            unloaded_by: None,
+            unloaded_to: None,
         });
         id
     }

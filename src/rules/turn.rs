@@ -1,11 +1,23 @@
 //! The turn sequence: purchase, combat move, combat, non-combat move, place,
 //! end of turn (income), for each power in turn order, in the two stages that
 //! orders arrive by mail.
+//!
+//! Stage 1 (the state at [`Phase::Purchase`]): purchase, combat moves, battle
+//! plans, then combat. Stage 2 (at [`Phase::NoncombatMove`]): non-combat
+//! moves and placement, then the end of the turn: submarines resurface and
+//! battleships are repaired, the rule set's end-of-turn effects (AAE: the
+//! Middle East payment), convoy control, income, the victory check, and the
+//! next power in turn order (the next round after the last).
 
 use crate::rules::GameDef;
+use crate::rules::combat::{self, CombatOutcome};
+use crate::rules::conquest;
 use crate::rules::events::Event;
-use crate::rules::orders::{OrderError, Orders, PowerId};
-use crate::rules::state::GameState;
+use crate::rules::income;
+use crate::rules::movement;
+use crate::rules::orders::{OrderError, Orders, Origin, PowerId};
+use crate::rules::production;
+use crate::rules::state::{GameState, Phase};
 
 /// Applies one message of `power`'s orders to `state`.
 ///
@@ -21,6 +33,209 @@ pub fn apply_orders(
     power: PowerId,
     orders: &Orders,
 ) -> Result<(GameState, Vec<Event>), Vec<OrderError>> {
-    let _ = (game, state, power, orders);
-    todo!("turn sequence: helper C")
+    let whole = |reason: String| vec![OrderError::new(&Origin::default(), reason)];
+    if let Some(side) = state.winner {
+        return Err(whole(format!(
+            "the game is over: the {} have won",
+            game.files().game.sides[side].name
+        )));
+    }
+    let current = state.current_power(game);
+    if power != current {
+        return Err(whole(format!(
+            "it is {}'s turn, not {}'s",
+            game.powers()[current].name,
+            game.powers()[power].name
+        )));
+    }
+    let mut next = state.clone();
+    let mut events = Vec::new();
+    match state.phase {
+        Phase::Purchase => stage_one(game, &mut next, power, orders, &mut events)?,
+        Phase::NoncombatMove => {
+            let errors = stage_one_sections(orders, "stage 1 of this turn was already applied");
+            if !errors.is_empty() {
+                return Err(errors);
+            }
+            stage_two(game, &mut next, power, orders, &mut events)?;
+        }
+        other => {
+            return Err(whole(format!(
+                "{}'s turn is in the {} phase, where no orders are taken",
+                game.powers()[power].name,
+                other.name()
+            )));
+        }
+    }
+    Ok((next, events))
+}
+
+fn section(name: &'static str) -> Origin {
+    Origin {
+        section: name,
+        ..Origin::default()
+    }
+}
+
+/// Errors for stage-1 sections in a message that may not carry them, and
+/// for standing orders, which are not part of a turn.
+fn stage_one_sections(orders: &Orders, why: &str) -> Vec<OrderError> {
+    let mut errors = Vec::new();
+    if let Some(p) = &orders.purchase {
+        errors.push(OrderError::new(
+            &p.origin,
+            format!("purchase belongs to stage 1; {why}"),
+        ));
+    }
+    if !orders.combat.is_empty() {
+        errors.push(OrderError::new(
+            &section("combat"),
+            format!("combat moves belong to stage 1; {why}"),
+        ));
+    }
+    if !orders.battles.is_empty() {
+        errors.push(OrderError::new(
+            &section("battles"),
+            format!("battle plans belong to stage 1; {why}"),
+        ));
+    }
+    errors.extend(standing(orders));
+    errors
+}
+
+fn standing(orders: &Orders) -> Option<OrderError> {
+    orders.standing.as_ref().map(|s| {
+        OrderError::new(
+            &s.origin,
+            "standing orders are not part of a turn's orders: send them in a message of their own",
+        )
+    })
+}
+
+fn has_stage_two(orders: &Orders) -> bool {
+    !orders.noncombat.is_empty() || !orders.place.is_empty()
+}
+
+/// Purchase, combat move, battle plans and combat; then stage 2 when the
+/// message carries it.
+fn stage_one(
+    game: &GameDef,
+    state: &mut GameState,
+    power: PowerId,
+    orders: &Orders,
+    events: &mut Vec<Event>,
+) -> Result<(), Vec<OrderError>> {
+    let mut errors: Vec<OrderError> = standing(orders).into_iter().collect();
+    if let Some(p) = &orders.purchase
+        && let Err(e) = production::purchase(game, state, power, p, events)
+    {
+        errors.extend(e);
+    }
+    state.phase = Phase::CombatMove;
+    if let Err(e) = movement::combat_move(game, state, power, &orders.combat, events) {
+        errors.extend(e);
+    }
+    errors.extend(combat::check_plans(game, state, &orders.battles));
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    state.phase = Phase::Combat;
+    let outcome =
+        combat::fight_battles(game, state, power, &orders.combat, &orders.battles, events)?;
+    state.phase = Phase::NoncombatMove;
+    if has_stage_two(orders) {
+        stage_two_after_combat(game, state, power, orders, outcome, events)?;
+    }
+    Ok(())
+}
+
+/// Stage 2 sent with stage 1. When dice decided some battle, orders that no
+/// longer fit are set aside (stage 1 stands and the player sends stage 2
+/// again); when every outcome was certain, an illegal stage 2 is a mistake
+/// in the message and rejects it whole.
+fn stage_two_after_combat(
+    game: &GameDef,
+    state: &mut GameState,
+    power: PowerId,
+    orders: &Orders,
+    outcome: CombatOutcome,
+    events: &mut Vec<Event>,
+) -> Result<(), Vec<OrderError>> {
+    let mut attempt = state.clone();
+    let mut more = Vec::new();
+    match stage_two(game, &mut attempt, power, orders, &mut more) {
+        Ok(()) => {
+            *state = attempt;
+            events.extend(more);
+            Ok(())
+        }
+        Err(errors) if outcome.dice_rolled => {
+            let reasons: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            events.push(Event::Special {
+                rule: "stage 2 not applied".into(),
+                detail: format!(
+                    "the non-combat moves and placement sent with stage 1 no longer fit after \
+                     combat; send stage 2 again: {}",
+                    reasons.join("; ")
+                ),
+            });
+            Ok(())
+        }
+        Err(errors) => Err(errors),
+    }
+}
+
+/// Non-combat move and placement, then the end of the turn.
+fn stage_two(
+    game: &GameDef,
+    state: &mut GameState,
+    power: PowerId,
+    orders: &Orders,
+    events: &mut Vec<Event>,
+) -> Result<(), Vec<OrderError>> {
+    let mut errors = Vec::new();
+    state.phase = Phase::NoncombatMove;
+    if let Err(e) = movement::noncombat_move(game, state, power, &orders.noncombat, events) {
+        errors.extend(e);
+    }
+    state.phase = Phase::Place;
+    if let Err(e) = production::place(game, state, power, &orders.place, events) {
+        errors.extend(e);
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    state.phase = Phase::EndTurn;
+    end_turn(game, state, power, events);
+    Ok(())
+}
+
+/// The end of `power`'s turn: resurface and repair, the rule set's effects,
+/// convoy control, income, victory, and the next power.
+pub fn end_turn(game: &GameDef, state: &mut GameState, power: PowerId, events: &mut Vec<Event>) {
+    for unit in state.units.iter_mut().filter(|u| u.owner == power) {
+        unit.submerged = false;
+        unit.hits = 0;
+    }
+    movement::end_turn(state);
+    let rules = game.rule_set();
+    rules.end_of_turn(game, state, power, events);
+    conquest::update_convoys(game, state, events);
+    income::collect(game, state, power, events);
+    state.captured_this_turn.clear();
+    state.battles.clear();
+    state.purchased.clear();
+    rules.victory(game, state, power, events);
+    let order = game.turn_order();
+    state.turn += 1;
+    if state.turn >= order.len() {
+        state.turn = 0;
+        state.round += 1;
+    }
+    state.phase = Phase::Purchase;
+    events.push(Event::TurnEnded {
+        power,
+        next: order[state.turn],
+        round: state.round,
+    });
 }

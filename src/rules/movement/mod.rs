@@ -1,15 +1,47 @@
 //! Movement: the combat move and the non-combat move, by land, sea and air,
 //! transports included, with every AAE movement ruling.
+//!
+//! Both phases share one procedure: each order is checked against the state
+//! as the earlier orders of the same message left it, and applied when it is
+//! legal; every problem of every order is collected. The caller works on a
+//! copy of the state and drops it when any error is returned, so a stage is
+//! accepted whole or not at all.
+//!
+//! Orders name unit types and counts, not individual pieces. The engine
+//! chooses the pieces: among the moving power's units of that type in the
+//! start space that may make the move (enough movement left, not already
+//! moved by an earlier order of this message, ...), the lowest ids first.
+//! Transports are chosen the same way (see [`transport`]).
+//!
+//! The rules live in files named after the game's words: [`path`]
+//! (adjacency, neutrals, canals), [`land`], [`sea`], [`air`] and
+//! [`transport`]. Where the FAQ is silent or unclear, the reading taken is
+//! in `docs/rules/aae.md`, section "Movement".
+
+pub mod air;
+pub mod land;
+pub mod path;
+pub mod sea;
+pub mod transport;
+
+use std::collections::{HashMap, HashSet};
 
 use crate::rules::GameDef;
+use crate::rules::SpaceId;
 use crate::rules::events::Event;
-use crate::rules::orders::{Located, MoveOrder, OrderError, PowerId};
-use crate::rules::state::GameState;
+use crate::rules::model::{Ability, UnitKind, UnitType};
+use crate::rules::orders::{Located, MoveOrder, OrderError, Origin, PowerId, UnitList};
+use crate::rules::state::{GameState, Unit};
 
 /// Checks and applies `power`'s combat moves to `state`, appending what
 /// happened to `events` and recording every space where a battle must be
 /// fought (or an empty enemy territory taken) in `state.battles`. On error
 /// `state` may be half-changed: callers work on a copy and drop it.
+///
+/// After the orders, ships of `power` that began the turn in a sea zone with
+/// enemy ships and did not leave it stay to fight: the zone is recorded as a
+/// battle (FAQ, Submarines: "must either move out during Combat Movement ...
+/// or stay and attack").
 pub fn combat_move(
     game: &GameDef,
     state: &mut GameState,
@@ -17,12 +49,18 @@ pub fn combat_move(
     moves: &[Located<MoveOrder>],
     events: &mut Vec<Event>,
 ) -> Result<(), Vec<OrderError>> {
-    let _ = (game, state, power, moves, events);
-    todo!("movement: helper B")
+    let mut mover = Mover::new(game, power, true);
+    mover.run(state, moves, events);
+    sea::stay_and_fight(&mut mover, state, events);
+    mover.finish()
 }
 
 /// Checks and applies `power`'s non-combat moves (aircraft landing
 /// included); same contract as [`combat_move`].
+///
+/// After the orders, every aircraft of `power` must stand where it may end
+/// the turn: a friendly territory not captured this turn, or a sea zone with
+/// enough friendly carrier space.
 pub fn noncombat_move(
     game: &GameDef,
     state: &mut GameState,
@@ -30,6 +68,371 @@ pub fn noncombat_move(
     moves: &[Located<MoveOrder>],
     events: &mut Vec<Event>,
 ) -> Result<(), Vec<OrderError>> {
-    let _ = (game, state, power, moves, events);
-    todo!("movement: helper B")
+    let mut mover = Mover::new(game, power, false);
+    mover.run(state, moves, events);
+    air::check_landings(&mut mover, state);
+    mover.finish()
+}
+
+/// Clears what movement records about the turn that ends: spaces moved,
+/// combat moves, unloading. The turn module calls it when a power's turn
+/// ends, before the next power moves.
+pub fn end_turn(state: &mut GameState) {
+    for unit in &mut state.units {
+        unit.moved = 0;
+        unit.combat_moved = false;
+        unit.unloaded_from = None;
+        unit.unloaded_by = None;
+        unit.unloaded_to = None;
+    }
+    state.taken_in_passing.clear();
+}
+
+/// One phase's movement in progress: the moving power, what earlier orders
+/// of the message did, and the errors found so far.
+pub struct Mover<'a> {
+    /// The game.
+    pub(crate) game: &'a GameDef,
+    /// The moving power.
+    pub(crate) power: PowerId,
+    /// Its side.
+    pub(crate) side: usize,
+    /// True in the combat move.
+    pub(crate) combat: bool,
+    /// Units moved by an earlier order of this message: each unit makes one
+    /// move per phase, so a path cannot be cut in two to dodge a rule.
+    pub(crate) used: HashSet<u32>,
+    /// The order that last moved each unit, for errors found after all
+    /// orders (aircraft without a landing).
+    pub(crate) moved_by: HashMap<u32, Origin>,
+    /// Carrier space promised at combat move by `land:` (see [`air`]).
+    pub(crate) carriers: air::CarrierBook,
+    /// Every error found.
+    pub(crate) errors: Vec<OrderError>,
+}
+
+impl<'a> Mover<'a> {
+    fn new(game: &'a GameDef, power: PowerId, combat: bool) -> Self {
+        Mover {
+            game,
+            power,
+            side: game.side_of(power),
+            combat,
+            used: HashSet::new(),
+            moved_by: HashMap::new(),
+            carriers: air::CarrierBook::default(),
+            errors: Vec::new(),
+        }
+    }
+
+    fn run(
+        &mut self,
+        state: &mut GameState,
+        moves: &[Located<MoveOrder>],
+        events: &mut Vec<Event>,
+    ) {
+        for located in moves {
+            let before = self.errors.len();
+            match &located.item {
+                MoveOrder::Move { units, path, land } => {
+                    self.move_units(state, &located.origin, units, path, *land, events)
+                }
+                MoveOrder::Transport { path, load, unload } => {
+                    transport::order(self, state, &located.origin, path, load, *unload, events)
+                }
+            }
+            debug_assert!(self.errors.len() >= before);
+        }
+    }
+
+    fn finish(self) -> Result<(), Vec<OrderError>> {
+        if self.errors.is_empty() {
+            Ok(())
+        } else {
+            Err(self.errors)
+        }
+    }
+
+    /// The unit type of a unit.
+    pub(crate) fn utype(&self, unit: &Unit) -> &'a UnitType {
+        &self.game.unit_types()[unit.unit]
+    }
+
+    /// The kind of a unit type.
+    pub(crate) fn kind(&self, unit_type: usize) -> UnitKind {
+        self.game.unit_types()[unit_type]
+            .kind
+            .unwrap_or(UnitKind::Building)
+    }
+
+    /// The name of a unit type.
+    pub(crate) fn uname(&self, unit_type: usize) -> &'a str {
+        &self.game.unit_types()[unit_type].name
+    }
+
+    /// The name of a space.
+    pub(crate) fn sname(&self, space: SpaceId) -> &'a str {
+        self.game.space_name(space)
+    }
+
+    /// True for a power on the mover's side.
+    pub(crate) fn friendly(&self, power: PowerId) -> bool {
+        self.game.side_of(power) == self.side
+    }
+
+    /// True when the unit is an enemy unit in play: not the mover's side and
+    /// not a submerged submarine (out of play until it resurfaces).
+    pub(crate) fn enemy_in_play(&self, unit: &Unit) -> bool {
+        !self.friendly(unit.owner) && !unit.submerged
+    }
+
+    /// Enemy units that defend a space: in play, and neither buildings nor
+    /// units taken over with their territory (AA guns, industrial
+    /// complexes), which do not make a territory "occupied".
+    pub(crate) fn defenders(&self, state: &GameState, space: SpaceId) -> usize {
+        state
+            .units_at(space)
+            .filter(|u| self.enemy_in_play(u))
+            .filter(|u| {
+                let t = self.utype(u);
+                t.kind != Some(UnitKind::Building) && !t.has(&Ability::CapturedWithTerritory)
+            })
+            .count()
+    }
+
+    /// Enemy naval units in play in a sea zone (submarines included,
+    /// submerged ones excluded).
+    pub(crate) fn enemy_ships(&self, state: &GameState, space: SpaceId) -> usize {
+        state
+            .units_at(space)
+            .filter(|u| self.enemy_in_play(u) && self.utype(u).kind == Some(UnitKind::Sea))
+            .count()
+    }
+
+    /// True for a land territory that is not the mover's side's: enemy
+    /// controlled, or an unowned territory that may be entered.
+    pub(crate) fn hostile_land(&self, state: &GameState, space: SpaceId) -> bool {
+        !self.game.is_sea(space) && state.owner[space.0].is_none_or(|o| !self.friendly(o))
+    }
+
+    /// True for a convoy zone controlled by the other side.
+    pub(crate) fn enemy_convoy(&self, state: &GameState, space: SpaceId) -> bool {
+        self.game
+            .sea_zone(space)
+            .is_some_and(|z| z.convoy.is_some())
+            && state.owner[space.0].is_some_and(|o| !self.friendly(o))
+    }
+
+    /// Records a pending battle (once) and reports it.
+    pub(crate) fn battle(&self, state: &mut GameState, space: SpaceId, events: &mut Vec<Event>) {
+        if !state.battles.contains(&space) {
+            state.battles.push(space);
+            events.push(Event::BattlePending { space });
+        }
+    }
+
+    /// Records a space taken in passing (blitz, convoy sailed through).
+    pub(crate) fn taken_in_passing(
+        &self,
+        state: &mut GameState,
+        space: SpaceId,
+        events: &mut Vec<Event>,
+    ) {
+        self.battle(state, space, events);
+        if !state.taken_in_passing.contains(&space) {
+            state.taken_in_passing.push(space);
+        }
+    }
+
+    /// Chooses `count` units of `unit_type` in `space` that may move `steps`
+    /// spaces now: the lowest ids among the eligible. `Err` names the reason
+    /// in the game's words.
+    pub(crate) fn pick(
+        &self,
+        state: &GameState,
+        space: SpaceId,
+        unit_type: usize,
+        count: u32,
+        steps: usize,
+    ) -> Result<Vec<u32>, String> {
+        let name = self.uname(unit_type);
+        let there: Vec<&Unit> = state
+            .units_at(space)
+            .filter(|u| u.owner == self.power && u.unit == unit_type && u.cargo_of.is_none())
+            .collect();
+        let power = &self.game.powers()[self.power].name;
+        if there.is_empty() {
+            return Err(format!("{power} has no {name} in {}", self.sname(space)));
+        }
+        if (there.len() as u32) < count {
+            return Err(format!(
+                "{power} has only {} {name} in {}",
+                there.len(),
+                self.sname(space)
+            ));
+        }
+        let mut chosen = Vec::new();
+        let mut first_reason = None;
+        for unit in there {
+            match self.why_not(unit, steps) {
+                None => chosen.push(unit.id),
+                Some(reason) => {
+                    first_reason.get_or_insert(reason);
+                }
+            }
+            if chosen.len() as u32 == count {
+                return Ok(chosen);
+            }
+        }
+        let reason = first_reason.expect("some unit was not eligible");
+        Err(if chosen.is_empty() {
+            format!("{name} in {} {reason}", self.sname(space))
+        } else {
+            format!(
+                "only {} of the {name} in {} can make this move; the others {}",
+                chosen.len(),
+                self.sname(space),
+                plural_reason(&reason)
+            )
+        })
+    }
+
+    /// Why a unit may not move `steps` spaces now, or `None` when it may.
+    fn why_not(&self, unit: &Unit, steps: usize) -> Option<String> {
+        let t = self.utype(unit);
+        let kind = t.kind.unwrap_or(UnitKind::Building);
+        let movement = t.movement.unwrap_or(0) as usize;
+        if kind == UnitKind::Building || movement == 0 {
+            return Some("cannot move".into());
+        }
+        if unit.unloaded_from.is_some() {
+            return Some("was unloaded from a transport this turn and may not move further".into());
+        }
+        if self.used.contains(&unit.id) {
+            return Some("has already moved in an earlier order of this message".into());
+        }
+        if !self.combat && unit.combat_moved && kind != UnitKind::Air {
+            return Some(
+                "moved in the combat move and may not move again in the non-combat move".into(),
+            );
+        }
+        if unit.submerged {
+            return Some("is submerged".into());
+        }
+        let left = movement.saturating_sub(unit.moved as usize);
+        if left == 0 {
+            return Some("has no movement left".into());
+        }
+        if steps > left {
+            return Some(format!(
+                "has only {left} space{} of movement left, and the path enters {steps}",
+                if left == 1 { "" } else { "s" }
+            ));
+        }
+        None
+    }
+
+    /// Moves units (and the cargo they carry) along `path`, updating their
+    /// movement, and reports it.
+    pub(crate) fn relocate(
+        &mut self,
+        state: &mut GameState,
+        ids: &[u32],
+        path: &[SpaceId],
+        origin: &Origin,
+    ) {
+        let end = *path.last().expect("a path has a start");
+        let steps = (path.len() - 1) as u8;
+        for &id in ids {
+            self.used.insert(id);
+            self.moved_by.insert(id, origin.clone());
+            let unit = state.unit_mut(id).expect("picked from the state");
+            unit.at = end;
+            unit.moved = unit.moved.saturating_add(steps);
+            if self.combat {
+                unit.combat_moved = true;
+            }
+        }
+        for unit in &mut state.units {
+            if unit.cargo_of.is_some_and(|t| ids.contains(&t)) {
+                unit.at = end;
+            }
+        }
+    }
+
+    fn move_units(
+        &mut self,
+        state: &mut GameState,
+        origin: &Origin,
+        units: &UnitList,
+        path: &[SpaceId],
+        land: Option<SpaceId>,
+        events: &mut Vec<Event>,
+    ) {
+        let before = self.errors.len();
+        let err = |reason: String| OrderError::new(origin, reason).field("path");
+        if path.len() < 2 {
+            self.errors.push(err(
+                "the path names only the start; name every space entered".into(),
+            ));
+            return;
+        }
+        path::check(self, state, origin, path, units);
+        let start = path[0];
+        let steps = path.len() - 1;
+        let mut ids = Vec::new();
+        for count in units {
+            match self.pick(state, start, count.unit, count.count, steps) {
+                Ok(mut picked) => ids.append(&mut picked),
+                Err(reason) => self
+                    .errors
+                    .push(OrderError::new(origin, reason).field("units")),
+            }
+        }
+        let kinds: HashSet<UnitKind> = units.iter().map(|c| self.kind(c.unit)).collect();
+        if kinds.contains(&UnitKind::Land) {
+            land::check(self, state, origin, units, path);
+        }
+        if kinds.contains(&UnitKind::Sea) {
+            sea::check(self, state, origin, units, path);
+        }
+        if kinds.contains(&UnitKind::Air) {
+            air::check(self, state, origin, units, path, land);
+        } else if land.is_some() {
+            self.errors.push(
+                OrderError::new(origin, "only aircraft name a landing with `land:`").field("land"),
+            );
+        }
+        if self.errors.len() > before {
+            return;
+        }
+        self.relocate(state, &ids, path, origin);
+        events.push(Event::Moved {
+            power: self.power,
+            units: units.clone(),
+            path: path.to_vec(),
+            combat: self.combat,
+        });
+        if self.combat {
+            let end = *path.last().expect("checked");
+            if kinds.contains(&UnitKind::Land) {
+                land::after_combat_move(self, state, path, units, events);
+            }
+            if kinds.contains(&UnitKind::Sea) {
+                sea::after_combat_move(self, state, path, units, events);
+            }
+            if kinds == HashSet::from([UnitKind::Air]) && self.defenders(state, end) > 0 {
+                self.battle(state, end, events);
+            }
+        }
+    }
+}
+
+/// "has no movement left" -> "have no movement left", for the sentence
+/// about the other units of a group.
+fn plural_reason(reason: &str) -> String {
+    reason
+        .replacen("has ", "have ", 1)
+        .replacen("was ", "were ", 1)
+        .replacen("is ", "are ", 1)
 }

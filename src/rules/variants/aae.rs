@@ -2,9 +2,15 @@
 //!
 //! Interpretations and their sources: `docs/rules/aae.md`.
 
-use super::{OptionKind, OptionSpec, RuleSetHooks};
-use crate::rules::GameDef;
+use super::{OptionKind, OptionSpec, RuleSetHooks, TakeOver};
+use crate::rules::conquest::{allied, original_owner};
+use crate::rules::events::Event;
+use crate::rules::model::{Ability, OptionValue, UnitKind};
+use crate::rules::orders::PowerId;
 use crate::rules::problem::Problem;
+use crate::rules::state::GameState;
+use crate::rules::victory::{self, Condition};
+use crate::rules::{GameDef, SpaceId};
 
 /// The AAE rule set.
 #[derive(Debug, Clone, Copy)]
@@ -83,4 +89,238 @@ impl RuleSetHooks for Aae {
         ));
         problems
     }
+
+    /// The Middle East territories (original owner a power that collects no
+    /// income) pay nobody through the bank: the Allies pay their value to
+    /// Germany instead (FAQ, Industry).
+    fn territory_pays_income(&self, game: &GameDef, space: SpaceId) -> bool {
+        original_owner(game, space).is_none_or(|o| game.powers()[o].collects_income)
+    }
+
+    fn end_of_turn(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        events: &mut Vec<Event>,
+    ) {
+        middle_east_payment(game, state, power, events);
+    }
+
+    fn victory(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        events: &mut Vec<Event>,
+    ) {
+        let allies_rule = match game.option("allied_victory") {
+            Some(OptionValue::Text(t)) if t == "germany_and_all_capitals" => Condition::AllCapitals,
+            _ => Condition::OwnAndEnemyCapital,
+        };
+        let condition = |p: PowerId| {
+            if game.files().game.sides[game.side_of(p)].name == ALLIES {
+                allies_rule
+            } else {
+                Condition::OwnAndEnemyCapital
+            }
+        };
+        victory::capitals_for_a_round(game, state, power, condition, events);
+    }
+
+    fn take_over_units(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        take: &TakeOver,
+        events: &mut Vec<Event>,
+    ) -> Result<(), String> {
+        patriotic_war(game, state, power, take, events)
+    }
+}
+
+/// The side whose victory condition the `allied_victory` option sets.
+const ALLIES: &str = "Allies";
+/// The power that may invoke the Patriotic War.
+const SOVIET_UNION: &str = "Soviet Union";
+
+/// The Middle East payment, at the end of `power`'s turn: for every Middle
+/// East territory (original owner a power that collects no income) that
+/// `power` holds against that power's side, the Allies pay its IPC value from
+/// their treasuries straight to `power` (FAQ: "the Allies must pay the
+/// territories' IPC value directly to the German player ... The bank is not
+/// involved"). Who pays: option `middle_east_payer`; with `allies_choose`
+/// (until the orders carry the Allies' choice) the richest Allied power pays,
+/// then the next richest for what it could not. A payment the treasuries
+/// cannot cover is paid as far as they go.
+fn middle_east_payment(
+    game: &GameDef,
+    state: &mut GameState,
+    power: PowerId,
+    events: &mut Vec<Event>,
+) {
+    let mut owed = 0u32;
+    let mut names = Vec::new();
+    let mut owners: Vec<PowerId> = Vec::new();
+    for s in (0..game.space_count()).map(SpaceId) {
+        let Some(orig) = original_owner(game, s) else {
+            continue;
+        };
+        if game.powers()[orig].collects_income
+            || state.owner[s.0] != Some(power)
+            || allied(game, orig, power)
+        {
+            continue;
+        }
+        let value = game.territory(s).and_then(|t| t.ipc).unwrap_or(0);
+        if value == 0 {
+            continue;
+        }
+        owed += value;
+        names.push(game.space_name(s).to_owned());
+        if !owners.contains(&orig) {
+            owners.push(orig);
+        }
+    }
+    if owed == 0 {
+        return;
+    }
+    let payers: Vec<PowerId> = (0..game.powers().len())
+        .filter(|&p| game.powers()[p].plays && owners.iter().any(|&o| allied(game, o, p)))
+        .collect();
+    let fixed = match game.option("middle_east_payer") {
+        Some(OptionValue::Text(t)) if t != "allies_choose" => payers
+            .iter()
+            .copied()
+            .find(|&p| game.powers()[p].name.to_lowercase().replace(' ', "_") == t),
+        _ => None,
+    };
+    let mut order: Vec<PowerId> = match fixed {
+        Some(p) => vec![p],
+        None => payers,
+    };
+    // Richest first; ties in the order the powers are listed.
+    order.sort_by_key(|&p| std::cmp::Reverse(state.ipcs[p]));
+    let receiver = &game.powers()[power].name;
+    let mut paid = Vec::new();
+    let mut left = owed;
+    for p in order {
+        let amount = left.min(state.ipcs[p]);
+        if amount == 0 {
+            continue;
+        }
+        state.ipcs[p] -= amount;
+        state.ipcs[power] += amount;
+        left -= amount;
+        paid.push(format!(
+            "{} paid {receiver} {amount} IPCs",
+            game.powers()[p].name
+        ));
+    }
+    let mut detail = format!(
+        "{receiver} holds {} worth {owed} IPCs; {}",
+        names.join(", "),
+        if paid.is_empty() {
+            "nothing was paid".to_owned()
+        } else {
+            paid.join(", ")
+        }
+    );
+    if left > 0 {
+        detail.push_str(&format!(
+            "; {left} IPCs could not be paid: the payers' treasuries are empty"
+        ));
+    }
+    events.push(Event::Special {
+        rule: "Middle East payment".into(),
+        detail,
+    });
+}
+
+/// The Soviet Patriotic War (2nd-edition errata, FAQ): the Soviet Union
+/// takes over an ally's land units and aircraft, only in a territory that
+/// holds a Soviet industrial complex (Leningrad, Archangel, Stalingrad,
+/// Moscow), never at sea, never ships.
+fn patriotic_war(
+    game: &GameDef,
+    state: &mut GameState,
+    power: PowerId,
+    take: &TakeOver,
+    events: &mut Vec<Event>,
+) -> Result<(), String> {
+    let TakeOver { space, from, units } = take;
+    let (space, from) = (*space, *from);
+    let here = game.space_name(space);
+    if game.option("patriotic_war") != Some(OptionValue::Bool(true)) {
+        return Err("the Patriotic War rule is not used in this game".into());
+    }
+    if game.power(SOVIET_UNION) != Some(power) {
+        return Err(format!(
+            "only the {SOVIET_UNION} may take over allied units (Patriotic War)"
+        ));
+    }
+    if from == power || !allied(game, from, power) {
+        return Err(format!(
+            "the Patriotic War takes over units of the {SOVIET_UNION}'s allies, not of {}",
+            game.powers()[from].name
+        ));
+    }
+    if game.is_sea(space) {
+        return Err(format!(
+            "the Patriotic War never applies at sea ({here}): only in a territory with a Soviet              industrial complex"
+        ));
+    }
+    let soviet_complex = state
+        .units_at(space)
+        .any(|u| u.owner == power && game.unit_types()[u.unit].has(&Ability::Production));
+    if !soviet_complex || state.owner[space.0] != Some(power) {
+        return Err(format!(
+            "{here} holds no Soviet industrial complex: the Patriotic War applies only in              Leningrad, Archangel, Stalingrad and Moscow while Soviet"
+        ));
+    }
+    let mut chosen = Vec::new();
+    for c in units {
+        let t = &game.unit_types()[c.unit];
+        if !matches!(t.kind, Some(UnitKind::Land | UnitKind::Air)) {
+            return Err(format!(
+                "{} cannot be taken over: the Patriotic War takes only land units and aircraft",
+                t.name
+            ));
+        }
+        let ids: Vec<u32> = state
+            .units_at(space)
+            .filter(|u| u.owner == from && u.unit == c.unit && u.cargo_of.is_none())
+            .map(|u| u.id)
+            .filter(|id| !chosen.contains(id))
+            .take(c.count as usize)
+            .collect();
+        if (ids.len() as u32) < c.count {
+            return Err(format!(
+                "{} has only {} {} in {here}",
+                game.powers()[from].name,
+                ids.len(),
+                t.name
+            ));
+        }
+        chosen.extend(ids);
+    }
+    for id in &chosen {
+        if let Some(u) = state.unit_mut(*id) {
+            u.owner = power;
+        }
+    }
+    let list: Vec<String> = units
+        .iter()
+        .map(|c| format!("{} {}", c.count, game.unit_types()[c.unit].name))
+        .collect();
+    events.push(Event::Special {
+        rule: "Patriotic War".into(),
+        detail: format!(
+            "the {SOVIET_UNION} took over {}'s {} in {here}",
+            game.powers()[from].name,
+            list.join(", ")
+        ),
+    });
+    Ok(())
 }

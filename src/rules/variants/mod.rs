@@ -6,9 +6,12 @@
 //! the rule set understands (with their defaults, so `game.yaml` is checked)
 //! and the consistency checks that only hold under that rule set.
 
-use crate::rules::GameDef;
+use crate::rules::events::Event;
 use crate::rules::model::OptionValue;
+use crate::rules::orders::{PowerId, UnitList};
 use crate::rules::problem::Problem;
+use crate::rules::state::GameState;
+use crate::rules::{GameDef, SpaceId};
 
 pub mod aae;
 pub mod advanced_aae;
@@ -88,6 +91,17 @@ impl OptionSpec {
     }
 }
 
+/// A power's request to take over an ally's units ([`RuleSetHooks::take_over_units`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TakeOver {
+    /// Where the units stand.
+    pub space: SpaceId,
+    /// The ally they belong to.
+    pub from: PowerId,
+    /// Which units.
+    pub units: UnitList,
+}
+
 /// The hooks through which a rule set adds behaviour to the generic engine.
 pub trait RuleSetHooks: Sync {
     /// The `rule_set:` word in `game.yaml`.
@@ -100,6 +114,56 @@ pub trait RuleSetHooks: Sync {
     /// Checks that only hold under this rule set, run after the generic
     /// validation succeeded (so every name in `game` resolves).
     fn check(&self, game: &GameDef) -> Vec<Problem>;
+
+    /// Whether the IPC value of the land territory `space` counts in the
+    /// income of the power that controls it. By default every territory
+    /// does; AAE's Middle East territories never do (the Allies pay Germany
+    /// instead, [`RuleSetHooks::end_of_turn`]).
+    fn territory_pays_income(&self, game: &GameDef, space: SpaceId) -> bool {
+        let _ = (game, space);
+        true
+    }
+
+    /// Rule-set effects at the end of `power`'s turn, after placement and
+    /// before income is collected (AAE: the Middle East payment). Nothing by
+    /// default.
+    fn end_of_turn(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        events: &mut Vec<Event>,
+    ) {
+        let _ = (game, state, power, events);
+    }
+
+    /// Checks the rule set's victory conditions at the end of `power`'s turn
+    /// (after income), recording progress in `state` and setting
+    /// `state.winner` when a side has won. No victory condition by default.
+    fn victory(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        events: &mut Vec<Event>,
+    ) {
+        let _ = (game, state, power, events);
+    }
+
+    /// `power` taking over an ally's units (AAE: the Soviet Patriotic War).
+    /// The units named must be there; on success they belong to `power`. By
+    /// default no rule allows it.
+    fn take_over_units(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        take: &TakeOver,
+        events: &mut Vec<Event>,
+    ) -> Result<(), String> {
+        let _ = (game, state, power, take, events);
+        Err("no rule of this game lets a power take over an ally's units".into())
+    }
 }
 
 /// Every rule set, in the order they are listed to users.

@@ -1,0 +1,91 @@
+//! Income: what a power collects at the end of its turn (its National
+//! Production Chart value).
+//!
+//! Income is the IPC value of the land it controls (less any territory its
+//! rule set says pays nobody, such as AAE's Middle East) plus its convoy
+//! zones that it controls, each only while it also controls the land the
+//! convoy `requires` (AAE: the Soviet Convoy needs Archangel). A lost convoy
+//! lowers the income and takes nothing from the treasury; nobody collects it
+//! (FAQ). A power whose capital is held by the enemy collects nothing.
+
+use crate::rules::conquest::capital_lost;
+use crate::rules::events::Event;
+use crate::rules::orders::PowerId;
+use crate::rules::state::GameState;
+use crate::rules::{GameDef, SpaceId};
+
+/// A power's income, made up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Income {
+    /// IPCs from land territories.
+    pub land: u32,
+    /// IPCs from convoy zones.
+    pub convoys: u32,
+    /// Its capital is in enemy hands: it collects nothing.
+    pub capital_lost: bool,
+}
+
+impl Income {
+    /// What the power collects.
+    pub fn total(&self) -> u32 {
+        if self.capital_lost {
+            0
+        } else {
+            self.land + self.convoys
+        }
+    }
+}
+
+/// The income `power` would collect in `state`.
+pub fn income(game: &GameDef, state: &GameState, power: PowerId) -> Income {
+    if !game.powers()[power].collects_income {
+        return Income::default();
+    }
+    let controls = |s: SpaceId| state.owner[s.0] == Some(power);
+    let mut out = Income {
+        capital_lost: capital_lost(game, state, power),
+        ..Income::default()
+    };
+    for s in (0..game.space_count()).map(SpaceId) {
+        if !controls(s) {
+            continue;
+        }
+        if let Some(t) = game.territory(s) {
+            if game.rule_set().territory_pays_income(game, s) {
+                out.land += t.ipc.unwrap_or(0);
+            }
+        } else if let Some(convoy) = game.sea_zone(s).and_then(|z| z.convoy.as_ref())
+            && game.power(&convoy.power) == Some(power)
+            && convoy
+                .requires
+                .iter()
+                .all(|r| game.space(r).is_some_and(controls))
+        {
+            out.convoys += convoy.value;
+        }
+    }
+    out
+}
+
+/// Collects `power`'s income into its treasury.
+pub fn collect(game: &GameDef, state: &mut GameState, power: PowerId, events: &mut Vec<Event>) {
+    if !game.powers()[power].collects_income {
+        return;
+    }
+    let inc = income(game, state, power);
+    let amount = inc.total();
+    state.ipcs[power] += amount;
+    let detail = if inc.capital_lost {
+        format!(
+            "its capital is held by the enemy: no income (land {}, convoys {} lost)",
+            inc.land, inc.convoys
+        )
+    } else {
+        format!("land {}, convoys {}", inc.land, inc.convoys)
+    };
+    events.push(Event::Income {
+        power,
+        amount,
+        detail,
+    });
+}

@@ -1,0 +1,362 @@
+//! Aircraft: range, the intended landing, "suicide" attacks, carriers, and
+//! no landing in a territory captured this turn.
+//!
+//! Aircraft fly over anything but neutrals and never have to stop (FAQ:
+//! "there is no rule stating that air units must stop moving when they
+//! enter a space containing enemy units"). An aircraft's movement is for
+//! the whole turn: what it uses to reach a battle in the combat move is no
+//! longer there to fly to its landing in the non-combat move. In the combat
+//! move its landing must be certain: a friendly territory within its
+//! remaining range, or carrier space that exists now or that a carrier able
+//! to get there provides (FAQ: a "risky" attack needs a carrier and enough
+//! carrier space; more planes than the carriers can take is an illegal
+//! "suicide" attack, and losses may not be assumed).
+
+use std::collections::HashMap;
+
+use super::{Mover, path};
+use crate::rules::SpaceId;
+use crate::rules::model::UnitKind;
+use crate::rules::orders::{OrderError, Origin, UnitList};
+use crate::rules::state::GameState;
+
+/// Carrier space promised to aircraft by combat-move landings.
+#[derive(Debug, Default, Clone)]
+pub struct CarrierBook {
+    /// Slots promised in each sea zone to aircraft not already there.
+    reserved: HashMap<SpaceId, u32>,
+    /// Carriers (ids) counted on to sail to a sea zone, so that one carrier
+    /// is never promised to two zones.
+    committed: HashMap<u32, SpaceId>,
+}
+
+/// Checks the air-specific rules of a move along `path` with the intended
+/// landing `land`.
+pub fn check(
+    mover: &mut Mover,
+    state: &GameState,
+    origin: &Origin,
+    units: &UnitList,
+    path: &[SpaceId],
+    land: Option<SpaceId>,
+) {
+    let end = *path.last().expect("a path has a start");
+    let steps = path.len() - 1;
+    if !mover.combat {
+        if land.is_some_and(|l| l != end) {
+            mover.errors.push(
+                OrderError::new(
+                    origin,
+                    "a non-combat move ends where the aircraft land; end the path there instead \
+                     of naming `land:`",
+                )
+                .field("land"),
+            );
+        }
+        return;
+    }
+    let flying: Vec<_> = units
+        .iter()
+        .filter(|c| mover.kind(c.unit) == UnitKind::Air)
+        .collect();
+    for count in flying {
+        let Ok(ids) = mover.pick(state, path[0], count.unit, count.count, steps) else {
+            continue; // reported with the units
+        };
+        let t = &mover.game.unit_types()[count.unit];
+        let name = &t.name;
+        // The unit with the least movement left decides for the group.
+        let left = ids
+            .iter()
+            .filter_map(|&id| state.unit(id))
+            .map(|u| (t.movement.unwrap_or(0) as usize).saturating_sub(u.moved as usize + steps))
+            .min()
+            .unwrap_or(0);
+        match land {
+            Some(to) => {
+                if let Err(reason) = landing_ok(mover, state, count.unit, to) {
+                    mover
+                        .errors
+                        .push(OrderError::new(origin, reason).field("land"));
+                    continue;
+                }
+                match path::air_distance(mover, end, to) {
+                    Some(d) if d <= left => {}
+                    Some(d) => {
+                        mover.errors.push(
+                            OrderError::new(
+                                origin,
+                                format!(
+                                    "{name} cannot reach its landing in {} after {}: it needs {d} \
+                                     more space{} and has {left} left",
+                                    mover.sname(to),
+                                    mover.sname(end),
+                                    if d == 1 { "" } else { "s" }
+                                ),
+                            )
+                            .field("land"),
+                        );
+                        continue;
+                    }
+                    None => {
+                        mover.errors.push(
+                            OrderError::new(
+                                origin,
+                                format!(
+                                    "{name} cannot fly from {} to {}",
+                                    mover.sname(end),
+                                    mover.sname(to)
+                                ),
+                            )
+                            .field("land"),
+                        );
+                        continue;
+                    }
+                }
+                if mover.game.is_sea(to)
+                    && let Err(reason) = reserve(mover, state, to, end, count.unit, count.count)
+                {
+                    mover
+                        .errors
+                        .push(OrderError::new(origin, reason).field("land"));
+                }
+            }
+            None => {
+                let reach = path::bfs(mover, end, |s| !path::impassable(mover, s));
+                let can_land = (0..mover.game.space_count()).map(SpaceId).any(|s| {
+                    reach[s.0].is_some_and(|d| d <= left) && friendly_airfield(mover, state, s)
+                });
+                if !can_land {
+                    mover.errors.push(
+                        OrderError::new(
+                            origin,
+                            format!(
+                                "{name} would have no friendly territory to land in within {left} \
+                                 space{} of {} (a suicide attack); name a carrier landing with `land:`",
+                                if left == 1 { "" } else { "s" },
+                                mover.sname(end)
+                            ),
+                        )
+                        .field("land"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A land territory where aircraft may end the turn: the mover's side's,
+/// not captured this turn (FAQ: "Fighters and bombers looking for a place to
+/// land are the only units prohibited from ending the turn in just-captured
+/// territory").
+pub fn friendly_airfield(mover: &Mover, state: &GameState, space: SpaceId) -> bool {
+    !mover.game.is_sea(space)
+        && !path::impassable(mover, space)
+        && state.owner[space.0].is_some_and(|o| mover.friendly(o))
+        && !state.captured_this_turn.contains(&space)
+}
+
+/// Why `unit_type` may not land in `to`, if it may not.
+fn landing_ok(
+    mover: &Mover,
+    state: &GameState,
+    unit_type: usize,
+    to: SpaceId,
+) -> Result<(), String> {
+    let t = &mover.game.unit_types()[unit_type];
+    if mover.game.is_sea(to) {
+        return match t.carrier_cost {
+            Some(_) => Ok(()),
+            None => Err(format!("{} cannot land on a carrier", t.name)),
+        };
+    }
+    if state.captured_this_turn.contains(&to) {
+        return Err(format!(
+            "{} was captured this turn; aircraft may not land there",
+            mover.sname(to)
+        ));
+    }
+    if !friendly_airfield(mover, state, to) {
+        return Err(format!(
+            "{} is not friendly territory, so {} may not count on landing there",
+            mover.sname(to),
+            t.name
+        ));
+    }
+    Ok(())
+}
+
+/// Carrier slots of the mover's side's carriers standing in `zone`.
+fn slots_here(mover: &Mover, state: &GameState, zone: SpaceId) -> u32 {
+    state
+        .units_at(zone)
+        .filter(|u| mover.friendly(u.owner) && !mover.carriers.committed.contains_key(&u.id))
+        .map(|u| u32::from(mover.utype(u).carrier_capacity.unwrap_or(0)))
+        .sum()
+}
+
+/// Carrier slots taken by the side's aircraft in `zone`.
+fn slots_taken(mover: &Mover, state: &GameState, zone: SpaceId) -> u32 {
+    state
+        .units_at(zone)
+        .filter(|u| mover.friendly(u.owner) && mover.utype(u).kind == Some(UnitKind::Air))
+        .map(|u| u32::from(mover.utype(u).carrier_cost.unwrap_or(0)))
+        .sum()
+}
+
+/// Promises carrier space in `zone` to `count` aircraft of `unit_type` whose
+/// path ends in `end`, counting carriers there now and, when those are not
+/// enough, the mover's carriers that can still sail there this turn.
+fn reserve(
+    mover: &mut Mover,
+    state: &GameState,
+    zone: SpaceId,
+    end: SpaceId,
+    unit_type: usize,
+    count: u32,
+) -> Result<(), String> {
+    let t = &mover.game.unit_types()[unit_type];
+    let need = u32::from(t.carrier_cost.unwrap_or(0)) * count;
+    let promised: u32 = mover
+        .carriers
+        .committed
+        .iter()
+        .filter(|(_, z)| **z == zone)
+        .filter_map(|(id, _)| state.unit(*id))
+        .map(|u| u32::from(mover.utype(u).carrier_capacity.unwrap_or(0)))
+        .sum();
+    let mut capacity = slots_here(mover, state, zone) + promised;
+    let taken =
+        slots_taken(mover, state, zone) + mover.carriers.reserved.get(&zone).copied().unwrap_or(0);
+    // Carriers of the mover that can still reach the zone, nearest first.
+    let mut candidates: Vec<(usize, u32, u32)> = state
+        .units
+        .iter()
+        .filter(|u| u.owner == mover.power && u.at != zone && !u.submerged)
+        .filter(|u| mover.utype(u).carrier_capacity.unwrap_or(0) > 0)
+        .filter(|u| !mover.carriers.committed.contains_key(&u.id) && !mover.used.contains(&u.id))
+        .filter_map(|u| {
+            let t = mover.utype(u);
+            let left = (t.movement.unwrap_or(0) as usize).saturating_sub(u.moved as usize);
+            let d = path::sea_distance(mover, state, u.at, zone)?;
+            (d <= left).then_some((d, u.id, u32::from(t.carrier_capacity.unwrap_or(0))))
+        })
+        .collect();
+    candidates.sort();
+    let mut extra = Vec::new();
+    for (_, id, cap) in candidates {
+        if taken + need <= capacity {
+            break;
+        }
+        capacity += cap;
+        extra.push(id);
+    }
+    if taken + need > capacity {
+        return Err(format!(
+            "not enough carrier space in {} for {count} {}: {} slot{} free, {need} needed \
+             (a suicide attack: losses may not be assumed)",
+            mover.sname(zone),
+            t.name,
+            capacity.saturating_sub(taken),
+            if capacity.saturating_sub(taken) == 1 {
+                ""
+            } else {
+                "s"
+            },
+        ));
+    }
+    for id in extra {
+        mover.carriers.committed.insert(id, zone);
+    }
+    if end != zone {
+        *mover.carriers.reserved.entry(zone).or_default() += need;
+    }
+    Ok(())
+}
+
+/// After the non-combat move: every aircraft of the mover must be where it
+/// may end the turn.
+pub fn check_landings(mover: &mut Mover, state: &GameState) {
+    let default_origin = Origin {
+        section: "noncombat",
+        ..Origin::default()
+    };
+    let mut zones: Vec<SpaceId> = Vec::new();
+    for unit in &state.units {
+        let t = mover.utype(unit);
+        if unit.owner != mover.power || t.kind != Some(UnitKind::Air) {
+            continue;
+        }
+        let origin = mover
+            .moved_by
+            .get(&unit.id)
+            .unwrap_or(&default_origin)
+            .clone();
+        let at = unit.at;
+        if mover.game.is_sea(at) {
+            if t.carrier_cost.is_none() {
+                mover.errors.push(
+                    OrderError::new(
+                        &origin,
+                        format!("{} in {} cannot land on a carrier; it must land in a friendly territory", t.name, mover.sname(at)),
+                    )
+                    .field("path"),
+                );
+            } else if !zones.contains(&at) {
+                zones.push(at);
+            }
+        } else if state.captured_this_turn.contains(&at) {
+            mover.errors.push(
+                OrderError::new(
+                    &origin,
+                    format!(
+                        "{} in {} may not land there: {} was captured this turn",
+                        t.name,
+                        mover.sname(at),
+                        mover.sname(at)
+                    ),
+                )
+                .field("path"),
+            );
+        } else if !friendly_airfield(mover, state, at) {
+            mover.errors.push(
+                OrderError::new(
+                    &origin,
+                    format!(
+                        "{} in {} must land in a friendly territory or on a carrier",
+                        t.name,
+                        mover.sname(at)
+                    ),
+                )
+                .field("path"),
+            );
+        }
+    }
+    for zone in zones {
+        let capacity: u32 = state
+            .units_at(zone)
+            .filter(|u| mover.friendly(u.owner))
+            .map(|u| u32::from(mover.utype(u).carrier_capacity.unwrap_or(0)))
+            .sum();
+        let taken = slots_taken(mover, state, zone);
+        if taken > capacity {
+            let origin = state
+                .units_at(zone)
+                .filter(|u| u.owner == mover.power)
+                .find_map(|u| mover.moved_by.get(&u.id))
+                .unwrap_or(&default_origin)
+                .clone();
+            mover.errors.push(
+                OrderError::new(
+                    &origin,
+                    format!(
+                        "not enough carrier space in {}: the aircraft there need {taken} slot{} and the carriers have {capacity}",
+                        mover.sname(zone),
+                        if taken == 1 { "" } else { "s" }
+                    ),
+                )
+                .field("path"),
+            );
+        }
+    }
+}

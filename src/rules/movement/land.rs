@@ -1,0 +1,121 @@
+//! Land units: entering enemy territory, stopping, blitzing.
+//!
+//! A land unit must stop when it enters a territory that holds enemy units
+//! ("Blitzing aside, can an armor unit move through an enemy-occupied
+//! space...? Absolutely not."), or an enemy territory at all unless it has
+//! the `blitz` ability (armor), which lets it pass through an empty enemy
+//! territory in the combat move and take it on the way. In the non-combat
+//! move land units stay in friendly territory, which includes territories
+//! captured this turn (FAQ: tanks may pass through a newly captured
+//! territory).
+
+use super::Mover;
+use crate::rules::SpaceId;
+use crate::rules::events::Event;
+use crate::rules::model::{Ability, UnitKind};
+use crate::rules::orders::{OrderError, Origin, UnitList};
+use crate::rules::state::GameState;
+
+/// The names of the order's land unit types, for messages ("armor",
+/// "infantry and armor").
+fn names(mover: &Mover, units: &UnitList, only: impl Fn(usize) -> bool) -> String {
+    let mut names: Vec<&str> = units
+        .iter()
+        .filter(|c| mover.kind(c.unit) == UnitKind::Land && only(c.unit))
+        .map(|c| mover.uname(c.unit))
+        .collect();
+    names.dedup();
+    match names.len() {
+        0 => String::new(),
+        1 => names[0].to_owned(),
+        n => format!("{} and {}", names[..n - 1].join(", "), names[n - 1]),
+    }
+}
+
+/// Checks the land-specific rules of a move along `path`.
+pub fn check(
+    mover: &mut Mover,
+    state: &GameState,
+    origin: &Origin,
+    units: &UnitList,
+    path: &[SpaceId],
+) {
+    let err = |reason: String| OrderError::new(origin, reason).field("path");
+    let all = names(mover, units, |_| true);
+    let mut errors = Vec::new();
+    for &space in &path[1..] {
+        if mover.game.is_sea(space) {
+            errors.push(err(format!(
+                "{all} cannot enter the sea zone {}; land units cross the sea on transports",
+                mover.sname(space)
+            )));
+            return mover.errors.extend(errors);
+        }
+    }
+    let last = path.len() - 1;
+    for (i, &space) in path.iter().enumerate().skip(1) {
+        let occupied = mover.defenders(state, space) > 0;
+        let hostile = mover.hostile_land(state, space);
+        if !mover.combat {
+            if hostile || occupied {
+                errors.push(err(format!(
+                    "{} is enemy territory; land units may enter it only in the combat move",
+                    mover.sname(space)
+                )));
+            }
+            continue;
+        }
+        if i < last && occupied {
+            errors.push(err(format!(
+                "{all} must stop when it enters {}, which holds enemy units",
+                mover.sname(space)
+            )));
+        } else if i < last && hostile {
+            let walkers = names(mover, units, |u| {
+                !mover.game.unit_types()[u].has(&Ability::Blitz)
+            });
+            if !walkers.is_empty() {
+                errors.push(err(format!(
+                    "{walkers} must stop when it enters enemy territory {} (only units that \
+                     blitz may pass through an empty enemy territory)",
+                    mover.sname(space)
+                )));
+            }
+        } else if i == last && (hostile || occupied) {
+            let harmless = names(mover, units, |u| {
+                mover.game.unit_types()[u].attack.unwrap_or(0) == 0
+            });
+            if !harmless.is_empty() {
+                errors.push(err(format!(
+                    "{harmless} cannot attack, so it may not move into {} in the combat move",
+                    mover.sname(space)
+                )));
+            }
+        }
+    }
+    mover.errors.extend(errors);
+}
+
+/// Records what a legal combat move by land leaves to the combat phase: a
+/// battle (or the taking of an empty territory) where the path ends in
+/// enemy territory, and every empty enemy territory blitzed through.
+pub fn after_combat_move(
+    mover: &Mover,
+    state: &mut GameState,
+    path: &[SpaceId],
+    _units: &UnitList,
+    events: &mut Vec<Event>,
+) {
+    let last = path.len() - 1;
+    for (i, &space) in path.iter().enumerate().skip(1) {
+        let hostile = mover.hostile_land(state, space) || mover.defenders(state, space) > 0;
+        if !hostile {
+            continue;
+        }
+        if i < last {
+            mover.taken_in_passing(state, space, events);
+        } else {
+            mover.battle(state, space, events);
+        }
+    }
+}

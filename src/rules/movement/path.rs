@@ -1,0 +1,171 @@
+//! Paths: adjacency, neutrals (impassable territories), canals and straits,
+//! and the distances aircraft and carriers can cover.
+
+use std::collections::VecDeque;
+
+use super::Mover;
+use crate::rules::SpaceId;
+use crate::rules::model::UnitKind;
+use crate::rules::orders::{OrderError, Origin, UnitList};
+use crate::rules::state::GameState;
+
+/// Checks what every path must satisfy whatever moves along it: each space
+/// borders the one before, no space entered is impassable (AAE: "no moving
+/// into or flying over neutrals", aircraft included), and ships pass a canal
+/// only when their side controls its land.
+pub fn check(
+    mover: &mut Mover,
+    state: &GameState,
+    origin: &Origin,
+    path: &[SpaceId],
+    units: &UnitList,
+) {
+    let game = mover.game;
+    let flying = units.iter().all(|c| mover.kind(c.unit) == UnitKind::Air);
+    for pair in path.windows(2) {
+        let (from, to) = (pair[0], pair[1]);
+        if from == to {
+            mover.errors.push(
+                OrderError::new(
+                    origin,
+                    format!("the path enters {} twice in a row", mover.sname(to)),
+                )
+                .field("path"),
+            );
+        } else if !game.adjacent(from, to) {
+            mover.errors.push(
+                OrderError::new(
+                    origin,
+                    format!("{} does not border {}", mover.sname(from), mover.sname(to)),
+                )
+                .field("path"),
+            );
+        }
+        if impassable(mover, to) {
+            let verb = if flying { "flown over" } else { "entered" };
+            mover.errors.push(
+                OrderError::new(
+                    origin,
+                    format!("{} is neutral and may not be {verb}", mover.sname(to)),
+                )
+                .field("path"),
+            );
+        }
+    }
+    let sailing = units.iter().any(|c| mover.kind(c.unit) == UnitKind::Sea);
+    if sailing {
+        check_canals(mover, state, origin, path);
+    }
+}
+
+/// Ships' canal check along a path (also used by transports).
+pub fn check_canals(mover: &mut Mover, state: &GameState, origin: &Origin, path: &[SpaceId]) {
+    for pair in path.windows(2) {
+        if let Some(name) = closed_canal(mover, state, pair[0], pair[1]) {
+            mover.errors.push(
+                OrderError::new(
+                    origin,
+                    format!(
+                        "ships may not pass the {name} between {} and {}: {} does not control its shores",
+                        mover.sname(pair[0]),
+                        mover.sname(pair[1]),
+                        mover.game.files().game.sides[mover.side].name
+                    ),
+                )
+                .field("path"),
+            );
+        }
+    }
+}
+
+/// True for a territory no unit may enter or fly over.
+pub fn impassable(mover: &Mover, space: SpaceId) -> bool {
+    mover.game.territory(space).is_some_and(|t| t.impassable)
+}
+
+/// The name of the canal between two sea zones when it is closed to the
+/// mover's ships. A canal is open while the mover's side controls every
+/// listed territory since the start of the turn (controlled now and not
+/// captured this turn); an unowned neutral keeps it closed.
+pub fn closed_canal<'g>(
+    mover: &Mover<'g>,
+    state: &GameState,
+    a: SpaceId,
+    b: SpaceId,
+) -> Option<&'g str> {
+    let game = mover.game;
+    game.files()
+        .board
+        .canals
+        .iter()
+        .find(|canal| {
+            let zones: Vec<Option<SpaceId>> =
+                canal.sea_zones.iter().map(|z| game.space(z)).collect();
+            zones.contains(&Some(a)) && zones.contains(&Some(b))
+        })
+        .filter(|canal| {
+            !canal.controlled_by.iter().all(|land| {
+                game.space(land).is_some_and(|s| {
+                    state.owner[s.0].is_some_and(|o| mover.friendly(o))
+                        && !state.captured_this_turn.contains(&s)
+                })
+            })
+        })
+        .map(|canal| canal.name.as_str())
+}
+
+/// Fewest spaces an aircraft needs from `from` to `to` (neutrals avoided),
+/// or `None` when it cannot get there at all.
+pub fn air_distance(mover: &Mover, from: SpaceId, to: SpaceId) -> Option<usize> {
+    bfs(mover, from, |s| !impassable(mover, s))
+        .get(to.0)
+        .copied()
+        .flatten()
+}
+
+/// Fewest sea zones a ship needs from `from` to `to` without entering a zone
+/// with enemy ships on the way (the destination may hold them) or a closed
+/// canal, or `None`.
+pub fn sea_distance(mover: &Mover, state: &GameState, from: SpaceId, to: SpaceId) -> Option<usize> {
+    let game = mover.game;
+    let mut dist: Vec<Option<usize>> = vec![None; game.space_count()];
+    dist[from.0] = Some(0);
+    let mut queue = VecDeque::from([from]);
+    while let Some(here) = queue.pop_front() {
+        if here == to {
+            break;
+        }
+        if here != from && mover.enemy_ships(state, here) > 0 {
+            continue;
+        }
+        let d = dist[here.0].expect("queued with a distance");
+        for &next in game.neighbours(here) {
+            if game.is_sea(next)
+                && dist[next.0].is_none()
+                && closed_canal(mover, state, here, next).is_none()
+            {
+                dist[next.0] = Some(d + 1);
+                queue.push_back(next);
+            }
+        }
+    }
+    dist[to.0]
+}
+
+/// Breadth-first distances from `from` through spaces that `pass` allows.
+pub fn bfs(mover: &Mover, from: SpaceId, pass: impl Fn(SpaceId) -> bool) -> Vec<Option<usize>> {
+    let game = mover.game;
+    let mut dist: Vec<Option<usize>> = vec![None; game.space_count()];
+    dist[from.0] = Some(0);
+    let mut queue = VecDeque::from([from]);
+    while let Some(here) = queue.pop_front() {
+        let d = dist[here.0].expect("queued with a distance");
+        for &next in game.neighbours(here) {
+            if dist[next.0].is_none() && pass(next) {
+                dist[next.0] = Some(d + 1);
+                queue.push_back(next);
+            }
+        }
+    }
+    dist
+}

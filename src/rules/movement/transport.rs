@@ -1,0 +1,509 @@
+//! Transports: loading, moving with cargo, unloading, amphibious assaults.
+//!
+//! A transport order (`transport: Baltic Sea`, `load: 2 infantry from
+//! Germany`, `unload: Finland`) names the sea zone where a transport of the
+//! moving power stands, not the piece; the engine picks it: among the
+//! power's transports there that may make the move, the lowest id that
+//! already carries the power's cargo when the order only unloads, or the
+//! lowest id with room for the load when it loads, else the lowest id.
+//!
+//! The rules (FAQ, "Amphibious Assault, Transport, Naval Movement"):
+//! - what may share a transport is its capacity against the cargo's
+//!   transport costs in `units.yaml` (AAE: one armor, or two of infantry,
+//!   artillery and AA gun; "Can I load an infantry unit and an artillery unit
+//!   on the same transport? Yes");
+//! - "a unit cannot move before loading into a transport or after unloading
+//!   from a transport": only land units that have not moved this turn load,
+//!   and unloaded units have no movement left (no blitzing off a transport);
+//! - "a transport can unload into only one territory", also when it unloads
+//!   part of its cargo in the combat move and the rest in the non-combat
+//!   move; after unloading it neither moves nor loads again this turn;
+//! - "a transport in a sea zone with enemy subs can't load troops during
+//!   Combat Movement"; submerged submarines do not prevent loading or
+//!   unloading, and a transport that survived combat may load or unload
+//!   (without moving) in the non-combat move;
+//! - unloading into an enemy territory in the combat move is an amphibious
+//!   assault: a battle there. Cargo that cannot attack (an AA gun) stays
+//!   aboard and may be unloaded into the same territory in the non-combat
+//!   move.
+
+use std::collections::BTreeMap;
+
+use super::{Mover, path, sea};
+use crate::rules::SpaceId;
+use crate::rules::events::Event;
+use crate::rules::model::{Ability, UnitKind};
+use crate::rules::orders::{Load, OrderError, Origin, UnitCount};
+use crate::rules::state::{GameState, Unit};
+
+/// Checks and applies one transport order.
+pub fn order(
+    mover: &mut Mover,
+    state: &mut GameState,
+    origin: &Origin,
+    path: &[SpaceId],
+    loads: &[Load],
+    unload: Option<SpaceId>,
+    events: &mut Vec<Event>,
+) {
+    let before = mover.errors.len();
+    let Some(&start) = path.first() else {
+        mover.errors.push(
+            OrderError::new(origin, "name the sea zone where the transport is").field("path"),
+        );
+        return;
+    };
+    if !mover.game.is_sea(start) {
+        mover.errors.push(
+            OrderError::new(
+                origin,
+                format!(
+                    "{} is a territory; a transport order starts in a sea zone",
+                    mover.sname(start)
+                ),
+            )
+            .field("path"),
+        );
+        return;
+    }
+    let steps = path.len() - 1;
+    let transport = match choose(mover, state, start, steps, loads, unload) {
+        Ok(id) => id,
+        Err(reason) => {
+            mover
+                .errors
+                .push(OrderError::new(origin, reason).field("path"));
+            return;
+        }
+    };
+    let t_unit = state
+        .unit(transport)
+        .expect("chosen from the state")
+        .clone();
+    let t_type = mover.utype(&t_unit);
+    let here = format!("transport in {}", mover.sname(start));
+    path::check(
+        mover,
+        state,
+        origin,
+        path,
+        &vec![UnitCount {
+            unit: t_unit.unit,
+            count: 1,
+        }],
+    );
+    sea::check_path(mover, state, origin, &t_type.name, path);
+
+    // Loading: where, what, and the room for it.
+    let mut carried: u32 = state
+        .units
+        .iter()
+        .filter(|u| u.cargo_of == Some(transport))
+        .map(|u| cost(mover, u))
+        .sum();
+    let capacity = u32::from(t_type.transport_capacity.unwrap_or(0));
+    let mut boarding: Vec<(u32, SpaceId, usize)> = Vec::new(); // (unit, zone, path index)
+    for (n, load) in loads.iter().enumerate() {
+        let field = format!("load[{}]", n + 1);
+        let err = |reason: String| OrderError::new(origin, reason).field(field.clone());
+        let at = load.at.unwrap_or(start);
+        let Some(k) = path.iter().position(|&s| s == at) else {
+            mover.errors.push(err(format!(
+                "{} is not on the transport's path",
+                mover.sname(at)
+            )));
+            continue;
+        };
+        if mover.game.is_sea(load.from) || !mover.game.adjacent(load.from, at) {
+            mover.errors.push(err(format!(
+                "{} does not border {}; cargo loads from a territory beside the transport",
+                mover.sname(load.from),
+                mover.sname(at)
+            )));
+            continue;
+        }
+        if mover.combat && mover.enemy_ships(state, at) > 0 {
+            let subs = state
+                .units_at(at)
+                .any(|u| mover.enemy_in_play(u) && mover.utype(u).has(&Ability::Submerge));
+            mover.errors.push(err(format!(
+                "{here} cannot load during combat movement: {} in {}",
+                if subs {
+                    "enemy submarines are"
+                } else {
+                    "enemy ships are"
+                },
+                mover.sname(at)
+            )));
+            continue;
+        }
+        for count in &load.units {
+            match pick_cargo(mover, state, load.from, count, &boarding) {
+                Ok(ids) => {
+                    for id in ids {
+                        carried += cost(mover, state.unit(id).expect("picked"));
+                        boarding.push((id, at, k));
+                    }
+                }
+                Err(reason) => mover.errors.push(err(reason)),
+            }
+        }
+    }
+    if carried > capacity {
+        mover.errors.push(
+            OrderError::new(
+                origin,
+                format!(
+                    "{here} can carry {capacity} cargo points, and its cargo would need {carried} \
+                     ({})",
+                    describe(mover, state, transport, &boarding)
+                ),
+            )
+            .field("load"),
+        );
+    }
+
+    // Unloading: where, and what goes ashore.
+    let end = *path.last().expect("a path has a start");
+    let mut landing: Vec<u32> = Vec::new();
+    let mut assault = false;
+    if let Some(to) = unload {
+        let err = |reason: String| OrderError::new(origin, reason).field("unload");
+        if mover.game.is_sea(to) || !mover.game.adjacent(end, to) {
+            mover.errors.push(err(format!(
+                "{} does not border {}; a transport unloads into a territory beside it",
+                mover.sname(to),
+                mover.sname(end)
+            )));
+        } else if path::impassable(mover, to) {
+            mover.errors.push(err(format!(
+                "{} is neutral and may not be entered",
+                mover.sname(to)
+            )));
+        } else {
+            let hostile = mover.hostile_land(state, to) || mover.defenders(state, to) > 0;
+            let own: Vec<u32> = state
+                .units
+                .iter()
+                .filter(|u| u.cargo_of == Some(transport) && u.owner == mover.power)
+                .map(|u| u.id)
+                .chain(boarding.iter().map(|b| b.0))
+                .collect();
+            if hostile && !mover.combat {
+                mover.errors.push(err(format!(
+                    "{} is enemy territory; units may be unloaded into it only in the combat move \
+                     (an amphibious assault)",
+                    mover.sname(to)
+                )));
+            } else if hostile {
+                assault = true;
+                landing = own
+                    .into_iter()
+                    .filter(|&id| {
+                        mover
+                            .utype(state.unit(id).expect("cargo"))
+                            .attack
+                            .unwrap_or(0)
+                            > 0
+                    })
+                    .collect();
+                if landing.is_empty() {
+                    mover.errors.push(err(format!(
+                        "{here} carries no unit that can attack, so it cannot make an amphibious \
+                         assault on {}",
+                        mover.sname(to)
+                    )));
+                }
+            } else {
+                landing = own;
+            }
+            if landing.is_empty() && !assault {
+                mover.errors.push(err(format!(
+                    "{here} carries nothing of {} to unload",
+                    mover.game.powers()[mover.power].name
+                )));
+            }
+        }
+    }
+    if mover.errors.len() > before {
+        return;
+    }
+
+    // Apply: board, sail, land.
+    for &(id, at, _) in &boarding {
+        let movement = mover
+            .utype(state.unit(id).expect("picked"))
+            .movement
+            .unwrap_or(0);
+        let unit = state.unit_mut(id).expect("picked");
+        unit.cargo_of = Some(transport);
+        unit.at = at;
+        // Boarding is the unit's move: it may not move on its own afterwards.
+        unit.moved = movement;
+        unit.combat_moved |= mover.combat;
+        mover.used.insert(id);
+        mover.moved_by.insert(id, origin.clone());
+    }
+    for load in loads {
+        events.push(Event::Moved {
+            power: mover.power,
+            units: load.units.clone(),
+            path: vec![load.from, load.at.unwrap_or(start)],
+            combat: mover.combat,
+        });
+    }
+    mover.relocate(state, &[transport], path, origin);
+    if steps > 0 {
+        events.push(Event::Moved {
+            power: mover.power,
+            units: vec![UnitCount {
+                unit: t_unit.unit,
+                count: 1,
+            }],
+            path: path.to_vec(),
+            combat: mover.combat,
+        });
+    }
+    if let Some(to) = unload {
+        let mut landed: BTreeMap<usize, u32> = BTreeMap::new();
+        for &id in &landing {
+            let movement = mover
+                .utype(state.unit(id).expect("cargo"))
+                .movement
+                .unwrap_or(0);
+            let unit = state.unit_mut(id).expect("cargo");
+            unit.cargo_of = None;
+            unit.at = to;
+            unit.moved = movement;
+            unit.unloaded_from = Some(end);
+            unit.unloaded_by = Some(transport);
+            unit.combat_moved |= mover.combat;
+            *landed.entry(unit.unit).or_default() += 1;
+            mover.used.insert(id);
+            mover.moved_by.insert(id, origin.clone());
+        }
+        state.unit_mut(transport).expect("chosen").unloaded_to = Some(to);
+        events.push(Event::Moved {
+            power: mover.power,
+            units: landed
+                .into_iter()
+                .map(|(unit, count)| UnitCount { unit, count })
+                .collect(),
+            path: vec![end, to],
+            combat: mover.combat,
+        });
+        if assault {
+            mover.battle(state, to, events);
+        }
+    }
+    if mover.combat && mover.enemy_ships(state, end) > 0 {
+        mover.battle(state, end, events);
+    }
+}
+
+/// Cargo points a unit takes on a transport.
+fn cost(mover: &Mover, unit: &Unit) -> u32 {
+    u32::from(mover.utype(unit).transport_cost.unwrap_or(0))
+}
+
+/// The transport's cargo after boarding, for messages ("1 armor, 1 infantry").
+fn describe(
+    mover: &Mover,
+    state: &GameState,
+    transport: u32,
+    boarding: &[(u32, SpaceId, usize)],
+) -> String {
+    let mut counts: BTreeMap<usize, u32> = BTreeMap::new();
+    for unit in state
+        .units
+        .iter()
+        .filter(|u| u.cargo_of == Some(transport) || boarding.iter().any(|b| b.0 == u.id))
+    {
+        *counts.entry(unit.unit).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .map(|(u, n)| format!("{n} {}", mover.uname(u)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Picks the transport for an order (see the module documentation).
+fn choose(
+    mover: &Mover,
+    state: &GameState,
+    start: SpaceId,
+    steps: usize,
+    loads: &[Load],
+    unload: Option<SpaceId>,
+) -> Result<u32, String> {
+    let here = mover.sname(start);
+    let transports: Vec<&Unit> = state
+        .units_at(start)
+        .filter(|u| u.owner == mover.power && mover.utype(u).transport_capacity.unwrap_or(0) > 0)
+        .collect();
+    if transports.is_empty() {
+        return Err(format!(
+            "{} has no transport in {here}",
+            mover.game.powers()[mover.power].name
+        ));
+    }
+    let mut eligible = Vec::new();
+    let mut first_reason = None;
+    for t in transports {
+        match why_not(mover, t, steps, !loads.is_empty(), unload) {
+            None => eligible.push(t),
+            Some(reason) => {
+                first_reason.get_or_insert(reason);
+            }
+        }
+    }
+    if eligible.is_empty() {
+        return Err(format!(
+            "transport in {here} {}",
+            first_reason.expect("one was refused")
+        ));
+    }
+    let own_cargo = |t: &Unit| {
+        state
+            .units
+            .iter()
+            .any(|u| u.cargo_of == Some(t.id) && u.owner == mover.power)
+    };
+    let room = |t: &Unit| {
+        let used: u32 = state
+            .units
+            .iter()
+            .filter(|u| u.cargo_of == Some(t.id))
+            .map(|u| cost(mover, u))
+            .sum();
+        let wanted: u32 = loads
+            .iter()
+            .flat_map(|l| &l.units)
+            .map(|c| {
+                u32::from(mover.game.unit_types()[c.unit].transport_cost.unwrap_or(0)) * c.count
+            })
+            .sum();
+        used + wanted <= u32::from(mover.utype(t).transport_capacity.unwrap_or(0))
+    };
+    let preferred = if loads.is_empty() && unload.is_some() {
+        eligible.iter().find(|t| own_cargo(t))
+    } else if !loads.is_empty() {
+        eligible.iter().find(|t| room(t))
+    } else {
+        None
+    };
+    Ok(preferred.unwrap_or(&eligible[0]).id)
+}
+
+/// Why a transport may not carry out an order, if it may not.
+fn why_not(
+    mover: &Mover,
+    t: &Unit,
+    steps: usize,
+    loads: bool,
+    unload: Option<SpaceId>,
+) -> Option<String> {
+    if mover.used.contains(&t.id) {
+        return Some("has already moved in an earlier order of this message".into());
+    }
+    if let Some(done) = t.unloaded_to {
+        if steps > 0 || loads {
+            return Some(format!(
+                "already unloaded this turn (into {}), so it may not move or load again",
+                mover.sname(done)
+            ));
+        }
+        if let Some(to) = unload
+            && to != done
+        {
+            return Some(format!(
+                "already unloaded into {} this turn; a transport unloads into only one territory",
+                mover.sname(done)
+            ));
+        }
+    }
+    if steps == 0 {
+        // Loading or unloading where it stands: allowed in the non-combat
+        // move even after a combat move (FAQ: a transport that survives
+        // combat can load or unload).
+        return None;
+    }
+    if !mover.combat && t.combat_moved {
+        return Some(
+            "moved in the combat move and may not move again (it may still load or unload where it is)"
+                .into(),
+        );
+    }
+    let movement = mover.utype(t).movement.unwrap_or(0) as usize;
+    let left = movement.saturating_sub(t.moved as usize);
+    if left == 0 {
+        return Some("has no movement left".into());
+    }
+    if steps > left {
+        return Some(format!(
+            "has only {left} space{} of movement left",
+            if left == 1 { "" } else { "s" }
+        ));
+    }
+    None
+}
+
+/// Picks cargo: land units of the mover in `from` that have not moved this
+/// turn, lowest ids first.
+fn pick_cargo(
+    mover: &Mover,
+    state: &GameState,
+    from: SpaceId,
+    count: &UnitCount,
+    boarding: &[(u32, SpaceId, usize)],
+) -> Result<Vec<u32>, String> {
+    let t = &mover.game.unit_types()[count.unit];
+    if t.kind != Some(UnitKind::Land) || t.transport_cost.is_none() {
+        return Err(format!("{} cannot be carried by a transport", t.name));
+    }
+    let there: Vec<&Unit> = state
+        .units_at(from)
+        .filter(|u| u.owner == mover.power && u.unit == count.unit && u.cargo_of.is_none())
+        .filter(|u| !boarding.iter().any(|b| b.0 == u.id))
+        .collect();
+    if (there.len() as u32) < count.count {
+        return Err(format!(
+            "{} has {} {} in {}",
+            mover.game.powers()[mover.power].name,
+            if there.is_empty() {
+                "no".to_owned()
+            } else {
+                format!("only {}", there.len())
+            },
+            t.name,
+            mover.sname(from)
+        ));
+    }
+    let mut chosen = Vec::new();
+    let mut first_reason: Option<String> = None;
+    for unit in there {
+        let reason = if unit.unloaded_from.is_some() {
+            Some("was unloaded from a transport this turn and may not move further")
+        } else if unit.moved > 0 || unit.combat_moved || mover.used.contains(&unit.id) {
+            Some("has already moved this turn and may not load (a unit cannot move before loading)")
+        } else {
+            None
+        };
+        match reason {
+            None => chosen.push(unit.id),
+            Some(r) => {
+                first_reason.get_or_insert_with(|| r.to_owned());
+            }
+        }
+        if chosen.len() as u32 == count.count {
+            return Ok(chosen);
+        }
+    }
+    Err(format!(
+        "{} in {} {}",
+        t.name,
+        mover.sname(from),
+        first_reason.expect("one was refused")
+    ))
+}

@@ -1,0 +1,395 @@
+//! Production: buying units in the purchase phase and placing them at
+//! industrial complexes in the place phase.
+//!
+//! Rules (AAE; interpretations in `docs/rules/aae.md`, "Turn sequence,
+//! production and income"):
+//! - a unit costs what `units.yaml` says; a unit without a cost (the
+//!   industrial complex) cannot be bought; the bill may not exceed the
+//!   treasury;
+//! - units are placed only in territories with an industrial complex that the
+//!   power controlled at the start of its turn (not one captured this turn);
+//! - a complex in a territory the power originally owned places any number of
+//!   units; a captured one (or one a power holds by the liberation
+//!   exception) places no more units than the territory's IPC value;
+//! - land units and aircraft go into the complex's territory (newly built
+//!   fighters only on land, never on a carrier: FAQ); ships into a sea zone
+//!   next to it, even one holding enemy ships (FAQ);
+//! - every unit bought is placed.
+
+use std::collections::BTreeMap;
+
+use crate::rules::conquest::original_owner;
+use crate::rules::events::Event;
+use crate::rules::model::{Ability, UnitKind};
+use crate::rules::orders::{Located, OrderError, Origin, PowerId, UnitCount, UnitList, UnitTypeId};
+use crate::rules::state::GameState;
+use crate::rules::{GameDef, SpaceId};
+
+/// An industrial complex where a power may place units this turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Complex {
+    /// Its territory.
+    pub space: SpaceId,
+    /// Most units it places this turn; `None` for no limit.
+    pub limit: Option<u32>,
+}
+
+/// The industrial complexes where `power` may place units this turn: in
+/// territories it controls that were not captured this turn.
+pub fn complexes(game: &GameDef, state: &GameState, power: PowerId) -> Vec<Complex> {
+    (0..game.space_count())
+        .map(SpaceId)
+        .filter(|&s| game.territory(s).is_some())
+        .filter(|&s| state.owner[s.0] == Some(power) && !state.captured_this_turn.contains(&s))
+        .filter(|&s| {
+            state
+                .units_at(s)
+                .any(|u| game.unit_types()[u.unit].has(&Ability::Production))
+        })
+        .map(|space| Complex {
+            space,
+            limit: if original_owner(game, space) == Some(power) {
+                None
+            } else {
+                Some(game.territory(space).and_then(|t| t.ipc).unwrap_or(0))
+            },
+        })
+        .collect()
+}
+
+/// Adds up a unit list by type (a type written twice counts once, summed).
+pub fn totals(units: &UnitList) -> BTreeMap<UnitTypeId, u32> {
+    let mut out = BTreeMap::new();
+    for c in units {
+        *out.entry(c.unit).or_insert(0) += c.count;
+    }
+    out
+}
+
+fn describe(game: &GameDef, counts: &BTreeMap<UnitTypeId, u32>) -> String {
+    counts
+        .iter()
+        .filter(|(_, n)| **n > 0)
+        .map(|(u, n)| format!("{n} {}", game.unit_types()[*u].name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn kind(game: &GameDef, unit: UnitTypeId) -> UnitKind {
+    game.unit_types()[unit].kind.unwrap_or(UnitKind::Land)
+}
+
+fn coastal(game: &GameDef, space: SpaceId) -> bool {
+    game.neighbours(space).iter().any(|&n| game.is_sea(n))
+}
+
+/// Checks and applies `power`'s purchase: pays for the units from its
+/// treasury and keeps them in `state.purchased` until placement.
+pub fn purchase(
+    game: &GameDef,
+    state: &mut GameState,
+    power: PowerId,
+    order: &Located<UnitList>,
+    events: &mut Vec<Event>,
+) -> Result<(), Vec<OrderError>> {
+    let origin = &order.origin;
+    let bought = totals(&order.item);
+    let mut errors = Vec::new();
+    let mut cost = 0u32;
+    for (&unit, &n) in &bought {
+        let t = &game.unit_types()[unit];
+        match t.cost {
+            Some(c) => cost += c * n,
+            None if t.has(&Ability::Production) => errors.push(OrderError::new(
+                origin,
+                format!("no new {} may be built: they cannot be bought", t.name),
+            )),
+            None => errors.push(OrderError::new(
+                origin,
+                format!("{} cannot be bought", t.name),
+            )),
+        }
+    }
+    let treasury = state.ipcs[power];
+    if cost > treasury {
+        errors.push(OrderError::new(
+            origin,
+            format!(
+                "{} costs {cost} IPCs, but {} has only {treasury}",
+                describe(game, &bought),
+                game.powers()[power].name
+            ),
+        ));
+    }
+    let count: u32 = bought.values().sum();
+    if count > 0 {
+        errors.extend(check_room(game, state, power, origin, &bought));
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    state.ipcs[power] -= cost;
+    let mut all = totals(&state.purchased);
+    for (u, n) in &bought {
+        *all.entry(*u).or_insert(0) += n;
+    }
+    state.purchased = all
+        .into_iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(unit, count)| UnitCount { unit, count })
+        .collect();
+    if count > 0 {
+        events.push(Event::Purchased {
+            power,
+            units: bought
+                .into_iter()
+                .map(|(unit, count)| UnitCount { unit, count })
+                .collect(),
+            cost,
+        });
+    }
+    Ok(())
+}
+
+/// Whether the units bought can be placed at all this turn: a purchase that
+/// no placement could satisfy is refused now rather than at placement.
+fn check_room(
+    game: &GameDef,
+    state: &GameState,
+    power: PowerId,
+    origin: &Origin,
+    bought: &BTreeMap<UnitTypeId, u32>,
+) -> Vec<OrderError> {
+    let name = &game.powers()[power].name;
+    let places = complexes(game, state, power);
+    if places.is_empty() {
+        return vec![OrderError::new(
+            origin,
+            format!(
+                "{name} controls no industrial complex where units bought this turn could be placed"
+            ),
+        )];
+    }
+    let room = |list: &[&Complex]| -> Option<u32> {
+        list.iter()
+            .try_fold(0u32, |acc, c| c.limit.map(|l| acc + l))
+    };
+    let mut errors = Vec::new();
+    let all: Vec<&Complex> = places.iter().collect();
+    let total: u32 = bought.values().sum();
+    if let Some(r) = room(&all).filter(|&r| total > r) {
+        errors.push(OrderError::new(
+            origin,
+            format!(
+                "{total} units bought, but {name}'s industrial complexes can place only {r} this \
+                 turn (a captured complex places no more than its territory's IPC value)"
+            ),
+        ));
+    }
+    let ships: u32 = bought
+        .iter()
+        .filter(|(u, _)| kind(game, **u) == UnitKind::Sea)
+        .map(|(_, n)| n)
+        .sum();
+    let coast: Vec<&Complex> = places.iter().filter(|c| coastal(game, c.space)).collect();
+    if ships > 0 && coast.is_empty() {
+        errors.push(OrderError::new(
+            origin,
+            format!(
+                "{name} has no industrial complex next to a sea zone where ships could be placed"
+            ),
+        ));
+    } else if let Some(r) = room(&coast).filter(|&r| ships > r) {
+        errors.push(OrderError::new(
+            origin,
+            format!(
+                "{ships} ships bought, but {name}'s coastal industrial complexes can place only {r} \
+                 this turn"
+            ),
+        ));
+    }
+    errors
+}
+
+/// Checks and applies `power`'s placement of the units in
+/// `state.purchased`. Every unit bought must be placed.
+pub fn place(
+    game: &GameDef,
+    state: &mut GameState,
+    power: PowerId,
+    orders: &[Located<(SpaceId, UnitList)>],
+    events: &mut Vec<Event>,
+) -> Result<(), Vec<OrderError>> {
+    let places = complexes(game, state, power);
+    let complex_at = |s: SpaceId| places.iter().find(|c| c.space == s);
+    let mut left = totals(&state.purchased);
+    // Units still to be placed at each limited complex this turn.
+    let mut room: BTreeMap<SpaceId, u32> = places
+        .iter()
+        .filter_map(|c| c.limit.map(|l| (c.space, l)))
+        .collect();
+    let mut errors = Vec::new();
+    let mut sea_orders = Vec::new();
+    for (i, order) in orders.iter().enumerate() {
+        let (space, units) = &order.item;
+        let origin = &order.origin;
+        let here = game.space_name(*space);
+        let counts = totals(units);
+        let mut ok = true;
+        for (&unit, &n) in &counts {
+            let t = &game.unit_types()[unit];
+            let have = left.get(&unit).copied().unwrap_or(0);
+            if n > have {
+                ok = false;
+                errors.push(OrderError::new(
+                    origin,
+                    if have == 0 {
+                        format!("no {} was bought this turn to place", t.name)
+                    } else {
+                        format!("only {have} {} bought and not yet placed, not {n}", t.name)
+                    },
+                ));
+            } else {
+                left.insert(unit, have - n);
+            }
+            let k = kind(game, unit);
+            match (k, game.is_sea(*space)) {
+                (UnitKind::Sea, false) => {
+                    ok = false;
+                    errors.push(OrderError::new(
+                        origin,
+                        format!(
+                            "{} is a ship: it is placed in a sea zone next to an industrial \
+                             complex, not in {here}",
+                            t.name
+                        ),
+                    ));
+                }
+                (UnitKind::Air, true) => {
+                    ok = false;
+                    errors.push(OrderError::new(
+                        origin,
+                        format!(
+                            "newly built {} may only be placed on a land territory with an \
+                             industrial complex, not at sea in {here} (not even on a carrier)",
+                            t.name
+                        ),
+                    ));
+                }
+                (UnitKind::Land | UnitKind::Building, true) => {
+                    ok = false;
+                    errors.push(OrderError::new(
+                        origin,
+                        format!("{} cannot be placed at sea in {here}", t.name),
+                    ));
+                }
+                _ => {}
+            }
+        }
+        if !ok {
+            continue;
+        }
+        let n: u32 = counts.values().sum();
+        if game.is_sea(*space) {
+            let next_to: Vec<SpaceId> = game
+                .neighbours(*space)
+                .iter()
+                .copied()
+                .filter(|&s| complex_at(s).is_some())
+                .collect();
+            if next_to.is_empty() {
+                errors.push(OrderError::new(
+                    origin,
+                    format!(
+                        "{here} is not next to an industrial complex that {} controlled at the \
+                         start of the turn",
+                        game.powers()[power].name
+                    ),
+                ));
+            } else {
+                sea_orders.push((i, next_to, n));
+            }
+        } else if complex_at(*space).is_none() {
+            errors.push(OrderError::new(
+                origin,
+                format!(
+                    "{here} has no industrial complex that {} controlled at the start of the turn",
+                    game.powers()[power].name
+                ),
+            ));
+        } else if let Some(r) = room.get_mut(space) {
+            if n > *r {
+                errors.push(OrderError::new(origin, over_limit(game, *space, *r, n)));
+            } else {
+                *r -= n;
+            }
+        }
+    }
+    // Ships: charged to an unlimited complex next to the zone when there is
+    // one, else to the limited ones with the most room left.
+    for (i, next_to, mut n) in sea_orders {
+        if next_to.iter().any(|s| !room.contains_key(s)) {
+            continue;
+        }
+        let mut by_room: Vec<SpaceId> = next_to;
+        by_room.sort_by_key(|s| std::cmp::Reverse(room[s]));
+        let available: u32 = by_room.iter().map(|s| room[s]).sum();
+        if n > available {
+            let origin = &orders[i].origin;
+            errors.push(OrderError::new(
+                origin,
+                format!(
+                    "{} units placed in {}, but the captured industrial complexes next to it can \
+                     place only {available} more this turn (no more than their territory's IPC \
+                     value)",
+                    n,
+                    game.space_name(orders[i].item.0)
+                ),
+            ));
+            continue;
+        }
+        for s in by_room {
+            let r = room.get_mut(&s).expect("a limited complex");
+            let take = n.min(*r);
+            *r -= take;
+            n -= take;
+        }
+    }
+    let unplaced = describe(game, &left);
+    if !unplaced.is_empty() {
+        errors.push(OrderError::new(
+            &Origin {
+                section: "place",
+                ..Origin::default()
+            },
+            format!("{unplaced} bought this turn and not placed: every unit bought must be placed"),
+        ));
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    for order in orders {
+        let (space, units) = &order.item;
+        for c in units {
+            for _ in 0..c.count {
+                state.add_unit(c.unit, power, *space);
+            }
+        }
+        events.push(Event::Placed {
+            power,
+            space: *space,
+            units: units.clone(),
+        });
+    }
+    state.purchased.clear();
+    Ok(())
+}
+
+fn over_limit(game: &GameDef, space: SpaceId, room: u32, n: u32) -> String {
+    let ipc = game.territory(space).and_then(|t| t.ipc).unwrap_or(0);
+    format!(
+        "{n} units placed in {}, but a captured industrial complex places no more units per turn \
+         than its territory's IPC value ({ipc}); {room} more may be placed there",
+        game.space_name(space)
+    )
+}
