@@ -58,6 +58,10 @@ pub struct Position {
     /// When present, replaces every unit of the setup. Land units in a sea
     /// zone are cargo of their power's transports there.
     pub units: Option<UnitTable>,
+    /// Submarines that start submerged: sea zone -> power -> how many of that
+    /// power's submarines there (the ones listed in `units`).
+    #[serde(default)]
+    pub submerged: Entries<Entries<u32>>,
 }
 
 /// One message and what must follow it.
@@ -438,6 +442,35 @@ pub fn position(game: &GameDef, pos: &Position) -> Result<GameState, ScenarioErr
             }
             if game.is_sea(space) {
                 load_cargo(game, &mut state, &added).map_err(|e| err(format!("units.{s}: {e}")))?;
+            }
+        }
+    }
+    for (s, by_power) in pos.submerged.iter() {
+        let space = game
+            .space(s)
+            .ok_or_else(|| err(format!("submerged: no space {s:?}")))?;
+        for (p, &n) in by_power.iter() {
+            let power = game
+                .power(p)
+                .ok_or_else(|| err(format!("submerged.{s}: no power {p:?}")))?;
+            let subs: Vec<u32> = state
+                .units_at(space)
+                .filter(|u| {
+                    u.owner == power
+                        && game.unit_types()[u.unit].has(&super::model::Ability::Submerge)
+                })
+                .map(|u| u.id)
+                .take(n as usize)
+                .collect();
+            if subs.len() < n as usize {
+                return Err(err(format!(
+                    "submerged.{s}.{p}: {n} submerged, but {} has only {} submarines there",
+                    p,
+                    subs.len()
+                )));
+            }
+            for id in subs {
+                state.unit_mut(id).expect("listed").submerged = true;
             }
         }
     }

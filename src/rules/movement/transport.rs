@@ -216,12 +216,12 @@ pub fn order(
                 }
             } else {
                 landing = own;
-            }
-            if landing.is_empty() && !assault {
-                mover.errors.push(err(format!(
-                    "{here} carries nothing of {} to unload",
-                    mover.game.powers()[mover.power].name
-                )));
+                if landing.is_empty() {
+                    mover.errors.push(err(format!(
+                        "{here} carries nothing of {} to unload",
+                        mover.game.powers()[mover.power].name
+                    )));
+                }
             }
         }
     }
