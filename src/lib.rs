@@ -9,6 +9,8 @@
 //! * [`log`]: the append-only, hash-chained match log and its verifier
 //!   (`docs/log.md`). Knows nothing of mail.
 //! * [`matches`]: the match lifecycle over dice and log.
+//! * [`mail`]: inbound parsing, routing, loop guards, the outbox and its
+//!   transports. Deals in messages, addresses, bytes and text; knows no rules.
 //! * [`report`]: what players read, rendered from data and state.
 //! * [`cli`]: the `adjutant` commands; wiring only.
 //!
@@ -18,6 +20,7 @@ pub mod cli;
 pub mod dice;
 pub mod import;
 pub mod log;
+pub mod mail;
 pub mod matches;
 pub mod report;
 pub mod rules;
