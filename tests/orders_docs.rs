@@ -122,6 +122,8 @@ fn docs_show_every_section_and_order_kind() {
         "purchase:",
         "combat:",
         "noncombat:",
+        "take_over:",
+        " of United Kingdom in Moscow",
         "battles:",
         "place:",
         "standing:",

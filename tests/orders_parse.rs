@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use adjutant::rules::orders::parse::{Message, parse_message};
 use adjutant::rules::orders::{
     BattlePlan, Load, MoveOrder, OrderError, Orders, Retreat, StandingOrders, SubmarinePolicy,
-    UnitCount,
+    TakeOverOrder, UnitCount,
 };
 use adjutant::rules::{GameDef, SpaceId, load_dir};
 
@@ -641,6 +641,151 @@ fn header_scalars_keep_their_spelling() {
     assert_eq!(m.canonical, "entropy: \"1e3\"\n");
 }
 
+// ----- take_over: the Patriotic War ----------------------------------------
+
+fn power(name: &str) -> usize {
+    aae().power(name).expect("a power")
+}
+
+#[test]
+fn a_take_over_names_units_power_and_territory() {
+    let m = ok(
+        "power: USSR\ntake_over:\n  - 2 infantry, 1 fighter of United Kingdom in Moscow\n  \
+                - 1 Tank OF usa IN  archangel   # aliases, any case\n",
+    );
+    let t: Vec<TakeOverOrder> = m.orders.take_over.iter().map(|t| t.item.clone()).collect();
+    assert_eq!(
+        t,
+        [
+            TakeOverOrder {
+                space: space("Moscow"),
+                from: power("United Kingdom"),
+                units: units(&[(2, "infantry"), (1, "fighter")]),
+            },
+            TakeOverOrder {
+                space: space("Archangel"),
+                from: power("United States"),
+                units: units(&[(1, "armor")]),
+            },
+        ]
+    );
+    let origin = &m.orders.take_over[1].origin;
+    assert_eq!(
+        (origin.section, origin.index, origin.line),
+        ("take_over", 2, Some(4))
+    );
+    assert_eq!(
+        origin.text,
+        "- 1 Tank OF usa IN  archangel".trim_start_matches("- ")
+    );
+    assert_eq!(
+        m.canonical,
+        "take_over:\n  - 2 infantry, 1 fighter of United Kingdom in Moscow\n  \
+         - 1 armor of United States in Archangel\n"
+    );
+    // The key, like every key, ignores case and takes a space for the underscore.
+    let again = ok("Take over:\n  - 1 fighter of UK in Moscow\n");
+    assert_eq!(again.orders.take_over.len(), 1);
+}
+
+#[test]
+fn a_take_over_splits_at_the_of_and_in_that_make_names() {
+    // "Strait of Gibraltar" holds an "of": the split that resolves every part wins.
+    let m = ok("take_over:\n  - 1 fighter of United Kingdom in Strait of Gibraltar\n");
+    assert_eq!(
+        m.orders.take_over[0].item.space,
+        space("Strait of Gibraltar")
+    );
+    assert_eq!(m.orders.take_over[0].item.from, power("United Kingdom"));
+}
+
+#[test]
+fn take_over_errors_name_line_order_and_field() {
+    let cases: &[(&str, usize, usize, &str, &str)] = &[
+        (
+            "take_over:\n  - 2 infantry of United Kingdon in Moscow\n",
+            2,
+            1,
+            "power",
+            "\"United Kingdon\" is not a power in this game. Did you mean United Kingdom?",
+        ),
+        (
+            "take_over:\n  - 1 fighter of UK in Moscow\n  - 2 infantry United Kingdom in Moscow\n",
+            3,
+            2,
+            "power",
+            "\"2 infantry United Kingdom in Moscow\" does not say whose units they are (of \
+             POWER); a take-over is written UNITS of POWER in TERRITORY",
+        ),
+        (
+            "take_over:\n  - 2 infantry of United Kingdom at Moscow\n",
+            2,
+            1,
+            "space",
+            "\"2 infantry of United Kingdom at Moscow\" does not say where the units are (in \
+             TERRITORY)",
+        ),
+        (
+            "take_over:\n  - 2 infantyr of United Kingdom in Moscow\n",
+            2,
+            1,
+            "units",
+            "\"infantyr\" is not a unit type in this game. Did you mean infantry?",
+        ),
+        (
+            "take_over:\n  - 2 infantry of United Kingdom in Moskow\n",
+            2,
+            1,
+            "space",
+            "\"Moskow\" is not a territory or sea zone on this board. Did you mean Moscow?",
+        ),
+        (
+            "take_over:\n  - of United Kingdom in Moscow\n",
+            2,
+            1,
+            "units",
+            "the take-over names no units before of",
+        ),
+        (
+            "take_over:\n  - 2 infantry of in Moscow\n",
+            2,
+            1,
+            "power",
+            "the take-over names no power between of and in",
+        ),
+    ];
+    for &(yaml, line, index, field, words) in cases {
+        let errors = errors(yaml);
+        let found = errors
+            .iter()
+            .find(|e| e.reason.contains(words))
+            .unwrap_or_else(|| {
+                let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
+                panic!(
+                    "{yaml:?}: no error says {words:?}; got:\n{}",
+                    shown.join("\n")
+                )
+            });
+        assert_eq!(found.origin.section, "take_over", "{yaml:?}: {found}");
+        assert_eq!(found.origin.line, Some(line), "{yaml:?}: {found}");
+        assert_eq!(found.origin.index, index, "{yaml:?}: {found}");
+        assert_eq!(found.field.as_deref(), Some(field), "{yaml:?}: {found}");
+    }
+    // A move's colon, a mapping, or no list at all: the form is explained.
+    let e = errors("take_over:\n  - 2 infantry: United Kingdom in Moscow\n");
+    assert!(e[0].reason.contains("without a colon"), "{}", e[0]);
+    assert_eq!(e[0].origin.line, Some(2));
+    let e = errors("take_over: 2 infantry of United Kingdom in Moscow\n");
+    assert!(e[0].reason.contains("take_over is a list"), "{}", e[0]);
+    // The whole error, as a player reads it.
+    let e = errors("take_over:\n  - 2 infantry of United Kingdon in Moscow\n");
+    assert_eq!(
+        e[0].to_string(),
+        "Line 2, take_over order 1 (2 infantry of United Kingdon in Moscow), power: \"United \
+         Kingdon\" is not a power in this game. Did you mean United Kingdom?"
+    );
+}
+
 // ----- the canonical form's round trip --------------------------------------
 
 /// A small deterministic generator (xorshift64*), so that the property test
@@ -765,6 +910,15 @@ fn random_orders(rng: &mut Rng) -> Orders {
             losses: random_types(rng),
         }));
     }
+    o.take_over = (0..rng.below(3))
+        .map(|_| {
+            located(TakeOverOrder {
+                space: random_space(rng),
+                from: rng.below(aae().powers().len()),
+                units: random_units(rng),
+            })
+        })
+        .collect();
     let mut placed = Vec::new();
     for _ in 0..rng.below(4) {
         let s = random_space(rng);

@@ -4,10 +4,11 @@
 //!
 //! Stage 1 (the state at [`Phase::Purchase`]): purchase, combat moves, battle
 //! plans, then combat. Stage 2 (at [`Phase::NoncombatMove`]): non-combat
-//! moves and placement, then the end of the turn: submarines resurface and
-//! battleships are repaired, the rule set's end-of-turn effects (AAE: the
-//! Middle East payment), convoy control, income, the victory check, and the
-//! next power in turn order (the next round after the last).
+//! moves, take-overs of an ally's units (AAE's Patriotic War, at the end of
+//! the non-combat move) and placement, then the end of the turn: submarines
+//! resurface and battleships are repaired, the rule set's end-of-turn effects
+//! (AAE: the Middle East payment), convoy control, income, the victory check,
+//! and the next power in turn order (the next round after the last).
 
 use crate::rules::GameDef;
 use crate::rules::combat::{self, CombatOutcome};
@@ -15,18 +16,19 @@ use crate::rules::conquest;
 use crate::rules::events::Event;
 use crate::rules::income;
 use crate::rules::movement;
-use crate::rules::orders::{OrderError, Orders, Origin, PowerId};
+use crate::rules::orders::{Located, OrderError, Orders, Origin, PowerId, TakeOverOrder};
 use crate::rules::production;
 use crate::rules::state::{GameState, Phase};
+use crate::rules::variants::TakeOver;
 
 /// Applies one message of `power`'s orders to `state`.
 ///
 /// The stage is the one `state.phase` is at: at `Purchase` the message is
 /// stage 1 (purchase, combat moves, battle plans; stage-2 sections in the same
 /// message are applied after combat when still legal); at `NoncombatMove` it
-/// is stage 2 (non-combat moves, placement; the turn then ends: income, next
-/// power). Returns the new state and what happened, or every error; a
-/// rejected message changes nothing.
+/// is stage 2 (non-combat moves, take-overs, placement; the turn then ends:
+/// income, next power). Returns the new state and what happened, or every
+/// error; a rejected message changes nothing.
 pub fn apply_orders(
     game: &GameDef,
     state: &GameState,
@@ -113,7 +115,7 @@ fn standing(orders: &Orders) -> Option<OrderError> {
 }
 
 fn has_stage_two(orders: &Orders) -> bool {
-    !orders.noncombat.is_empty() || !orders.place.is_empty()
+    !orders.noncombat.is_empty() || !orders.take_over.is_empty() || !orders.place.is_empty()
 }
 
 /// Purchase, combat move, battle plans and combat; then stage 2 when the
@@ -174,8 +176,8 @@ fn stage_two_after_combat(
             events.push(Event::Special {
                 rule: "stage 2 not applied".into(),
                 detail: format!(
-                    "the non-combat moves and placement sent with stage 1 no longer fit after \
-                     combat; send stage 2 again: {}",
+                    "the non-combat moves, take-overs and placement sent with stage 1 no longer \
+                     fit after combat; send stage 2 again: {}",
                     reasons.join("; ")
                 ),
             });
@@ -185,7 +187,12 @@ fn stage_two_after_combat(
     }
 }
 
-/// Non-combat move and placement, then the end of the turn.
+/// Non-combat move, take-overs and placement, then the end of the turn.
+///
+/// Take-overs (AAE's Patriotic War) come at the end of the non-combat move,
+/// before placement, as in TripleA's Europe Improved procedure (rules digest
+/// §2 and §6.5; the rulebook's own timing is unconfirmed), so units taken
+/// over have made every move of the turn under their old owner.
 fn stage_two(
     game: &GameDef,
     state: &mut GameState,
@@ -198,6 +205,7 @@ fn stage_two(
     if let Err(e) = movement::noncombat_move(game, state, power, &orders.noncombat, events) {
         errors.extend(e);
     }
+    errors.extend(take_over(game, state, power, &orders.take_over, events));
     state.phase = Phase::Place;
     if let Err(e) = production::place(game, state, power, &orders.place, events) {
         errors.extend(e);
@@ -208,6 +216,33 @@ fn stage_two(
     state.phase = Phase::EndTurn;
     end_turn(game, state, power, events);
     Ok(())
+}
+
+/// Applies take-over orders in the order written through the rule set's
+/// hook ([`RuleSetHooks::take_over_units`](crate::rules::variants::RuleSetHooks::take_over_units)),
+/// which refuses them in a game without such a rule. Each refusal is an
+/// error on its order, field `take_over`.
+fn take_over(
+    game: &GameDef,
+    state: &mut GameState,
+    power: PowerId,
+    orders: &[Located<TakeOverOrder>],
+    events: &mut Vec<Event>,
+) -> Vec<OrderError> {
+    let rules = game.rule_set();
+    let mut errors = Vec::new();
+    for order in orders {
+        let TakeOverOrder { space, from, units } = &order.item;
+        let take = TakeOver {
+            space: *space,
+            from: *from,
+            units: units.clone(),
+        };
+        if let Err(reason) = rules.take_over_units(game, state, power, &take, events) {
+            errors.push(OrderError::new(&order.origin, reason).field("take_over"));
+        }
+    }
+    errors
 }
 
 /// The end of `power`'s turn: resurface and repair, the rule set's effects,

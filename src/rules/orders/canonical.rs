@@ -50,6 +50,21 @@ pub fn render(game: &GameDef, orders: &Orders, entropy: Option<&str>) -> String 
                     }
                 }
             }
+            "take_over" => {
+                if !orders.take_over.is_empty() {
+                    out.push_str("take_over:\n");
+                    for t in &orders.take_over {
+                        let t = &t.item;
+                        let text = format!(
+                            "{} of {} in {}",
+                            names.show_units(&t.units),
+                            game.powers()[t.from].name,
+                            game.space_name(t.space)
+                        );
+                        let _ = writeln!(out, "  - {}", scalar(&text));
+                    }
+                }
+            }
             "place" => {
                 if !orders.place.is_empty() {
                     out.push_str("place:\n");
@@ -209,6 +224,7 @@ impl Orders {
         }
         o.combat.iter_mut().for_each(|x| clear(&mut x.origin));
         o.noncombat.iter_mut().for_each(|x| clear(&mut x.origin));
+        o.take_over.iter_mut().for_each(|x| clear(&mut x.origin));
         o.battles.iter_mut().for_each(|x| clear(&mut x.origin));
         o.place.iter_mut().for_each(|x| clear(&mut x.origin));
         if let Some(s) = &mut o.standing {

@@ -13,6 +13,7 @@ pub const SECTIONS: &[&str] = &[
     "combat",
     "battles",
     "noncombat",
+    "take_over",
     "place",
     "standing",
 ];

@@ -23,8 +23,8 @@ pub type PowerId = usize;
 /// Where an order stands in the player's message, for error reports.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Origin {
-    /// The section: `purchase`, `combat`, `battles`, `noncombat`, `place`,
-    /// `standing`.
+    /// The section: `purchase`, `combat`, `battles`, `noncombat`,
+    /// `take_over`, `place`, `standing`.
     pub section: &'static str,
     /// 1-based position of the order within its section (0 for a section
     /// that is a single value, such as `purchase`).
@@ -122,6 +122,20 @@ pub struct BattlePlan {
     pub losses: Vec<UnitTypeId>,
 }
 
+/// A take-over of an ally's units (AAE: the Soviet Patriotic War), written
+/// `2 infantry, 1 fighter of United Kingdom in Moscow`. Whether the rules
+/// allow it is the rule set's business
+/// ([`RuleSetHooks::take_over_units`](crate::rules::variants::RuleSetHooks::take_over_units)).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TakeOverOrder {
+    /// Where the units stand.
+    pub space: SpaceId,
+    /// The ally they belong to now.
+    pub from: PowerId,
+    /// Which units.
+    pub units: UnitList,
+}
+
 /// What a defending submarine does when it may submerge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SubmarinePolicy {
@@ -135,7 +149,7 @@ pub enum SubmarinePolicy {
 }
 
 /// A power's standing orders: how it defends when it cannot be asked.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct StandingOrders {
     /// Order of loss when defending.
     pub losses: Vec<UnitTypeId>,
@@ -158,6 +172,9 @@ pub struct Orders {
     pub battles: Vec<Located<BattlePlan>>,
     /// Non-combat moves, in the order written.
     pub noncombat: Vec<Located<MoveOrder>>,
+    /// Take-overs of an ally's units (AAE: the Soviet Patriotic War), in the
+    /// order written; applied after the non-combat move, before placement.
+    pub take_over: Vec<Located<TakeOverOrder>>,
     /// Placement of purchased units: space and units.
     pub place: Vec<Located<(SpaceId, UnitList)>>,
     /// New standing orders.

@@ -27,6 +27,8 @@ const MOVE_TARGET_PATTERN: &str =
     r"^\s*[^,>]+?(\s*(->|→)\s*[^,>]+?)+\s*(,\s*[Ll][Aa][Nn][Dd]\s+[^,]+)?$";
 /// Cargo grammar: `2 infantry from Germany [at Baltic Sea]`.
 const LOAD_PATTERN: &str = r"^.+\s[Ff][Rr][Oo][Mm]\s.+$";
+/// Take-over grammar: `2 infantry, 1 fighter of United Kingdom in Moscow`.
+const TAKE_OVER_PATTERN: &str = r"^.+\s[Oo][Ff]\s.+\s[Ii][Nn]\s.+$";
 
 /// An orders message as a player writes it (docs/orders.md). Header keys
 /// first, then the order sections; every key is optional.
@@ -56,6 +58,9 @@ pub struct RawMessage {
     pub battles: Option<BTreeMap<String, RawBattlePlan>>,
     /// Non-combat moves, one per list entry.
     pub noncombat: Option<Vec<RawMove>>,
+    /// Take-overs of an ally's units (AAE: the Soviet Patriotic War), one per
+    /// list entry: `2 infantry, 1 fighter of United Kingdom in Moscow`.
+    pub take_over: Option<Vec<RawTakeOver>>,
     /// Placement: a territory or sea zone to the units placed there.
     pub place: Option<BTreeMap<String, RawUnitList>>,
     /// Standing orders: how this power defends.
@@ -90,6 +95,12 @@ pub enum RawCommand {
     /// Odds of a battle (not supported yet).
     Odds,
 }
+
+/// `UNITS of POWER in TERRITORY`: an ally's units that this power takes
+/// over where they stand (2 infantry, 1 fighter of United Kingdom in
+/// Moscow).
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct RawTakeOver(#[schemars(regex(pattern = TAKE_OVER_PATTERN))] pub String);
 
 /// A unit list: one string (`3 infantry, 1 artillery`) or a list of them.
 #[derive(Debug, Deserialize, JsonSchema)]

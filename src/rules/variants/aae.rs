@@ -67,6 +67,14 @@ pub static OPTIONS: &[OptionSpec] = &[
         about: "Soviet Patriotic War: the USSR may take over Allied land and air units in \
                 territories with a Soviet industrial complex (2nd-edition errata)",
     },
+    // combat: Low Luck, a league option (issue 4).
+    OptionSpec {
+        name: "low_luck",
+        kind: OptionKind::Bool { default: false },
+        about: "Low Luck: each firing group scores one hit per 6 points of total strength \
+                and rolls one die for the remainder (a common league option, not in the \
+                rulebook)",
+    },
 ];
 
 impl RuleSetHooks for Aae {
@@ -268,16 +276,34 @@ fn patriotic_war(
     }
     if game.is_sea(space) {
         return Err(format!(
-            "the Patriotic War never applies at sea ({here}): only in a territory with a Soviet              industrial complex"
+            "the Patriotic War never applies at sea: units in {here} cannot be taken over, \
+             only units in a territory with a Soviet industrial complex"
         ));
     }
-    let soviet_complex = state
-        .units_at(space)
-        .any(|u| u.owner == power && game.unit_types()[u.unit].has(&Ability::Production));
-    if !soviet_complex || state.owner[space.0] != Some(power) {
+    let soviet_complex = |s: SpaceId| {
+        state.owner[s.0] == Some(power)
+            && state
+                .units_at(s)
+                .any(|u| u.owner == power && game.unit_types()[u.unit].has(&Ability::Production))
+    };
+    if !soviet_complex(space) {
+        let places: Vec<&str> = (0..game.space_count())
+            .map(SpaceId)
+            .filter(|&s| soviet_complex(s))
+            .map(|s| game.space_name(s))
+            .collect();
+        let now = if places.is_empty() {
+            "none is left".to_owned()
+        } else {
+            places.join(", ")
+        };
         return Err(format!(
-            "{here} holds no Soviet industrial complex: the Patriotic War applies only in              Leningrad, Archangel, Stalingrad and Moscow while Soviet"
+            "{here} holds no Soviet industrial complex: the Patriotic War applies only in a \
+             Soviet-held territory with one (now: {now})"
         ));
+    }
+    if units.is_empty() {
+        return Err("the take-over names no units".into());
     }
     let mut chosen = Vec::new();
     for c in units {
@@ -295,12 +321,16 @@ fn patriotic_war(
             .filter(|id| !chosen.contains(id))
             .take(c.count as usize)
             .collect();
+        let from_name = &game.powers()[from].name;
+        if ids.is_empty() {
+            return Err(format!("{from_name} has no {} in {here}", t.name));
+        }
         if (ids.len() as u32) < c.count {
             return Err(format!(
-                "{} has only {} {} in {here}",
-                game.powers()[from].name,
+                "{from_name} has only {} {} in {here}, not {}",
                 ids.len(),
-                t.name
+                t.name,
+                c.count
             ));
         }
         chosen.extend(ids);
@@ -317,9 +347,9 @@ fn patriotic_war(
     events.push(Event::Special {
         rule: "Patriotic War".into(),
         detail: format!(
-            "the {SOVIET_UNION} took over {}'s {} in {here}",
-            game.powers()[from].name,
-            list.join(", ")
+            "the {SOVIET_UNION} took over {} of {} in {here}",
+            list.join(", "),
+            game.powers()[from].name
         ),
     });
     Ok(())
