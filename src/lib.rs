@@ -12,11 +12,14 @@
 //! * [`mail`]: inbound parsing, routing, loop guards, the outbox and its
 //!   transports. Deals in messages, addresses, bytes and text; knows no rules.
 //! * [`report`]: what players read, rendered from data and state.
+//! * [`daemon`]: the mail daemon: configuration, the processing loop that
+//!   ties mail, matches and reports together, signals.
 //! * [`cli`]: the `adjutant` commands; wiring only.
 //!
 //! `docs/architecture.md` states what each layer does not know.
 
 pub mod cli;
+pub mod daemon;
 pub mod dice;
 pub mod import;
 pub mod log;

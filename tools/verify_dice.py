@@ -454,12 +454,13 @@ class Verifier:
             return self.genesis(body)
         handler = {"turn_open": self.turn_open, "order": self.order,
                    "reveal": self.reveal, "dice": self.dice,
-                   "adjudication": self.adjudication}.get(kind)
+                   "adjudication": self.adjudication, "received": self.received,
+                   "welcome": self.welcome}.get(kind)
         if kind == "genesis":
             raise _Bad("genesis is only allowed as entry 1")
         if handler is None:
             raise _Bad("unknown kind %r (format adjutant-log/1 has genesis, turn_open, "
-                       "order, reveal, dice, adjudication)" % (kind,))
+                       "order, reveal, dice, adjudication, received, welcome)" % (kind,))
         handler(body)
 
     def genesis(self, body):
@@ -547,14 +548,43 @@ class Verifier:
         _check_string(body["power"], "power")
         if not _is_int(body["round"]) or body["round"] < 1:
             raise _Bad("round %r is not a positive integer" % (body["round"],))
-        if body["stage"] not in (1, 2) or not _is_int(body["stage"]):
-            raise _Bad("stage %r is neither 1 nor 2" % (body["stage"],))
+        if body["stage"] not in (0, 1, 2) or not _is_int(body["stage"]):
+            raise _Bad("stage %r is not 0 (standing orders), 1 or 2" % (body["stage"],))
         if not isinstance(body["events"], list):
             raise _Bad("events is not a list")
         for i, e in enumerate(body["events"]):
             _check_string(e, "events[%d]" % i)
         if not is_hex64(body["state"]):
             raise _Bad("state is not 64 lowercase hex digits")
+
+    def received(self, body):
+        # log.md kinds table: a mail message the daemon handled. It feeds
+        # neither the dice nor the state; only its shape is checked.
+        _check_keys(body, ["mail_sha256", "from_hash", "outcome"],
+                    ["message_id", "power", "command", "errors"])
+        if "message_id" in body:
+            _check_string(body["message_id"], "message_id")
+        for k in ("mail_sha256", "from_hash"):
+            if not is_hex64(body[k]):
+                raise _Bad("%s is not 64 lowercase hex digits" % k)
+        if body["outcome"] not in ("processing", "accepted", "rejected", "command",
+                                   "refused", "bounce"):
+            raise _Bad("outcome %r is not a known outcome" % (body["outcome"],))
+        for k in ("power", "command"):
+            if k in body:
+                _check_string(body[k], k)
+        if "errors" in body:
+            if not isinstance(body["errors"], list):
+                raise _Bad("errors is not a list")
+            for i, e in enumerate(body["errors"]):
+                _check_string(e, "errors[%d]" % i)
+
+    def welcome(self, body):
+        _check_keys(body, ["powers"])
+        if not isinstance(body["powers"], list):
+            raise _Bad("powers is not a list")
+        for i, p in enumerate(body["powers"]):
+            _check_string(p, "powers[%d]" % i)
 
     def dice(self, body):
         _check_keys(body, ["turn", "rolls"])

@@ -95,6 +95,28 @@ fn describe(body: &Body) -> String {
             }
             s
         }
+        Body::Received(r) => {
+            let mut s = format!(
+                "{}{}, mail {}",
+                r.outcome.as_str(),
+                r.power
+                    .as_ref()
+                    .map(|p| format!(" ({p})"))
+                    .unwrap_or_default(),
+                r.mail_sha256
+            );
+            if let Some(id) = &r.message_id {
+                let _ = write!(s, ", message {id}");
+            }
+            if let Some(c) = &r.command {
+                let _ = write!(s, ", command {c}");
+            }
+            for e in &r.errors {
+                let _ = write!(s, "\n{:>46}{e}", "");
+            }
+            s
+        }
+        Body::Welcome(w) => format!("welcome mails sent to {}", w.powers.join(", ")),
         Body::Dice(d) => {
             let n: usize = d.rolls.iter().map(|g| g.values.len()).sum();
             let mut s = format!("turn {}, {n} dice", d.turn);

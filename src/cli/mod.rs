@@ -9,8 +9,10 @@ use clap::{Parser, Subcommand};
 
 mod demo;
 mod import_triplea;
+mod ingest;
 mod log_cmd;
 mod match_cmd;
+mod run;
 mod scenario;
 mod schema;
 mod verify;
@@ -46,6 +48,10 @@ enum Command {
     Show(match_cmd::ShowArgs),
     /// Print a JSON Schema (`schema orders`) for editors with a YAML language server.
     Schema(schema::SchemaArgs),
+    /// Run the mail daemon (docs/daemon.md); `--demo` plays a turn by mail.
+    Run(run::RunArgs),
+    /// Deliver one message from standard input into the inbox (MTA pipe).
+    Ingest(ingest::IngestArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -61,6 +67,8 @@ pub fn main() -> ExitCode {
         Command::Submit(args) => match_cmd::submit(args),
         Command::Show(args) => match_cmd::show(args),
         Command::Schema(args) => schema::run(args),
+        Command::Run(args) => run::run(args),
+        Command::Ingest(args) => ingest::run(args),
     };
     match result {
         Ok(code) => code,

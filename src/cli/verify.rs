@@ -47,10 +47,45 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
                 println!("the given head is entry {n}");
             }
             println!("head {}", s.head);
-            Ok(ExitCode::SUCCESS)
+            replay(&args.path)
         }
         Err(e) => {
             eprintln!("verify FAILED: {}: {e}", args.path.display());
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+/// For the log of a match of a game, replays the rules engine over every
+/// accepted message with the match's own copy of the game data.
+fn replay(path: &std::path::Path) -> anyhow::Result<ExitCode> {
+    let data = std::fs::read(path)?;
+    let first = data.split(|&b| b == b'\n').next().unwrap_or_default();
+    let Ok(crate::log::entry::Entry {
+        body: crate::log::Body::Genesis(genesis),
+        ..
+    }) = crate::log::parse_line(first)
+    else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    if genesis.game.is_none() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    match crate::matches::replay_match(path, &genesis) {
+        Ok(r) => {
+            println!(
+                "engine replay: {} accepted messages re-adjudicated to their recorded states{}",
+                r.messages,
+                if r.unfinished {
+                    "; the last message's result is not logged yet (a crash before it); opening the match completes it"
+                } else {
+                    ""
+                }
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("verify FAILED: {}: {e}", path.display());
             Ok(ExitCode::from(1))
         }
     }

@@ -208,11 +208,17 @@ impl Chain {
             }
             Body::Adjudication(a) => {
                 Self::open_mut(&mut self.open, a.turn, "an adjudication")?;
-                if !(1..=2).contains(&a.stage) {
-                    return Err(format!("stage {} is neither 1 nor 2", a.stage));
+                if a.stage > 2 {
+                    return Err(format!(
+                        "stage {} is not 0 (standing orders), 1 or 2",
+                        a.stage
+                    ));
                 }
                 Ok(())
             }
+            // The daemon's records of mail: allowed at any point after
+            // genesis; they feed neither the dice nor the state.
+            Body::Received(_) | Body::Welcome(_) => Ok(()),
             Body::Dice(d) => {
                 let open = Self::open_mut(&mut self.open, d.turn, "dice")?;
                 let Some(key) = open.key else {

@@ -107,13 +107,84 @@ pub struct Adjudication {
     pub power: String,
     /// The game round.
     pub round: u32,
-    /// 1 (purchase, combat) or 2 (non-combat, placement).
+    /// 1 (purchase, combat), 2 (non-combat, placement), or 0 for standing
+    /// orders, which are outside the turn.
     pub stage: u8,
     /// What happened, in the game's words, in order.
     pub events: Vec<String>,
     /// SHA-256 of the engine's state afterwards: replaying the log with the
     /// same engine version must reproduce it.
     pub state: Digest32,
+}
+
+/// What the daemon did with a received mail message (`received` entries).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Written just before the orders are applied: if the entries that follow
+    /// hold an `order` entry, the message was accepted even when a crash
+    /// prevented its final `received` entry.
+    Processing,
+    /// The orders were accepted (their `order` entry precedes this one).
+    Accepted,
+    /// The orders were rejected; nothing was applied.
+    Rejected,
+    /// A command (`help`, `status`, `standing`, `resend`, `rotate`) was answered.
+    Command,
+    /// The sender could not be authenticated; nothing was applied.
+    Refused,
+    /// A bounce: mail to the player failed.
+    Bounce,
+}
+
+impl Outcome {
+    /// The word written in the log.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Processing => "processing",
+            Outcome::Accepted => "accepted",
+            Outcome::Rejected => "rejected",
+            Outcome::Command => "command",
+            Outcome::Refused => "refused",
+            Outcome::Bounce => "bounce",
+        }
+    }
+}
+
+/// A mail message the daemon received for this match and what became of it.
+/// The mail daemon deduplicates on `message_id` and `mail_sha256`, so a
+/// message is never applied or answered twice.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Received {
+    /// The `Message-ID` of the mail, if it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
+    /// SHA-256 of the raw mail.
+    pub mail_sha256: Digest32,
+    /// SHA-256 of the sender's address (lowercased): addresses stay out of
+    /// the log, which players and auditors hold.
+    pub from_hash: Digest32,
+    /// The power the sender was authenticated as, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power: Option<String>,
+    /// What happened.
+    pub outcome: Outcome,
+    /// The command answered (outcome `command`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// Every error (rejected, refused) or the bounce's diagnostic.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<String>,
+}
+
+/// The daemon sent the welcome mails of a match (each player's secret):
+/// logged so that they are never sent twice.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Welcome {
+    /// The powers welcomed.
+    pub powers: Vec<String>,
 }
 
 /// The body of an entry, tagged by its kind.
@@ -132,6 +203,10 @@ pub enum Body {
     Dice(DiceEntry),
     /// See [`Adjudication`].
     Adjudication(Adjudication),
+    /// See [`Received`].
+    Received(Received),
+    /// See [`Welcome`].
+    Welcome(Welcome),
 }
 
 impl Body {
@@ -144,6 +219,8 @@ impl Body {
             Body::Reveal(_) => "reveal",
             Body::Dice(_) => "dice",
             Body::Adjudication(_) => "adjudication",
+            Body::Received(_) => "received",
+            Body::Welcome(_) => "welcome",
         }
     }
 }
@@ -225,9 +302,11 @@ impl<'de: 'a, 'a> serde::de::Visitor<'de> for LineVisitor<'a> {
             "reveal" => Body::Reveal(m.next_value()?),
             "dice" => Body::Dice(m.next_value()?),
             "adjudication" => Body::Adjudication(m.next_value()?),
+            "received" => Body::Received(m.next_value()?),
+            "welcome" => Body::Welcome(m.next_value()?),
             other => {
                 return Err(M::Error::custom(format!(
-                    "unknown kind {other:?}; this version knows genesis, turn_open, order, reveal, dice, adjudication"
+                    "unknown kind {other:?}; this version knows genesis, turn_open, order, reveal, dice, adjudication, received, welcome"
                 )));
             }
         };

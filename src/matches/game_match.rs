@@ -11,14 +11,16 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::dice::{DiceKind, Digest32, OrderDigest, TurnSecret};
+use crate::dice::{Dice, DiceKind, Digest32, OrderDigest, RollGroup, TurnKey, TurnSecret};
 use crate::log::chain::for_each_line;
-use crate::log::{Adjudication, Body, Genesis, LOG_FORMAT, MatchLog, PlayerEntry, parse_line};
+use crate::log::{
+    Adjudication, Body, DiceEntry, Genesis, LOG_FORMAT, MatchLog, PlayerEntry, parse_line,
+};
 use crate::rules::entries::Entries;
-use crate::rules::orders::OrderError;
+use crate::rules::orders::{OrderError, Orders, PowerId};
 use crate::rules::orders::parse::parse_message;
 use crate::rules::state::{GameState, Phase};
-use crate::rules::turn::apply_orders;
+use crate::rules::turn::{apply_orders, apply_orders_with_dice, check_orders, is_standing_only};
 use crate::rules::{GameDef, load_dir};
 
 use super::{DiceTurn, DiceTurnError};
@@ -178,22 +180,8 @@ impl Match {
             .genesis()
             .expect("an open log has a genesis")
             .clone();
-        let game_id = genesis
-            .game
-            .as_deref()
-            .ok_or_else(|| MatchError::Invalid("the log's genesis names no game".into()))?;
-        let game_dir = dir.join(GAMES_DIR).join(game_id);
-        let game = load_dir(&game_dir)
-            .map_err(|e| MatchError::Invalid(format!("{}: {e}", game_dir.display())))?;
-        let hash = game_hash(&game_files(&game_dir)?);
-        if genesis.game_hash != Some(hash) {
-            return Err(MatchError::Invalid(format!(
-                "{}: the game data is not what the match was created with (hash {hash}, the log says {})",
-                game_dir.display(),
-                genesis.game_hash.map_or("none".into(), |h| h.to_string())
-            )));
-        }
-        let (state, pending) = replay(&game, &dir.join(LOG_FILE))?;
+        let game = match_game(dir, &genesis)?;
+        let (state, pending, _) = replay(&game, &dir.join(LOG_FILE))?;
         let open = match log.chain().open_turn() {
             Some((turn, None)) => Some(DiceTurn::resume(turn, load_secret(dir, turn)?)),
             _ => None,
@@ -210,7 +198,8 @@ impl Match {
             // was: the orders were accepted, so finish exactly what submit
             // would have done. Nothing was acknowledged yet.
             m.state = p.before;
-            m.finish(&p.power, p.stage, p.after, p.events)?;
+            let power = m.game.power(&p.power).expect("replayed orders name a power");
+            m.complete(power, p.stage, &p.orders, Some(p.logged_rolls))?;
         } else if m.open.is_none()
             && m.log.chain().open_turn().is_some_and(|(_, k)| k.is_some())
             && m.turn_over()
@@ -254,17 +243,20 @@ impl Match {
         };
         let to_move = self.state.current_power(game);
         let power_name = game.powers()[power_id].name.clone();
-        if power_id != to_move {
+        let message = match parse_message(game, yaml) {
+            Ok(m) => m,
+            Err(errors) => return Ok(Err(errors)),
+        };
+        // Standing orders may come from any power at any time; turn orders
+        // only from the power to move.
+        let standing_only = is_standing_only(&message.orders);
+        if !standing_only && power_id != to_move {
             return Ok(Err(vec![general(format!(
                 "it is not {power_name}'s turn: {} is to move ({})",
                 game.powers()[to_move].name,
                 crate::report::board::stage_name(&self.state)
             ))]));
         }
-        let message = match parse_message(game, yaml) {
-            Ok(m) => m,
-            Err(errors) => return Ok(Err(errors)),
-        };
         let mut header_errors = Vec::new();
         if let Some(p) = &message.header.power
             && game.power(p) != Some(power_id)
@@ -283,6 +275,7 @@ impl Match {
         }
         if let Some(r) = message.header.round
             && r != self.state.round
+            && !standing_only
         {
             header_errors.push(general(format!(
                 "the message is for round {r}; the round is {}",
@@ -292,10 +285,15 @@ impl Match {
         if !header_errors.is_empty() {
             return Ok(Err(header_errors));
         }
-        let stage = stage_of(&self.state);
-        let (next, events) = match apply_orders(game, &self.state, power_id, &message.orders) {
-            Ok(r) => r,
-            Err(errors) => return Ok(Err(errors)),
+        // The whole message is checked before anything is logged; no die is
+        // drawn until it is logged and the turn's secret revealed.
+        if let Err(errors) = check_orders(game, &self.state, power_id, &message.orders) {
+            return Ok(Err(errors));
+        }
+        let stage = if standing_only {
+            0
+        } else {
+            stage_of(&self.state)
         };
 
         // Accepted: log it before anything else happens.
@@ -307,9 +305,8 @@ impl Match {
             .expect("a match always has a dice turn open or revealed");
         let (digest, _) =
             DiceTurn::record_order_in(&mut self.log, turn, &power_name, &message.canonical)?;
-        let events: Vec<String> = events.iter().map(|e| e.describe(game)).collect();
         let round = self.state.round;
-        self.finish(&power_name, stage, next, events.clone())?;
+        let events = self.complete(power_id, stage, &message.orders, None)?;
         Ok(Ok(Receipt {
             power: power_name,
             round,
@@ -321,29 +318,57 @@ impl Match {
         }))
     }
 
-    /// After the orders entry: the reveal (stage 1), the adjudication, and
-    /// the next dice turn when the power's turn ended.
-    fn finish(
+    /// After the orders entry: the reveal (stage 1), the battles with the
+    /// turn's dice, the dice entry, the adjudication, and the next dice turn
+    /// when the power's turn ended. `logged` holds the dice already in the
+    /// log when completing a message after a crash (they are checked, not
+    /// written again).
+    fn complete(
         &mut self,
-        power: &str,
+        power: PowerId,
         stage: u8,
-        next: GameState,
-        events: Vec<String>,
-    ) -> Result<(), MatchError> {
+        orders: &Orders,
+        logged: Option<Vec<RollGroup>>,
+    ) -> Result<Vec<String>, MatchError> {
         let (turn, _) = self.log.chain().open_turn().expect("a dice turn is open");
-        if stage == 1
-            && let Some(open) = self.open.take()
-        {
-            // The combat issue resolves battles with these dice.
-            let _dice = open.reveal(&mut self.log)?;
-            remove_secret(&self.dir, turn);
+        let key = if stage == 1 {
+            if let Some(open) = self.open.take() {
+                open.reveal(&mut self.log)?;
+                remove_secret(&self.dir, turn);
+            }
+            self.log.chain().open_turn().and_then(|(_, k)| k)
+        } else {
+            None
+        };
+        let seq = self.log.chain().seq();
+        let (next, events, rolls) = resolve(&self.game, &self.state, power, stage, orders, key)
+            .map_err(|errors| MatchError::Replay {
+                seq,
+                reason: format!(
+                    "orders that passed their check failed when applied: {}",
+                    errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+                ),
+            })?;
+        match logged {
+            Some(l) if !l.is_empty() => {
+                if l != rolls {
+                    return Err(MatchError::Replay {
+                        seq,
+                        reason: "the logged dice are not the ones the engine draws".into(),
+                    });
+                }
+            }
+            _ if !rolls.is_empty() => {
+                self.log.append(Body::Dice(DiceEntry { turn, rolls }))?;
+            }
+            _ => {}
         }
         self.log.append(Body::Adjudication(Adjudication {
             turn,
-            power: power.to_owned(),
+            power: self.game.powers()[power].name.clone(),
             round: self.state.round,
             stage,
-            events,
+            events: events.clone(),
             state: state_digest(&next),
         }))?;
         let turn_ended = next.turn != self.state.turn || next.round != self.state.round;
@@ -351,7 +376,7 @@ impl Match {
         if turn_ended {
             self.open_dice_turn()?;
         }
-        Ok(())
+        Ok(events)
     }
 
     /// True when the last adjudication ended a power's turn, so the dice
@@ -469,63 +494,174 @@ pub fn state_digest(state: &GameState) -> Digest32 {
     Digest32::sha256(format!("{state:?}").as_bytes())
 }
 
+/// Loads the match's copy of its game and checks it against the genesis
+/// entry's `game_hash`.
+fn match_game(dir: &Path, genesis: &Genesis) -> Result<GameDef, MatchError> {
+    let game_id = genesis
+        .game
+        .as_deref()
+        .ok_or_else(|| MatchError::Invalid("the log's genesis names no game".into()))?;
+    let game_dir = dir.join(GAMES_DIR).join(game_id);
+    let game = load_dir(&game_dir)
+        .map_err(|e| MatchError::Invalid(format!("{}: {e}", game_dir.display())))?;
+    let hash = game_hash(&game_files(&game_dir)?);
+    if genesis.game_hash != Some(hash) {
+        return Err(MatchError::Invalid(format!(
+            "{}: the game data is not what the match was created with (hash {hash}, the log says {})",
+            game_dir.display(),
+            genesis.game_hash.map_or("none".into(), |h| h.to_string())
+        )));
+    }
+    Ok(game)
+}
+
+/// What replaying a match log through the engine found.
+#[derive(Debug, Clone)]
+pub struct Replayed {
+    /// Accepted messages re-adjudicated, each giving the recorded dice and
+    /// state.
+    pub messages: usize,
+    /// The last message's result is missing (a crash before it was logged);
+    /// opening the match for writing completes it.
+    pub unfinished: bool,
+    /// The state the log replays to.
+    pub state: GameState,
+}
+
+/// Replays a match log read-only, for `adjutant verify`: the game data must
+/// be the match's own copy (`games/<id>/` beside the log, matching
+/// `game_hash`), and every accepted message must re-adjudicate, with the dice
+/// of its turn, to the dice and state its entries recorded.
+pub fn replay_match(log_path: &Path, genesis: &Genesis) -> Result<Replayed, MatchError> {
+    let dir = log_path.parent().unwrap_or(Path::new("."));
+    let game = match_game(dir, genesis)?;
+    let (state, pending, messages) = replay(&game, log_path)?;
+    Ok(Replayed {
+        messages,
+        unfinished: pending.is_some(),
+        state,
+    })
+}
+
 /// Orders that were logged but whose adjudication was not (a crash between
 /// the two appends).
 struct Pending {
     power: String,
     stage: u8,
+    orders: Orders,
     before: GameState,
-    after: GameState,
-    events: Vec<String>,
+    /// Dice entries logged after the orders (a crash after them).
+    logged_rolls: Vec<RollGroup>,
 }
 
-/// Replays every accepted message of a match log through the engine.
-fn replay(game: &GameDef, log_path: &Path) -> Result<(GameState, Option<Pending>), MatchError> {
+/// Applies an accepted message: stage 1 with the turn's dice (keyed by the
+/// revealed secret and the digests), stage 2 and standing orders without.
+/// Returns the new state, what happened (described) and every die drawn.
+fn resolve(
+    game: &GameDef,
+    state: &GameState,
+    power: PowerId,
+    stage: u8,
+    orders: &Orders,
+    key: Option<TurnKey>,
+) -> Result<(GameState, Vec<String>, Vec<RollGroup>), Vec<OrderError>> {
+    let (next, events, rolls) = match key {
+        Some(key) if stage == 1 => {
+            let mut dice = Dice::verifiable(key);
+            let (next, events) = apply_orders_with_dice(game, state, power, orders, &mut dice)?;
+            (next, events, dice.take_rolls())
+        }
+        _ => {
+            let (next, events) = apply_orders(game, state, power, orders)?;
+            (next, events, Vec::new())
+        }
+    };
+    let events = events.iter().map(|e| e.describe(game)).collect();
+    Ok((next, events, rolls))
+}
+
+/// Replays every accepted message of a match log through the engine, with
+/// the dice its revealed secrets give, checking every recorded die and state.
+/// Returns the state, an unfinished message if any, and how many messages
+/// re-adjudicated to their recorded state.
+fn replay(
+    game: &GameDef,
+    log_path: &Path,
+) -> Result<(GameState, Option<Pending>, usize), MatchError> {
     let data = fs::read(log_path).map_err(io(log_path))?;
     let mut state = GameState::initial(game);
-    let mut pending: Option<(u64, Pending)> = None;
+    let mut chain = crate::log::Chain::new();
+    let mut pending: Option<Pending> = None;
+    let mut matched = 0usize;
     let mut failure = None;
     let _ = for_each_line(&data, |seq, _, line| {
         if failure.is_some() {
             return Ok(());
         }
         let entry = parse_line(line).expect("MatchLog::open verified every line");
+        chain.apply(&entry).expect("MatchLog::open verified the chain");
         let fail = |reason: String| Some(MatchError::Replay { seq, reason });
         match entry.body {
             Body::Order(o) => {
-                let result = game
+                let parsed = game
                     .power(&o.power)
-                    .ok_or_else(|| vec![general(format!("unknown power {}", o.power))])
-                    .and_then(|p| {
-                        let m = parse_message(game, &o.canonical)?;
-                        apply_orders(game, &state, p, &m.orders)
+                    .ok_or_else(|| format!("unknown power {}", o.power))
+                    .and_then(|_| {
+                        parse_message(game, &o.canonical).map_err(|errors| {
+                            errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+                        })
                     });
-                match result {
-                    Ok((after, events)) => {
-                        let p = Pending {
-                            power: o.power.clone(),
-                            stage: stage_of(&state),
-                            before: state.clone(),
-                            after,
-                            events: events.iter().map(|e| e.describe(game)).collect(),
+                match parsed {
+                    Ok(m) => {
+                        let stage = if is_standing_only(&m.orders) {
+                            0
+                        } else {
+                            stage_of(&state)
                         };
-                        pending = Some((seq, p));
+                        pending = Some(Pending {
+                            power: o.power.clone(),
+                            stage,
+                            orders: m.orders,
+                            before: state.clone(),
+                            logged_rolls: Vec::new(),
+                        });
                     }
-                    Err(errors) => {
-                        let list: Vec<String> = errors.iter().map(ToString::to_string).collect();
-                        failure = fail(format!(
-                            "the logged orders are rejected: {}",
-                            list.join("; ")
-                        ));
-                    }
+                    Err(e) => failure = fail(format!("the logged orders do not parse: {e}")),
                 }
             }
+            Body::Dice(d) => match pending.as_mut() {
+                Some(p) => p.logged_rolls.extend(d.rolls),
+                None => failure = fail("dice without the orders they belong to".into()),
+            },
             Body::Adjudication(a) => match pending.take() {
-                Some((_, p)) if state_digest(&p.after) == a.state => state = p.after,
-                Some((order_seq, _)) => {
-                    failure = fail(format!(
-                        "the orders of entry {order_seq} give a different state than recorded"
-                    ))
+                Some(p) => {
+                    let power = game.power(&p.power).expect("checked at the order");
+                    let key = chain.open_turn().and_then(|(_, k)| k);
+                    match resolve(game, &state, power, p.stage, &p.orders, key) {
+                        Ok((next, _, rolls)) if rolls != p.logged_rolls => {
+                            let _ = next;
+                            failure = fail(format!(
+                                "the engine draws {} dice for these orders, but the log holds {} that differ",
+                                rolls.iter().map(|g| g.values.len()).sum::<usize>(),
+                                p.logged_rolls.iter().map(|g| g.values.len()).sum::<usize>()
+                            ));
+                        }
+                        Ok((next, _, _)) if state_digest(&next) == a.state => {
+                            state = next;
+                            matched += 1;
+                        }
+                        Ok(_) => {
+                            failure = fail(
+                                "the orders before it give a different state than recorded".into(),
+                            )
+                        }
+                        Err(errors) => {
+                            failure = fail(format!(
+                                "the logged orders are rejected: {}",
+                                errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+                            ))
+                        }
+                    }
                 }
                 None => failure = fail("an adjudication without its orders".into()),
             },
@@ -536,7 +672,7 @@ fn replay(game: &GameDef, log_path: &Path) -> Result<(GameState, Option<Pending>
     if let Some(f) = failure {
         return Err(f);
     }
-    Ok((state, pending.map(|(_, p)| p)))
+    Ok((state, pending, matched))
 }
 
 fn stage_of(state: &GameState) -> u8 {

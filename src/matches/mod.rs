@@ -6,6 +6,11 @@
 
 mod dice_turn;
 mod game_match;
+pub mod players;
 
 pub use dice_turn::{DiceTurn, DiceTurnError};
-pub use game_match::{Match, MatchError, Player, PlayersFile, Receipt, game_hash, state_digest};
+pub use players::{PlayerSecrets, PlayersError, Roster, Seat};
+pub use game_match::{
+    Match, MatchError, Player, PlayersFile, Receipt, Replayed, game_hash, replay_match,
+    state_digest,
+};

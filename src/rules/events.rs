@@ -79,6 +79,90 @@ pub enum Event {
         /// The round now.
         round: u32,
     },
+    // combat: one firing group's dice, as drawn, with what they needed.
+    /// A firing group rolled in a battle (or AA fire, bombardment, raid).
+    Fire {
+        /// Where the battle is.
+        space: SpaceId,
+        /// The dice label (`docs/rules/combat-labels.md`).
+        label: String,
+        /// Who fired: `attacker`, `defender`, `AA gun`, `bombardment`, ...
+        side: String,
+        /// The firing group in the game's words ("infantry", "supported
+        /// infantry", "first-strike submarine").
+        group: String,
+        /// A die hits at or below this value.
+        hits_at: u8,
+        /// The values, in the order drawn.
+        dice: Vec<u32>,
+        /// Low Luck: hits scored without dice (total strength / 6).
+        sure_hits: u32,
+        /// Hits scored in all.
+        hits: u32,
+    },
+    // combat: a unit hit, with the rule, plan entry or standing order that
+    // chose it.
+    /// A unit took a hit (destroyed, or damaged when it has hit points left).
+    Casualty {
+        /// Where.
+        space: SpaceId,
+        /// Whose unit.
+        power: PowerId,
+        /// Its type.
+        unit: super::orders::UnitTypeId,
+        /// Destroyed (false: damaged and still afloat).
+        destroyed: bool,
+        /// Which rule, battle-plan entry or standing order chose it.
+        reason: String,
+    },
+    // combat: a choice made on a player's behalf or forced by a rule that is
+    // not a casualty (submerging, a landing called off, hits that no unit
+    // can take, ...).
+    /// A decision in a battle, with the rule or order that made it.
+    Decision {
+        /// Where.
+        space: SpaceId,
+        /// The rule, plan entry or standing order.
+        rule: String,
+        /// What it decided.
+        detail: String,
+    },
+    // combat: attackers leaving a battle.
+    /// Attacking units retreated.
+    Retreated {
+        /// The battle.
+        space: SpaceId,
+        /// Whose units.
+        power: PowerId,
+        /// Where they went.
+        to: SpaceId,
+        /// Which.
+        units: UnitList,
+        /// The plan entry or rule that ordered it.
+        reason: String,
+    },
+    // combat: how a battle ended.
+    /// A battle is over.
+    BattleEnded {
+        /// Where.
+        space: SpaceId,
+        /// Rounds fought.
+        rounds: u32,
+        /// The result in the game's words.
+        result: String,
+    },
+    // combat: a strategic bombing raid's damage.
+    /// A strategic bombing raid cost its victim IPCs.
+    Bombed {
+        /// The territory bombed.
+        space: SpaceId,
+        /// Whose treasury paid.
+        victim: PowerId,
+        /// IPCs lost.
+        damage: u32,
+        /// The dice and any cap, in words.
+        detail: String,
+    },
     /// A side has won.
     Victory {
         /// The side's name.
@@ -156,6 +240,84 @@ impl Event {
                 power(next)
             ),
             Event::Victory { side, reason } => format!("{side} win: {reason}"),
+            Event::Fire {
+                space: s,
+                label,
+                side,
+                group,
+                hits_at,
+                dice,
+                sure_hits,
+                hits,
+            } => {
+                let rolls: Vec<String> = dice
+                    .iter()
+                    .map(|d| {
+                        if *d <= u32::from(*hits_at) {
+                            format!("{d} hit")
+                        } else {
+                            format!("{d}")
+                        }
+                    })
+                    .collect();
+                let sure = if *sure_hits > 0 {
+                    format!("{sure_hits} sure hit(s) (Low Luck), ")
+                } else {
+                    String::new()
+                };
+                format!(
+                    "{}: {side} {group} fire: {sure}dice [{}] needing {hits_at} or less: \
+                     {hits} hit(s) ({label})",
+                    space(s),
+                    rolls.join(", ")
+                )
+            }
+            Event::Casualty {
+                space: s,
+                power: p,
+                unit,
+                destroyed,
+                reason,
+            } => format!(
+                "{}: {} {} {} ({reason})",
+                space(s),
+                power(p),
+                game.unit_types()[*unit].name,
+                if *destroyed { "lost" } else { "damaged" }
+            ),
+            Event::Decision {
+                space: s,
+                rule,
+                detail,
+            } => format!("{}: {detail} ({rule})", space(s)),
+            Event::Retreated {
+                space: s,
+                power: p,
+                to,
+                units: u,
+                reason,
+            } => format!(
+                "{}: {} retreated {} to {} ({reason})",
+                space(s),
+                power(p),
+                units(u),
+                space(to)
+            ),
+            Event::BattleEnded {
+                space: s,
+                rounds,
+                result,
+            } => format!("battle in {} over after {rounds} round(s): {result}", space(s)),
+            Event::Bombed {
+                space: s,
+                victim,
+                damage,
+                detail,
+            } => format!(
+                "strategic bombing raid on {}: {} loses {damage} IPCs ({detail})",
+                space(s),
+                power(victim)
+            ),
         }
     }
 }

@@ -16,7 +16,7 @@ use super::names::NameKey;
 use super::orders::parse::parse_message;
 use super::orders::{OrderError, PowerId};
 use super::state::{GameState, Phase};
-use super::turn::apply_orders;
+use super::turn::{apply_orders, apply_orders_with_dice};
 use super::{GameDef, SpaceId};
 
 /// Units per space: space -> power -> unit type -> count (as in `setup.yaml`).
@@ -68,11 +68,31 @@ pub struct Position {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Step {
+    /// The power sending the message (default: the power to move). Another
+    /// power may send standing orders at any time.
+    #[serde(default, rename = "as")]
+    pub sender: Option<String>,
     /// The orders, as the player writes them.
     pub orders: String,
+    /// Scripted dice for this message's battles (test builds only).
+    #[serde(default)]
+    pub dice: Option<DiceScript>,
     /// What must be true afterwards.
     #[serde(default)]
     pub expect: Expect,
+}
+
+/// Scripted dice: per label first, then the common sequence.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiceScript {
+    /// Dice drawn in order, whatever their label.
+    #[serde(default)]
+    pub sequence: Vec<u32>,
+    /// Dice for a label (`docs/rules/combat-labels.md`), used before the
+    /// sequence.
+    #[serde(default)]
+    pub labels: Entries<Vec<u32>>,
 }
 
 /// Expectations after a step; every field is optional.
@@ -144,9 +164,18 @@ pub fn run(game: &GameDef, scenario: &Scenario) -> Result<Outcome, ScenarioError
     };
     for (i, step) in scenario.steps.iter().enumerate() {
         let n = i + 1;
-        let power = state.current_power(game);
-        let result = parse_message(game, &step.orders)
-            .and_then(|m| apply_orders(game, &state, power, &m.orders));
+        let power = match &step.sender {
+            Some(name) => game
+                .power(name)
+                .ok_or_else(|| ScenarioError(format!("step {n}: no power {name:?}")))?,
+            None => state.current_power(game),
+        };
+        let mut dice = step_dice(step.dice.as_ref())
+            .map_err(|e| ScenarioError(format!("step {n}: {e}")))?;
+        let result = parse_message(game, &step.orders).and_then(|m| match dice.as_mut() {
+            Some(d) => apply_orders_with_dice(game, &state, power, &m.orders, d),
+            None => apply_orders(game, &state, power, &m.orders),
+        });
         let mut fail = |what: String| outcome.failures.push(format!("step {n}: {what}"));
         match result {
             Ok((next, events)) => {
@@ -190,6 +219,34 @@ pub fn run(game: &GameDef, scenario: &Scenario) -> Result<Outcome, ScenarioError
     }
     outcome.state = state;
     Ok(outcome)
+}
+
+/// The dice of a step: scripted when the step gives them (test builds only),
+/// none otherwise (a battle that needs dice is then refused).
+#[cfg(feature = "fixed-dice")]
+fn step_dice(script: Option<&DiceScript>) -> Result<Option<crate::dice::Dice>, String> {
+    use crate::dice::{Dice, FixedDice, Label};
+    let Some(script) = script else {
+        return Ok(None);
+    };
+    let mut fixed = FixedDice::sequence(script.sequence.iter().copied());
+    for (label, values) in script.labels.iter() {
+        let label = Label::new(label).map_err(|e| format!("dice.labels: {e}"))?;
+        fixed = fixed.with_label(label, values.iter().copied());
+    }
+    Ok(Some(Dice::fixed(fixed)))
+}
+
+#[cfg(not(feature = "fixed-dice"))]
+fn step_dice(script: Option<&DiceScript>) -> Result<Option<crate::dice::Dice>, String> {
+    match script {
+        None => Ok(None),
+        Some(_) => Err(
+            "this scenario scripts its dice, which only a build with the `fixed-dice` feature \
+             can do (the test suite has it: cargo test --test scenarios)"
+                .into(),
+        ),
+    }
 }
 
 fn error_matches(e: &OrderError, want: &ExpectedError) -> bool {

@@ -5,7 +5,7 @@
 //! checking orders: a stage is applied to a copy and the copy is kept only
 //! when every order of the stage was legal.
 
-use super::orders::{PowerId, UnitList, UnitTypeId};
+use super::orders::{PowerId, StandingOrders, UnitList, UnitTypeId};
 use super::{GameDef, SpaceId};
 
 /// The phases of a power's turn, in order.
@@ -114,6 +114,9 @@ pub struct GameState {
     // economy: set once a side has won; no more orders are accepted.
     /// The side (index into `game.yaml`'s sides) that has won, if any.
     pub winner: Option<usize>,
+    /// Each power's standing orders (how it defends when it cannot be
+    /// asked), by power; set by a `standing:` message at any time.
+    pub standing: Vec<StandingOrders>,
 }
 
 // economy: a victory condition being held, for `GameState::holds`.
@@ -151,6 +154,7 @@ impl GameState {
             taken_in_passing: Vec::new(),
             holds: Vec::new(),
             winner: None,
+            standing: vec![StandingOrders::default(); powers],
         };
         for (space, power, unit_type, count) in game.starting_units() {
             let unit = game

@@ -10,6 +10,7 @@
 //! (AAE: the Middle East payment), convoy control, income, the victory check,
 //! and the next power in turn order (the next round after the last).
 
+use crate::dice::Dice;
 use crate::rules::GameDef;
 use crate::rules::combat::{self, CombatOutcome};
 use crate::rules::conquest;
@@ -21,13 +22,17 @@ use crate::rules::production;
 use crate::rules::state::{GameState, Phase};
 use crate::rules::variants::TakeOver;
 
-/// Applies one message of `power`'s orders to `state`.
+/// Applies one message of `power`'s orders to `state`, with no dice: for
+/// messages whose battles (if any) need none. A message whose battles need
+/// dice is refused with an error saying so; the match layer uses
+/// [`check_orders`] and [`apply_orders_with_dice`] instead.
 ///
 /// The stage is the one `state.phase` is at: at `Purchase` the message is
 /// stage 1 (purchase, combat moves, battle plans; stage-2 sections in the same
 /// message are applied after combat when still legal); at `NoncombatMove` it
 /// is stage 2 (non-combat moves, take-overs, placement; the turn then ends:
-/// income, next power). Returns the new state and what happened, or every
+/// income, next power). A message of standing orders alone may come from any
+/// power at any time. Returns the new state and what happened, or every
 /// error; a rejected message changes nothing.
 pub fn apply_orders(
     game: &GameDef,
@@ -35,7 +40,79 @@ pub fn apply_orders(
     power: PowerId,
     orders: &Orders,
 ) -> Result<(GameState, Vec<Event>), Vec<OrderError>> {
+    match run(game, state, power, orders, None)? {
+        Run::Done(next, events) => Ok((next, events)),
+        Run::NeedsDice => Err(vec![OrderError::new(
+            &section("combat"),
+            "these battles need dice, and none were given",
+        )]),
+    }
+}
+
+/// Applies one message with the turn's dice: every battle is fought. Call
+/// [`check_orders`] first: an error here means the orders were invalid
+/// before any die was drawn.
+pub fn apply_orders_with_dice(
+    game: &GameDef,
+    state: &GameState,
+    power: PowerId,
+    orders: &Orders,
+    dice: &mut Dice,
+) -> Result<(GameState, Vec<Event>), Vec<OrderError>> {
+    match run(game, state, power, orders, Some(dice))? {
+        Run::Done(next, events) => Ok((next, events)),
+        Run::NeedsDice => unreachable!("battles are fought when dice are given"),
+    }
+}
+
+/// Checks one message without drawing a die: everything up to the first
+/// battle that needs dice. `Ok` means the message is accepted: the match
+/// logs it, reveals the turn's secret, and applies it with the dice.
+pub fn check_orders(
+    game: &GameDef,
+    state: &GameState,
+    power: PowerId,
+    orders: &Orders,
+) -> Result<(), Vec<OrderError>> {
+    run(game, state, power, orders, None).map(|_| ())
+}
+
+/// True when the message sets standing orders and nothing else.
+pub fn is_standing_only(orders: &Orders) -> bool {
+    orders.standing.is_some()
+        && orders.purchase.is_none()
+        && orders.combat.is_empty()
+        && orders.battles.is_empty()
+        && !has_stage_two(orders)
+}
+
+/// How far a message got.
+enum Run {
+    /// Applied completely.
+    Done(GameState, Vec<Event>),
+    /// Valid so far; its battles need dice that were not given.
+    NeedsDice,
+}
+
+fn run(
+    game: &GameDef,
+    state: &GameState,
+    power: PowerId,
+    orders: &Orders,
+    dice: Option<&mut Dice>,
+) -> Result<Run, Vec<OrderError>> {
     let whole = |reason: String| vec![OrderError::new(&Origin::default(), reason)];
+    if is_standing_only(orders) {
+        // Any power, any time: how it defends when it cannot be asked.
+        let standing = orders.standing.as_ref().expect("checked");
+        let mut next = state.clone();
+        next.standing[power] = standing.item.clone();
+        let event = Event::Special {
+            rule: "standing orders".into(),
+            detail: format!("{} set new standing orders", game.powers()[power].name),
+        };
+        return Ok(Run::Done(next, vec![event]));
+    }
     if let Some(side) = state.winner {
         return Err(whole(format!(
             "the game is over: the {} have won",
@@ -53,7 +130,11 @@ pub fn apply_orders(
     let mut next = state.clone();
     let mut events = Vec::new();
     match state.phase {
-        Phase::Purchase => stage_one(game, &mut next, power, orders, &mut events)?,
+        Phase::Purchase => {
+            if !stage_one(game, &mut next, power, orders, dice, &mut events)? {
+                return Ok(Run::NeedsDice);
+            }
+        }
         Phase::NoncombatMove => {
             let errors = stage_one_sections(orders, "stage 1 of this turn was already applied");
             if !errors.is_empty() {
@@ -69,7 +150,7 @@ pub fn apply_orders(
             )));
         }
     }
-    Ok((next, events))
+    Ok(Run::Done(next, events))
 }
 
 fn section(name: &'static str) -> Origin {
@@ -119,14 +200,16 @@ fn has_stage_two(orders: &Orders) -> bool {
 }
 
 /// Purchase, combat move, battle plans and combat; then stage 2 when the
-/// message carries it.
+/// message carries it. Returns `false` when the battles need dice that were
+/// not given (everything before them was valid).
 fn stage_one(
     game: &GameDef,
     state: &mut GameState,
     power: PowerId,
     orders: &Orders,
+    dice: Option<&mut Dice>,
     events: &mut Vec<Event>,
-) -> Result<(), Vec<OrderError>> {
+) -> Result<bool, Vec<OrderError>> {
     let mut errors: Vec<OrderError> = standing(orders).into_iter().collect();
     if let Some(p) = &orders.purchase
         && let Err(e) = production::purchase(game, state, power, p, events)
@@ -142,13 +225,23 @@ fn stage_one(
         return Err(errors);
     }
     state.phase = Phase::Combat;
-    let outcome =
-        combat::fight_battles(game, state, power, &orders.combat, &orders.battles, events)?;
+    let outcome = combat::fight_battles(
+        game,
+        state,
+        power,
+        &orders.combat,
+        &orders.battles,
+        dice,
+        events,
+    )?;
+    if outcome.needs_dice {
+        return Ok(false);
+    }
     state.phase = Phase::NoncombatMove;
     if has_stage_two(orders) {
         stage_two_after_combat(game, state, power, orders, outcome, events)?;
     }
-    Ok(())
+    Ok(true)
 }
 
 /// Stage 2 sent with stage 1. When dice decided some battle, orders that no

@@ -1,0 +1,776 @@
+//! The daemon's configuration: one YAML file (`docs/daemon.md`), every key
+//! optional, every default the embedded one, checked at start with every
+//! problem reported at once (YAML path and reason).
+//!
+//! The file is read in two steps: [`ConfigFile`] is the YAML as written
+//! (unknown keys are errors), [`ConfigFile::validate`] turns it into a
+//! [`Config`] with paths resolved, durations parsed and addresses checked.
+
+use std::net::IpAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::mail::message::Mailbox;
+use crate::mail::route::is_match_id;
+use crate::mail::transport::SmtpSecurity;
+
+/// The data directory of the embedded default.
+pub const DEFAULT_DATA_DIR: &str = "adjutant-data";
+/// The mail domain of the embedded default (a name that never leaves the
+/// machine: `.localhost` is reserved for loopback, RFC 6761).
+pub const DEFAULT_DOMAIN: &str = "adjutant.localhost";
+
+/// The configuration file as written.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    /// Where everything lives (default `./adjutant-data`, relative to the
+    /// current directory).
+    #[serde(default)]
+    pub data_dir: Option<PathBuf>,
+    /// Where mail comes in (default: the Maildir `DATA/inbox`).
+    #[serde(default)]
+    pub inbound: Option<InboundFile>,
+    /// How mail goes out (default: `.eml` files in `DATA/sent-mail`).
+    #[serde(default)]
+    pub transport: Option<TransportFile>,
+    /// Domain and addresses.
+    #[serde(default)]
+    pub mail: MailFile,
+    /// Size and rate limits.
+    #[serde(default)]
+    pub limits: LimitsFile,
+    /// Deadlines of the stages.
+    #[serde(default)]
+    pub deadlines: DeadlinesFile,
+    /// How often the inbox is looked at when idle (default `5s`).
+    #[serde(default)]
+    pub poll_interval: Option<String>,
+}
+
+/// `inbound:`, one of its two forms.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InboundFile {
+    /// `maildir: {path: DIR}`.
+    Maildir(MaildirFile),
+    /// `imap: {host, port, tls, user, password_file}`.
+    Imap(ImapFile),
+}
+
+/// `inbound: {maildir: ...}`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MaildirFile {
+    /// The Maildir (relative paths are under the data directory).
+    pub path: PathBuf,
+}
+
+/// `inbound: {imap: ...}`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImapFile {
+    /// Server host.
+    pub host: String,
+    /// Server port (default 993 with TLS, 143 without).
+    #[serde(default)]
+    pub port: Option<u16>,
+    /// Implicit TLS (default true).
+    #[serde(default)]
+    pub tls: Option<bool>,
+    /// Login.
+    pub user: String,
+    /// A file holding the password (first line).
+    pub password_file: PathBuf,
+    /// The folder to read (default `INBOX`).
+    #[serde(default)]
+    pub folder: Option<String>,
+}
+
+/// `transport:`, one of its three forms.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TransportFile {
+    /// `file: {dir: DIR}`.
+    File(FileTransportFile),
+    /// `sendmail: {path: /usr/sbin/sendmail}`.
+    Sendmail(SendmailFile),
+    /// `smtp: {host, port, security, user, password_file}`.
+    Smtp(SmtpFile),
+}
+
+/// `transport: {file: ...}`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileTransportFile {
+    /// The directory (relative paths are under the data directory).
+    pub dir: PathBuf,
+}
+
+/// `transport: {sendmail: ...}`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SendmailFile {
+    /// The sendmail binary (default `/usr/sbin/sendmail`).
+    #[serde(default)]
+    pub path: Option<PathBuf>,
+}
+
+/// `transport: {smtp: ...}`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SmtpFile {
+    /// Server host.
+    pub host: String,
+    /// Server port (default 587 for starttls, 465 for tls, 25 for plain).
+    #[serde(default)]
+    pub port: Option<u16>,
+    /// `starttls` (default), `tls` or `plain` (loopback only).
+    #[serde(default)]
+    pub security: Option<String>,
+    /// Login, if the server wants one.
+    #[serde(default)]
+    pub user: Option<String>,
+    /// A file holding the password (first line); required with `user`.
+    #[serde(default)]
+    pub password_file: Option<PathBuf>,
+    /// Timeout per SMTP command (default `30s`).
+    #[serde(default)]
+    pub timeout: Option<String>,
+}
+
+/// `mail:`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MailFile {
+    /// Our mail domain (default `adjutant.localhost`).
+    #[serde(default)]
+    pub domain: Option<String>,
+    /// The local part of the orders address (default `orders`): players
+    /// write to `orders+MATCH@domain`.
+    #[serde(default)]
+    pub orders_local_part: Option<String>,
+    /// The `From` of everything sent (default `Adjutant <orders@domain>`).
+    #[serde(default)]
+    pub from: Option<String>,
+}
+
+/// `limits:`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsFile {
+    /// Largest message read, in bytes (default 262144).
+    #[serde(default)]
+    pub max_message_bytes: Option<usize>,
+    /// Messages per sender per match and hour before further ones are
+    /// dropped unanswered (default 30).
+    #[serde(default)]
+    pub per_sender_per_hour: Option<u32>,
+    /// Messages per match and hour (default 300).
+    #[serde(default)]
+    pub per_match_per_hour: Option<u32>,
+    /// Notices to unknown senders per match and hour (default 10); one
+    /// sender gets at most one a day.
+    #[serde(default)]
+    pub unknown_sender_notices_per_hour: Option<u32>,
+}
+
+/// `deadlines:`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeadlinesFile {
+    /// Time allowed for each stage, e.g. `72h`, `3d` (default: none).
+    #[serde(default)]
+    pub stage: Option<String>,
+    /// How long before a deadline the reminder goes out (default `24h`).
+    #[serde(default)]
+    pub reminder_before: Option<String>,
+    /// What happens when a deadline passes: `wait` (the default and the only
+    /// policy in this version).
+    #[serde(default)]
+    pub no_orders: Option<String>,
+}
+
+/// Where mail comes in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Inbound {
+    /// A Maildir.
+    Maildir(PathBuf),
+    /// An IMAP mailbox.
+    Imap {
+        /// Host.
+        host: String,
+        /// Port.
+        port: u16,
+        /// Implicit TLS.
+        tls: bool,
+        /// Login.
+        user: String,
+        /// Password file.
+        password_file: PathBuf,
+        /// Folder.
+        folder: String,
+    },
+}
+
+/// How mail goes out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Transport {
+    /// `.eml` files in a directory.
+    File(PathBuf),
+    /// The sendmail binary.
+    Sendmail(PathBuf),
+    /// SMTP.
+    Smtp {
+        /// Host.
+        host: String,
+        /// Port.
+        port: u16,
+        /// Security.
+        security: SmtpSecurity,
+        /// Login and password file.
+        login: Option<(String, PathBuf)>,
+        /// Timeout per command.
+        timeout: Duration,
+    },
+}
+
+/// Size and rate limits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest message read, in bytes.
+    pub max_message_bytes: usize,
+    /// Messages per sender per match and hour.
+    pub per_sender_per_hour: u32,
+    /// Messages per match and hour.
+    pub per_match_per_hour: u32,
+    /// Notices to unknown senders per match and hour.
+    pub unknown_sender_notices_per_hour: u32,
+}
+
+/// What happens when a stage's deadline passes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoOrders {
+    /// The match waits for the orders.
+    Wait,
+}
+
+/// Deadlines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deadlines {
+    /// Time allowed per stage; `None`: no deadline.
+    pub stage: Option<Duration>,
+    /// Reminder lead time.
+    pub reminder_before: Duration,
+    /// The no-orders policy.
+    pub no_orders: NoOrders,
+}
+
+/// A checked configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// The data directory.
+    pub data_dir: PathBuf,
+    /// Inbound source.
+    pub inbound: Inbound,
+    /// The persisted outbox (`DATA/outbox`).
+    pub outbox_dir: PathBuf,
+    /// Match directories live here (`DATA/matches`).
+    pub matches_dir: PathBuf,
+    /// Outbound transport.
+    pub transport: Transport,
+    /// Our mail domain.
+    pub domain: String,
+    /// The local part of the orders address.
+    pub orders_local_part: String,
+    /// `From` of everything sent.
+    pub from: Mailbox,
+    /// Limits.
+    pub limits: Limits,
+    /// Deadlines.
+    pub deadlines: Deadlines,
+    /// Idle poll interval.
+    pub poll_interval: Duration,
+}
+
+/// One thing wrong with a configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// Where: a YAML path such as `transport.smtp.port`.
+    pub path: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// A configuration that cannot be used, with every problem found.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {} problem(s):{}", source_name, problems.len(), problems.iter().map(|p| format!("\n  {}: {}", p.path, p.reason)).collect::<String>())]
+pub struct ConfigError {
+    /// The file, or "the embedded default".
+    pub source_name: String,
+    /// Every problem.
+    pub problems: Vec<Problem>,
+}
+
+impl Config {
+    /// The embedded default, everything under `data_dir`: the Maildir
+    /// `inbox/`, the outbox `outbox/`, the file transport `sent-mail/`, the
+    /// matches `matches/<id>/`.
+    pub fn embedded(data_dir: &Path) -> Config {
+        ConfigFile {
+            data_dir: Some(data_dir.to_owned()),
+            ..ConfigFile::default()
+        }
+        .validate()
+        .expect("the embedded default is valid")
+    }
+
+    /// Reads and checks a configuration file.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let name = path.display().to_string();
+        let fail = |path: &str, reason: String| ConfigError {
+            source_name: name.clone(),
+            problems: vec![Problem {
+                path: path.into(),
+                reason,
+            }],
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| fail("(file)", e.to_string()))?;
+        let file: ConfigFile = if text.trim().is_empty() {
+            ConfigFile::default()
+        } else {
+            serde_saphyr::from_str(&text).map_err(|e| fail("(yaml)", e.to_string()))?
+        };
+        file.validate().map_err(|mut e| {
+            e.source_name = name;
+            e
+        })
+    }
+
+    /// The address players send orders for `match_id` to.
+    pub fn orders_address(&self) -> crate::mail::route::Address {
+        crate::mail::route::Address::new(&self.orders_local_part, &self.domain)
+    }
+}
+
+/// Parses `90s`, `30m`, `72h`, `3d` (a whole number and a unit).
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !c.is_ascii_digit())
+        .ok_or_else(|| format!("{t:?} has no unit; write e.g. 90s, 30m, 72h or 3d"))?;
+    let (n, unit) = t.split_at(split);
+    let n: u64 = n
+        .parse()
+        .map_err(|_| format!("{t:?} does not start with a whole number"))?;
+    let secs = match unit.trim() {
+        "s" => n,
+        "m" => n * 60,
+        "h" => n * 3600,
+        "d" => n * 86_400,
+        other => {
+            return Err(format!(
+                "{other:?} is not a unit; use s (seconds), m (minutes), h (hours) or d (days)"
+            ));
+        }
+    };
+    Ok(Duration::from_secs(secs))
+}
+
+fn is_loopback(host: &str) -> bool {
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .parse::<IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+fn is_domain(d: &str) -> bool {
+    !d.is_empty()
+        && d.len() <= 253
+        && d.split('.').all(|l| {
+            !l.is_empty()
+                && l.len() <= 63
+                && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                && !l.starts_with('-')
+                && !l.ends_with('-')
+        })
+}
+
+impl ConfigFile {
+    /// Checks everything and resolves defaults; every problem is reported.
+    pub fn validate(self) -> Result<Config, ConfigError> {
+        let mut problems = Vec::new();
+        let mut problem = |path: &str, reason: String| {
+            problems.push(Problem {
+                path: path.into(),
+                reason,
+            })
+        };
+        let data_dir = self
+            .data_dir
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_DATA_DIR));
+        if data_dir.as_os_str().is_empty() {
+            problem("data_dir", "is empty".into());
+        }
+        let under = |p: &Path| {
+            if p.is_absolute() {
+                p.to_owned()
+            } else {
+                data_dir.join(p)
+            }
+        };
+        let readable = |path: &str, file: &Path, problem: &mut dyn FnMut(&str, String)| {
+            if let Err(e) = std::fs::read_to_string(file) {
+                problem(path, format!("cannot read {}: {e}", file.display()));
+            }
+        };
+
+        // mail
+        let domain = self
+            .mail
+            .domain
+            .clone()
+            .unwrap_or_else(|| DEFAULT_DOMAIN.into())
+            .trim()
+            .to_ascii_lowercase();
+        if !is_domain(&domain) {
+            problem(
+                "mail.domain",
+                format!("{domain:?} is not a domain name (letters, digits, '-', dots)"),
+            );
+        }
+        let local = self
+            .mail
+            .orders_local_part
+            .clone()
+            .unwrap_or_else(|| "orders".into());
+        if local.is_empty() || local.contains('+') || !is_match_id(&local) {
+            problem(
+                "mail.orders_local_part",
+                format!(
+                    "{local:?} is not usable: letters, digits, '.', '_' and '-' only (no '+', which separates the match id)"
+                ),
+            );
+        }
+        let from_text = self
+            .mail
+            .from
+            .clone()
+            .unwrap_or_else(|| format!("Adjutant <{local}@{domain}>"));
+        let from = match from_text.parse::<lettre::message::Mailbox>() {
+            Ok(m) => Mailbox {
+                address: m.email.to_string(),
+                name: m.name,
+            },
+            Err(e) => {
+                problem(
+                    "mail.from",
+                    format!("{from_text:?} is not an address: {e}"),
+                );
+                Mailbox {
+                    address: String::new(),
+                    name: None,
+                }
+            }
+        };
+
+        // inbound
+        let inbound = match self.inbound {
+            None => Inbound::Maildir(data_dir.join("inbox")),
+            Some(InboundFile::Maildir(m)) => Inbound::Maildir(under(&m.path)),
+            Some(InboundFile::Imap(i)) => {
+                if i.host.trim().is_empty() {
+                    problem("inbound.imap.host", "is empty".into());
+                }
+                if i.user.trim().is_empty() {
+                    problem("inbound.imap.user", "is empty".into());
+                }
+                readable(
+                    "inbound.imap.password_file",
+                    &i.password_file,
+                    &mut problem,
+                );
+                let tls = i.tls.unwrap_or(true);
+                if !tls && !is_loopback(&i.host) {
+                    problem(
+                        "inbound.imap.tls",
+                        format!(
+                            "false is only allowed to a loopback address, not {:?}: a password must not cross a network in clear",
+                            i.host
+                        ),
+                    );
+                }
+                problem(
+                    "inbound.imap",
+                    "the IMAP source is not available in this version; deliver to a Maildir (Dovecot, fetchmail, getmail) and use inbound: {maildir: {path: ...}} (docs/daemon.md)".into(),
+                );
+                Inbound::Imap {
+                    port: i.port.unwrap_or(if tls { 993 } else { 143 }),
+                    host: i.host,
+                    tls,
+                    user: i.user,
+                    password_file: i.password_file,
+                    folder: i.folder.unwrap_or_else(|| "INBOX".into()),
+                }
+            }
+        };
+
+        // transport
+        let transport = match self.transport {
+            None => Transport::File(data_dir.join("sent-mail")),
+            Some(TransportFile::File(f)) => Transport::File(under(&f.dir)),
+            Some(TransportFile::Sendmail(s)) => {
+                let path = s
+                    .path
+                    .unwrap_or_else(|| PathBuf::from("/usr/sbin/sendmail"));
+                if !path.is_absolute() {
+                    problem(
+                        "transport.sendmail.path",
+                        format!("{} must be an absolute path", path.display()),
+                    );
+                }
+                Transport::Sendmail(path)
+            }
+            Some(TransportFile::Smtp(s)) => {
+                let security = match s.security.as_deref().unwrap_or("starttls") {
+                    "starttls" => SmtpSecurity::StartTls,
+                    "tls" => SmtpSecurity::ImplicitTls,
+                    "plain" => SmtpSecurity::Plain,
+                    other => {
+                        problem(
+                            "transport.smtp.security",
+                            format!("{other:?} is not one of starttls, tls, plain"),
+                        );
+                        SmtpSecurity::StartTls
+                    }
+                };
+                if s.host.trim().is_empty() {
+                    problem("transport.smtp.host", "is empty".into());
+                }
+                if security == SmtpSecurity::Plain && !is_loopback(&s.host) {
+                    problem(
+                        "transport.smtp.security",
+                        format!(
+                            "plain is only allowed to a loopback address, not {:?}; use starttls or tls",
+                            s.host
+                        ),
+                    );
+                }
+                let port = s.port.unwrap_or(match security {
+                    SmtpSecurity::StartTls => 587,
+                    SmtpSecurity::ImplicitTls => 465,
+                    SmtpSecurity::Plain => 25,
+                });
+                if port == 0 {
+                    problem("transport.smtp.port", "0 is not a port".into());
+                }
+                let login = match (s.user, s.password_file) {
+                    (Some(u), Some(p)) => {
+                        readable("transport.smtp.password_file", &p, &mut problem);
+                        Some((u, p))
+                    }
+                    (None, None) => None,
+                    (Some(_), None) => {
+                        problem(
+                            "transport.smtp.password_file",
+                            "is needed with user".into(),
+                        );
+                        None
+                    }
+                    (None, Some(_)) => {
+                        problem(
+                            "transport.smtp.user",
+                            "is needed with password_file".into(),
+                        );
+                        None
+                    }
+                };
+                let timeout = match s.timeout.as_deref().map(parse_duration) {
+                    None => Duration::from_secs(30),
+                    Some(Ok(d)) if !d.is_zero() => d,
+                    Some(Ok(_)) => {
+                        problem("transport.smtp.timeout", "must be more than 0s".into());
+                        Duration::from_secs(30)
+                    }
+                    Some(Err(e)) => {
+                        problem("transport.smtp.timeout", e);
+                        Duration::from_secs(30)
+                    }
+                };
+                Transport::Smtp {
+                    host: s.host,
+                    port,
+                    security,
+                    login,
+                    timeout,
+                }
+            }
+        };
+
+        // limits
+        let positive = |path: &str, v: Option<u32>, default: u32, problem: &mut dyn FnMut(&str, String)| {
+            let v = v.unwrap_or(default);
+            if v == 0 {
+                problem(path, "must be at least 1".into());
+            }
+            v
+        };
+        let limits = Limits {
+            max_message_bytes: match self.limits.max_message_bytes {
+                Some(n) if n < 1024 => {
+                    problem(
+                        "limits.max_message_bytes",
+                        format!("{n} is too small: a message's headers alone take more"),
+                    );
+                    n
+                }
+                Some(n) => n,
+                None => 256 * 1024,
+            },
+            per_sender_per_hour: positive(
+                "limits.per_sender_per_hour",
+                self.limits.per_sender_per_hour,
+                30,
+                &mut problem,
+            ),
+            per_match_per_hour: positive(
+                "limits.per_match_per_hour",
+                self.limits.per_match_per_hour,
+                300,
+                &mut problem,
+            ),
+            unknown_sender_notices_per_hour: positive(
+                "limits.unknown_sender_notices_per_hour",
+                self.limits.unknown_sender_notices_per_hour,
+                10,
+                &mut problem,
+            ),
+        };
+
+        // deadlines
+        let mut duration = |path: &str, text: Option<&str>| -> Option<Duration> {
+            match text.map(parse_duration)? {
+                Ok(d) if d.is_zero() => {
+                    problem(path, "must be more than 0s".into());
+                    None
+                }
+                Ok(d) => Some(d),
+                Err(e) => {
+                    problem(path, e);
+                    None
+                }
+            }
+        };
+        let stage = duration("deadlines.stage", self.deadlines.stage.as_deref());
+        let reminder_before = duration(
+            "deadlines.reminder_before",
+            self.deadlines.reminder_before.as_deref(),
+        )
+        .unwrap_or(Duration::from_secs(86_400));
+        let poll_interval =
+            duration("poll_interval", self.poll_interval.as_deref()).unwrap_or(Duration::from_secs(5));
+        if let Some(s) = stage
+            && self.deadlines.reminder_before.is_some()
+            && reminder_before >= s
+        {
+            problem(
+                "deadlines.reminder_before",
+                "must be shorter than deadlines.stage".into(),
+            );
+        }
+        let no_orders = match self.deadlines.no_orders.as_deref().unwrap_or("wait") {
+            "wait" => NoOrders::Wait,
+            other => {
+                problem(
+                    "deadlines.no_orders",
+                    format!("{other:?} is not a policy; this version has: wait"),
+                );
+                NoOrders::Wait
+            }
+        };
+
+        if !problems.is_empty() {
+            return Err(ConfigError {
+                source_name: "the configuration".into(),
+                problems,
+            });
+        }
+        Ok(Config {
+            outbox_dir: data_dir.join("outbox"),
+            matches_dir: data_dir.join("matches"),
+            data_dir,
+            inbound,
+            transport,
+            domain,
+            orders_local_part: local,
+            from,
+            limits,
+            deadlines: Deadlines {
+                stage,
+                reminder_before,
+                no_orders,
+            },
+            poll_interval,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_default_keeps_everything_under_one_directory() {
+        let c = Config::embedded(Path::new("d"));
+        assert_eq!(c.inbound, Inbound::Maildir(PathBuf::from("d/inbox")));
+        assert_eq!(c.transport, Transport::File(PathBuf::from("d/sent-mail")));
+        assert_eq!(c.outbox_dir, PathBuf::from("d/outbox"));
+        assert_eq!(c.matches_dir, PathBuf::from("d/matches"));
+        assert_eq!(c.from.address, "orders@adjutant.localhost");
+        assert_eq!(c.deadlines.no_orders, NoOrders::Wait);
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_path() {
+        let yaml = "mail: {domain: 'bad domain', orders_local_part: 'a+b'}\n\
+                    transport: {smtp: {host: mail.example.org, security: plain, user: u}}\n\
+                    limits: {per_sender_per_hour: 0}\n\
+                    deadlines: {stage: 3 weeks, no_orders: skip}\n";
+        let file: ConfigFile = serde_saphyr::from_str(yaml).unwrap();
+        let err = file.validate().unwrap_err();
+        let paths: Vec<&str> = err.problems.iter().map(|p| p.path.as_str()).collect();
+        for want in [
+            "mail.domain",
+            "mail.orders_local_part",
+            "transport.smtp.security",
+            "transport.smtp.password_file",
+            "limits.per_sender_per_hour",
+            "deadlines.stage",
+            "deadlines.no_orders",
+        ] {
+            assert!(paths.contains(&want), "{want} missing from {paths:?}");
+        }
+    }
+
+    #[test]
+    fn unknown_keys_are_refused() {
+        let r: Result<ConfigFile, _> = serde_saphyr::from_str("mail: {domian: x.org}\n");
+        assert!(r.is_err());
+        let r: Result<ConfigFile, _> =
+            serde_saphyr::from_str("inbound: {maildir: {path: x, extra: 1}}\n");
+        assert!(r.is_err());
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("72h"), Ok(Duration::from_secs(72 * 3600)));
+        assert_eq!(parse_duration("3d"), Ok(Duration::from_secs(3 * 86_400)));
+        assert!(parse_duration("3").is_err());
+        assert!(parse_duration("3w").is_err());
+    }
+}

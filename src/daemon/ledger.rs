@@ -1,0 +1,166 @@
+//! What a match log says about mail: the `received` and `welcome` entries
+//! the daemon wrote, read back for deduplication, crash recovery, rate
+//! limits and replies.
+
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+
+use crate::dice::Digest32;
+use crate::log::chain::for_each_line;
+use crate::log::{Body, Entry, Outcome, Received, parse_line};
+
+use super::text::StageRecord;
+
+/// Every entry of a match log.
+pub struct Ledger {
+    entries: Vec<Entry>,
+}
+
+impl Ledger {
+    /// Reads `dir/log.jsonl`. A torn or unreadable line is an error (the
+    /// writer would refuse the log too).
+    pub fn read(dir: &Path) -> anyhow::Result<Ledger> {
+        let path = dir.join("log.jsonl");
+        let data = std::fs::read(&path)
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+        let mut entries = Vec::new();
+        for_each_line(&data, |seq, offset, line| {
+            let e = parse_line(line).map_err(|e| crate::log::VerifyError {
+                seq,
+                offset,
+                reason: e.to_string(),
+            })?;
+            entries.push(e);
+            Ok(())
+        })
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        Ok(Ledger { entries })
+    }
+
+    /// The entries.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The `received` body of entry `i`, if it is one.
+    pub fn received(&self, i: usize) -> Option<&Received> {
+        match &self.entries.get(i)?.body {
+            Body::Received(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The last `received` entry for this mail (same Message-ID or same raw
+    /// hash), by index.
+    pub fn find(&self, message_id: Option<&str>, sha: &Digest32) -> Option<usize> {
+        (0..self.entries.len()).rev().find(|&i| {
+            self.received(i).is_some_and(|r| {
+                r.mail_sha256 == *sha
+                    || (message_id.is_some() && r.message_id.as_deref() == message_id)
+            })
+        })
+    }
+
+    /// Is there an `order` entry after entry `i` and before the next
+    /// `received` entry? (The orders of a `processing` message were logged.)
+    pub fn order_after(&self, i: usize) -> bool {
+        self.entries[i + 1..]
+            .iter()
+            .take_while(|e| !matches!(e.body, Body::Received(_)))
+            .any(|e| matches!(e.body, Body::Order(_)))
+    }
+
+    /// The accepted stage recorded by the `processing` entry for the same
+    /// mail before the final entry `i`: its order and adjudication entries.
+    pub fn stage_of(&self, i: usize) -> Option<StageRecord> {
+        let fin = self.received(i)?;
+        let start = (0..i).rev().find(|&j| {
+            self.received(j).is_some_and(|r| {
+                r.outcome == Outcome::Processing && r.mail_sha256 == fin.mail_sha256
+            })
+        })?;
+        let mut rec: Option<StageRecord> = None;
+        for e in &self.entries[start + 1..i] {
+            match &e.body {
+                Body::Order(o) => {
+                    rec = Some(StageRecord {
+                        power: o.power.clone(),
+                        round: 0,
+                        stage: 0,
+                        canonical: o.canonical.clone(),
+                        digest: o.digest.to_string(),
+                        events: Vec::new(),
+                    })
+                }
+                Body::Adjudication(a) => {
+                    if let Some(r) = rec.as_mut() {
+                        r.round = a.round;
+                        r.stage = a.stage;
+                        r.events = a.events.clone();
+                    }
+                }
+                _ => {}
+            }
+        }
+        rec.filter(|r| r.stage != 0)
+    }
+
+    /// The index of the last final `accepted` entry.
+    pub fn last_accepted(&self) -> Option<usize> {
+        (0..self.entries.len())
+            .rev()
+            .find(|&i| self.received(i).is_some_and(|r| r.outcome == Outcome::Accepted))
+    }
+
+    /// The sequence number of the `welcome` entry, if any.
+    pub fn welcome(&self) -> Option<u64> {
+        self.entries
+            .iter()
+            .find(|e| matches!(e.body, Body::Welcome(_)))
+            .map(|e| e.seq)
+    }
+
+    /// Final `received` entries (not `processing`) since `since`, optionally
+    /// only those of one sender, optionally only of one outcome.
+    pub fn count_since(
+        &self,
+        since: DateTime<Utc>,
+        from: Option<&Digest32>,
+        outcome: Option<Outcome>,
+    ) -> usize {
+        self.entries
+            .iter()
+            .filter(|e| time_of(e).is_some_and(|t| t >= since))
+            .filter_map(|e| match &e.body {
+                Body::Received(r) => Some(r),
+                _ => None,
+            })
+            .filter(|r| r.outcome != Outcome::Processing)
+            .filter(|r| from.is_none_or(|f| r.from_hash == *f))
+            .filter(|r| outcome.is_none_or(|o| r.outcome == o))
+            .count()
+    }
+
+    /// When the current stage began: the last adjudication, dice turn
+    /// opening or the genesis.
+    pub fn stage_start(&self) -> Option<DateTime<Utc>> {
+        self.entries
+            .iter()
+            .rev()
+            .find(|e| {
+                matches!(
+                    e.body,
+                    Body::Adjudication(_) | Body::TurnOpen(_) | Body::Genesis(_)
+                )
+            })
+            .and_then(time_of)
+    }
+}
+
+/// The time of an entry.
+pub fn time_of(e: &Entry) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(&e.time)
+        .ok()
+        .map(|t| t.with_timezone(&Utc))
+}

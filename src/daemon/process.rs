@@ -1,0 +1,1002 @@
+//! The daemon: one pass over the inbox, message by message, and the welcome
+//! mails of new matches.
+//!
+//! Each message goes through, in this order: read, parse, hygiene (no reply
+//! to machines; bounces recorded), route, dedupe against the match log,
+//! authenticate, apply or answer, log, enqueue the replies in the outbox,
+//! move the message to `.processed`. See `docs/daemon.md` for why this
+//! order applies every message exactly once across crashes.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::SystemTime;
+
+use anyhow::Context;
+use chrono::{DateTime, Duration as ChronoDuration, Utc};
+
+use crate::dice::Digest32;
+use crate::log::{Body, MatchLog, Outcome, Received, Welcome, parse_line};
+use crate::mail::compose::{Kind, Outgoing, Thread, compose, message_id_for};
+use crate::mail::hygiene;
+use crate::mail::maildir::{Entry as MailEntry, Maildir};
+use crate::mail::message::{Inbound, Mailbox, ParseLimits, parse};
+use crate::mail::outbox::{DeliveryReport, Outbox, OutboxError, RetryPolicy};
+use crate::mail::route::{Address, format_subject_tag, route};
+use crate::mail::transport::{
+    FileTransport, SendmailTransport, SmtpConfig, SmtpTransport, Transport as MailTransport,
+};
+use crate::matches::players::{address_hash, address_key};
+use crate::matches::{Match, PlayerSecrets, Roster};
+use crate::report::board;
+
+use super::config::{Config, Inbound as InboundConfig, Transport as TransportConfig};
+use super::ledger::Ledger;
+use super::text::{self, StageRecord};
+
+/// A running daemon: its configuration, inbox, outbox and transport.
+pub struct Daemon {
+    config: Config,
+    ours: Address,
+    maildir: Maildir,
+    outbox: Outbox,
+    transport: Box<dyn MailTransport>,
+    /// Match id -> directory.
+    matches: BTreeMap<String, PathBuf>,
+    /// Matches whose welcome was checked in this process.
+    welcomed: HashSet<String>,
+    /// Unrouted-mail notices sent in this process, by sender (in memory: a
+    /// restart forgets them, which at worst sends one more notice).
+    unrouted_notices: HashMap<String, DateTime<Utc>>,
+    stop: Arc<AtomicBool>,
+}
+
+/// Why the daemon could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// Another process holds the outbox: a daemon is running.
+    #[error("another adjutant process is running on {0} (its outbox is locked)")]
+    Running(PathBuf),
+    /// Anything else.
+    #[error(transparent)]
+    Other(#[from] anyhow::Error),
+}
+
+/// What one pass did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Pass {
+    /// Messages taken out of the inbox.
+    pub processed: usize,
+    /// Messages left in the inbox because handling them failed.
+    pub failed: usize,
+}
+
+/// What the authentication of a message decided.
+enum Auth {
+    /// The sender is the player of this power (by secret).
+    Player { power: String },
+    /// A known player's address with a missing or wrong secret.
+    Refused { reason: String },
+    /// An address that is not a player of the match, without a valid secret.
+    Unknown,
+}
+
+/// The header fields of an orders message, read line by line so that a
+/// message with broken YAML can still be authenticated and answered.
+#[derive(Debug, Default)]
+struct MailHeader {
+    power: Option<String>,
+    secret: Option<String>,
+    command: Option<String>,
+    has_orders: bool,
+    has_standing: bool,
+}
+
+fn scan_header(text: &str) -> MailHeader {
+    let mut h = MailHeader::default();
+    for line in text.lines() {
+        if line.is_empty() || line.starts_with([' ', '\t', '#', '-']) {
+            continue;
+        }
+        let Some((key, value)) = line.split_once(':') else {
+            continue;
+        };
+        let key = key.trim().to_lowercase().replace([' ', '-'], "_");
+        let value = match value.find(" #") {
+            Some(i) => &value[..i],
+            None => value,
+        };
+        let value = value.trim().trim_matches(['"', '\'']).trim().to_owned();
+        match key.as_str() {
+            "power" => h.power = Some(value),
+            "secret" => h.secret = Some(value),
+            "command" => h.command = Some(value.to_lowercase()),
+            "match" | "round" | "entropy" => {}
+            "standing" => h.has_standing = true,
+            _ => h.has_orders = true,
+        }
+    }
+    h
+}
+
+fn transport_of(config: &Config) -> anyhow::Result<Box<dyn MailTransport>> {
+    Ok(match &config.transport {
+        TransportConfig::File(dir) => Box::new(FileTransport::new(dir.clone())),
+        TransportConfig::Sendmail(path) => Box::new(SendmailTransport::new(path.clone())),
+        TransportConfig::Smtp {
+            host,
+            port,
+            security,
+            login,
+            timeout,
+        } => {
+            let credentials = match login {
+                Some((user, file)) => {
+                    let pw = std::fs::read_to_string(file)
+                        .with_context(|| format!("cannot read {}", file.display()))?;
+                    Some((
+                        user.clone(),
+                        pw.lines().next().unwrap_or_default().to_owned(),
+                    ))
+                }
+                None => None,
+            };
+            Box::new(SmtpTransport::new(&SmtpConfig {
+                host: host.clone(),
+                port: *port,
+                security: *security,
+                credentials,
+                timeout: *timeout,
+                hello_name: Some(config.domain.clone()),
+                extra_root_pem: None,
+            })?)
+        }
+    })
+}
+
+impl Daemon {
+    /// Opens the inbox, takes the outbox (one daemon per data directory)
+    /// and builds the transport.
+    pub fn open(config: Config, stop: Arc<AtomicBool>) -> Result<Daemon, StartError> {
+        let InboundConfig::Maildir(inbox) = &config.inbound else {
+            return Err(anyhow::anyhow!("the IMAP source is not available in this version").into());
+        };
+        std::fs::create_dir_all(&config.matches_dir)
+            .with_context(|| format!("cannot create {}", config.matches_dir.display()))?;
+        let maildir = Maildir::open(inbox).context("cannot open the inbox")?;
+        let outbox = match Outbox::open(&config.outbox_dir, RetryPolicy::default()) {
+            Ok(o) => o,
+            Err(OutboxError::Locked(p)) => return Err(StartError::Running(p)),
+            Err(e) => return Err(anyhow::Error::from(e).context("cannot open the outbox").into()),
+        };
+        let transport = transport_of(&config)?;
+        Ok(Daemon {
+            ours: config.orders_address(),
+            config,
+            maildir,
+            outbox,
+            transport,
+            matches: BTreeMap::new(),
+            welcomed: HashSet::new(),
+            unrouted_notices: HashMap::new(),
+            stop,
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The inbox.
+    pub fn maildir(&self) -> &Maildir {
+        &self.maildir
+    }
+
+    fn stopping(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
+
+    /// Finds every match directory under `DATA/matches/` and sends the
+    /// welcome mails of matches not yet welcomed. Returns the secrets
+    /// issued in this call, by match id (the demo needs them).
+    pub fn discover(&mut self) -> anyhow::Result<Vec<(String, String, String)>> {
+        let dir = &self.config.matches_dir;
+        let mut found: BTreeMap<String, PathBuf> = BTreeMap::new();
+        for entry in std::fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))? {
+            let path = entry?.path();
+            let log = path.join("log.jsonl");
+            let Ok(data) = std::fs::read(&log) else {
+                continue;
+            };
+            let Some(first) = data.split(|&b| b == b'\n').next() else {
+                continue;
+            };
+            let Ok(e) = parse_line(first) else {
+                continue;
+            };
+            if let Body::Genesis(g) = e.body {
+                if let Some(other) = found.get(&g.match_id) {
+                    tracing::warn!(match_id = %g.match_id, first = %other.display(), second = %path.display(), "two directories hold the same match id; using the first");
+                    continue;
+                }
+                found.insert(g.match_id, path);
+            }
+        }
+        self.matches = found;
+        let mut issued = Vec::new();
+        let todo: Vec<(String, PathBuf)> = self
+            .matches
+            .iter()
+            .filter(|(id, _)| !self.welcomed.contains(*id))
+            .map(|(id, d)| (id.clone(), d.clone()))
+            .collect();
+        for (id, d) in todo {
+            match self.ensure_welcome(&id, &d) {
+                Ok(secrets) => {
+                    self.welcomed.insert(id.clone());
+                    issued.extend(secrets.into_iter().map(|(p, s)| (id.clone(), p, s)));
+                }
+                Err(e) => tracing::warn!(match_id = %id, error = %format!("{e:#}"), "cannot welcome the match yet"),
+            }
+        }
+        Ok(issued)
+    }
+
+    /// Logs the welcome (once) and makes sure every player's welcome mail,
+    /// with a fresh secret, is in the outbox. Returns the secrets issued.
+    fn ensure_welcome(&mut self, id: &str, dir: &Path) -> anyhow::Result<Vec<(String, String)>> {
+        let m = Match::open(dir)?;
+        let roster = Roster::load(dir, m.game())?;
+        let game_name = m.game().files().game.name.clone();
+        drop(m);
+        let mut ledger = Ledger::read(dir)?;
+        if ledger.welcome().is_none() {
+            let mut log = MatchLog::open(&dir.join("log.jsonl"))?;
+            log.append(Body::Welcome(Welcome {
+                powers: roster.seats().iter().map(|s| s.power.clone()).collect(),
+            }))?;
+            drop(log);
+            ledger = Ledger::read(dir)?;
+            tracing::info!(match_id = %id, "new match: welcome logged");
+        }
+        let seq = ledger.welcome().expect("just logged");
+        let mut secrets = PlayerSecrets::load(dir)?;
+        let seats: Vec<(String, String)> = roster
+            .seats()
+            .iter()
+            .map(|s| (s.power.clone(), s.name.clone()))
+            .collect();
+        let mut issued = Vec::new();
+        for seat in roster.seats() {
+            let key = format!("{id}/{seq}/welcome/{}", seat.power);
+            if self.outbox.status(&key)?.is_some() {
+                continue;
+            }
+            // A secret exists in clear only in this mail: a new one is
+            // issued (and its hash saved) for every welcome not yet queued.
+            let secret = secrets.issue(&seat.power)?;
+            secrets.save()?;
+            let body = text::welcome_text(
+                id,
+                &game_name,
+                &seat.power,
+                &seat.name,
+                &secret,
+                &self.ours.for_match(id),
+                &seats,
+            );
+            let out = self.outgoing(
+                id,
+                &seat.email,
+                Kind::Report,
+                Some(format_subject_tag(id, None, Some(&seat.power))),
+                format!("Welcome: you play {}", seat.power),
+                body,
+                None,
+                &key,
+                Some(ledger.entries()[(seq - 1) as usize].hash),
+            );
+            self.enqueue(&key, &out)?;
+            issued.push((seat.power.clone(), secret));
+        }
+        Ok(issued)
+    }
+
+    /// Handles every message waiting in the inbox, oldest first, until the
+    /// inbox is empty or a stop was asked for (checked between messages, so
+    /// the message in hand is always finished).
+    pub fn process_pending(&mut self) -> anyhow::Result<Pass> {
+        let mut pass = Pass::default();
+        for entry in self.maildir.pending()? {
+            if self.stopping() {
+                break;
+            }
+            match self.handle(&entry) {
+                Ok(()) => {
+                    self.maildir.mark_processed(&entry)?;
+                    pass.processed += 1;
+                }
+                Err(e) => {
+                    pass.failed += 1;
+                    tracing::error!(message = %entry.unique, error = %format!("{e:#}"), "message left in the inbox; it will be tried again");
+                }
+            }
+        }
+        Ok(pass)
+    }
+
+    /// Tries every reply that is due.
+    pub fn deliver(&mut self) -> anyhow::Result<DeliveryReport> {
+        let report = self.outbox.deliver_due(&*self.transport, Utc::now())?;
+        for k in &report.sent {
+            tracing::debug!(key = %k, "sent");
+        }
+        for (k, at, why) in &report.deferred {
+            tracing::warn!(key = %k, retry = %at, error = %why, "send deferred");
+        }
+        for (k, why) in &report.failed {
+            tracing::error!(key = %k, error = %why, "send failed for good");
+        }
+        Ok(report)
+    }
+
+    /// Runs until stopped: discover matches, handle the inbox, send what is
+    /// due, sleep. With `until_idle`, returns as soon as the inbox is empty
+    /// and nothing due is left in the outbox.
+    pub fn run(&mut self, until_idle: bool) -> anyhow::Result<()> {
+        tracing::info!(data = %self.config.data_dir.display(), "adjutant daemon running");
+        loop {
+            self.discover()?;
+            let pass = self.process_pending()?;
+            self.deliver()?;
+            if self.stopping() {
+                tracing::info!("stop requested: exiting cleanly");
+                return Ok(());
+            }
+            if until_idle {
+                let due = self.outbox.next_due()?.is_some_and(|t| t <= Utc::now());
+                if self.maildir.pending()?.is_empty() && !due {
+                    return Ok(());
+                }
+                if pass.processed == 0 && pass.failed > 0 && !due {
+                    anyhow::bail!("{} message(s) could not be handled", pass.failed);
+                }
+                continue;
+            }
+            let until = std::time::Instant::now() + self.config.poll_interval;
+            while std::time::Instant::now() < until && !self.stopping() {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            if self.stopping() {
+                tracing::info!("stop requested: exiting cleanly");
+                return Ok(());
+            }
+        }
+    }
+
+    /// One message, up to and including its replies in the outbox.
+    fn handle(&mut self, entry: &MailEntry) -> anyhow::Result<()> {
+        let raw = self.maildir.read(entry)?;
+        let limits = ParseLimits {
+            max_bytes: self.config.limits.max_message_bytes,
+        };
+        let mail = match parse(&raw, limits) {
+            Ok(m) => m,
+            Err(e) => {
+                tracing::warn!(message = %entry.unique, error = %e, "not a mail message; set aside");
+                return Ok(());
+            }
+        };
+        if let Some(reason) = hygiene::auto_generated(&mail) {
+            tracing::info!(message = %entry.unique, reason = ?reason, "machine-generated mail: no reply");
+            if let Some(b) = hygiene::bounce(&mail, &raw) {
+                self.record_bounce(&mail, &b)?;
+            }
+            return Ok(());
+        }
+        let Some(from) = mail.from.as_ref().map(|m| m.address.clone()) else {
+            tracing::info!(message = %entry.unique, "no From address: no reply");
+            return Ok(());
+        };
+        let routed = route(&self.ours, &mail);
+        let dir = routed
+            .as_ref()
+            .and_then(|r| self.matches.get(&r.match_id).cloned());
+        let (Some(r), Some(dir)) = (routed, dir) else {
+            return self.unrouted(&mail, &from);
+        };
+        self.handle_routed(&r.match_id, &dir, &mail, &from)
+    }
+
+    fn handle_routed(&mut self, id: &str, dir: &Path, mail: &Inbound, from: &str) -> anyhow::Result<()> {
+        let sha = Digest32::from_hex(&mail.sha256).map_err(anyhow::Error::msg)?;
+        let ledger = Ledger::read(dir)?;
+        let mut retry = false;
+        if let Some(i) = ledger.find(mail.message_id.as_deref(), &sha) {
+            let r = ledger.received(i).expect("found").clone();
+            if r.outcome != Outcome::Processing {
+                tracing::info!(match_id = %id, seq = ledger.entries()[i].seq, "already handled: replies checked, not applied again");
+                return self.ensure_replies(id, dir, &ledger, i, mail, from);
+            }
+            if ledger.order_after(i) {
+                // Accepted before a crash cut the record short: opening the
+                // match finishes its adjudication; then the final entry.
+                drop(Match::open(dir)?);
+                let (ledger, i) = self.append_received(dir, Received {
+                    outcome: Outcome::Accepted,
+                    errors: Vec::new(),
+                    command: None,
+                    ..r
+                })?;
+                tracing::info!(match_id = %id, "recovered orders accepted before a crash");
+                return self.ensure_replies(id, dir, &ledger, i, mail, from);
+            }
+            // Logged as in progress but nothing applied: do it again.
+            retry = true;
+        }
+        let from_hash = address_hash(from);
+        if !retry {
+            let hour_ago = Utc::now() - ChronoDuration::hours(1);
+            if ledger.count_since(hour_ago, Some(&from_hash), None)
+                >= self.config.limits.per_sender_per_hour as usize
+                || ledger.count_since(hour_ago, None, None)
+                    >= self.config.limits.per_match_per_hour as usize
+            {
+                tracing::warn!(match_id = %id, "rate limit reached: message dropped without reply");
+                return Ok(());
+            }
+        }
+        let base = Received {
+            message_id: mail.message_id.clone(),
+            mail_sha256: sha,
+            from_hash,
+            power: None,
+            outcome: Outcome::Refused,
+            command: None,
+            errors: Vec::new(),
+        };
+
+        let m = Match::open(dir)?;
+        let roster = Roster::load(dir, m.game())?;
+        let secrets = PlayerSecrets::load(dir)?;
+        let known = !roster.powers_of(from).is_empty();
+        let orders = match &mail.orders {
+            Ok(o) => o.text.clone(),
+            Err(refusal) => {
+                drop(m);
+                if !known {
+                    return self.unknown_sender(id, dir, &ledger, base, mail, from);
+                }
+                let (ledger, i) = self.append_received(dir, Received {
+                    outcome: Outcome::Rejected,
+                    errors: vec![refusal.to_string()],
+                    ..base
+                })?;
+                return self.ensure_replies(id, dir, &ledger, i, mail, from);
+            }
+        };
+        let header = scan_header(&orders);
+        let auth = {
+            let claimed = header
+                .power
+                .as_deref()
+                .and_then(|p| m.game().power(p))
+                .map(|p| m.game().powers()[p].name.clone());
+            match header.secret.as_deref().filter(|s| !s.is_empty()) {
+                None if known => Auth::Refused {
+                    reason: "the message has no secret: line; every message needs `secret:` with the secret from your welcome mail".into(),
+                },
+                None => Auth::Unknown,
+                Some(secret) => {
+                    let owners = secrets.powers_with(secret);
+                    match claimed {
+                        Some(c) if owners.contains(&c) => Auth::Player { power: c },
+                        _ if !owners.is_empty() => Auth::Player {
+                            power: owners[0].clone(),
+                        },
+                        _ if known => Auth::Refused {
+                            reason: "the secret is wrong; nothing was applied (`command: rotate` with the right secret, or the organiser, gives a new one)".into(),
+                        },
+                        _ => Auth::Unknown,
+                    }
+                }
+            }
+        };
+        drop(m);
+        let power = match auth {
+            Auth::Unknown => return self.unknown_sender(id, dir, &ledger, base, mail, from),
+            Auth::Refused { reason } => {
+                let (ledger, i) = self.append_received(dir, Received {
+                    errors: vec![reason],
+                    ..base
+                })?;
+                return self.ensure_replies(id, dir, &ledger, i, mail, from);
+            }
+            Auth::Player { power } => power,
+        };
+        let base = Received {
+            power: Some(power.clone()),
+            ..base
+        };
+
+        // A command (except setting standing orders, which are orders).
+        if let Some(cmd) = header.command.clone()
+            && !(cmd == "standing" && header.has_standing)
+        {
+            let known_cmd = ["help", "status", "standing", "resend", "rotate"];
+            let errors = if header.has_orders || header.has_standing {
+                vec!["send orders and commands in separate messages".to_string()]
+            } else if cmd == "odds" {
+                vec!["odds questions are not supported yet".to_string()]
+            } else if !known_cmd.contains(&cmd.as_str()) {
+                vec![format!(
+                    "{cmd:?} is not a command; the commands are {}",
+                    known_cmd.join(", ")
+                )]
+            } else {
+                Vec::new()
+            };
+            let received = if errors.is_empty() {
+                Received {
+                    outcome: Outcome::Command,
+                    command: Some(cmd),
+                    ..base
+                }
+            } else {
+                Received {
+                    outcome: Outcome::Rejected,
+                    errors,
+                    ..base
+                }
+            };
+            let (ledger, i) = self.append_received(dir, received)?;
+            return self.ensure_replies(id, dir, &ledger, i, mail, from);
+        }
+
+        // Orders: write-ahead record, apply, final record.
+        self.append_received(dir, Received {
+            outcome: Outcome::Processing,
+            ..base.clone()
+        })?;
+        let mut m = Match::open(dir)?;
+        let result = m.submit(&power, &orders)?;
+        drop(m);
+        let received = match result {
+            Ok(receipt) => {
+                tracing::info!(match_id = %id, power = %power, round = receipt.round, stage = receipt.stage, "orders accepted");
+                Received {
+                    outcome: Outcome::Accepted,
+                    ..base
+                }
+            }
+            Err(errors) => {
+                tracing::info!(match_id = %id, power = %power, errors = errors.len(), "orders rejected");
+                Received {
+                    outcome: Outcome::Rejected,
+                    errors: errors.iter().map(ToString::to_string).collect(),
+                    ..base
+                }
+            }
+        };
+        let (ledger, i) = self.append_received(dir, received)?;
+        self.ensure_replies(id, dir, &ledger, i, mail, from)
+    }
+
+    /// A sender who is not a player and gave no valid secret: a notice at
+    /// most once a day per sender and a few an hour per match, else silence.
+    fn unknown_sender(
+        &mut self,
+        id: &str,
+        dir: &Path,
+        ledger: &Ledger,
+        base: Received,
+        mail: &Inbound,
+        from: &str,
+    ) -> anyhow::Result<()> {
+        let now = Utc::now();
+        let sender_recent =
+            ledger.count_since(now - ChronoDuration::days(1), Some(&base.from_hash), Some(Outcome::Refused));
+        let match_recent =
+            ledger.count_since(now - ChronoDuration::hours(1), None, Some(Outcome::Refused));
+        if sender_recent > 0 || match_recent >= self.config.limits.unknown_sender_notices_per_hour as usize {
+            tracing::info!(match_id = %id, "unknown sender: no notice (rate limit)");
+            return Ok(());
+        }
+        let (ledger, i) = self.append_received(dir, Received {
+            outcome: Outcome::Refused,
+            errors: vec![format!(
+                "this address is not a player of match {id}, and the message has no valid secret; you will get at most one such notice a day"
+            )],
+            ..base
+        })?;
+        self.ensure_replies(id, dir, &ledger, i, mail, from)
+    }
+
+    fn unrouted(&mut self, mail: &Inbound, from: &str) -> anyhow::Result<()> {
+        let now = Utc::now();
+        let k = address_key(from);
+        if self
+            .unrouted_notices
+            .get(&k)
+            .is_some_and(|t| now - *t < ChronoDuration::days(1))
+        {
+            tracing::info!("mail for no known match: no notice (rate limit)");
+            return Ok(());
+        }
+        self.unrouted_notices.insert(k.clone(), now);
+        let key = format!("unrouted/{}/{k}", mail.sha256);
+        let out = self.outgoing_plain(
+            from,
+            Kind::Reply,
+            None,
+            "Which match?".into(),
+            text::unrouted_text(&self.ours.for_match("MATCH")),
+            Thread::replying_to(mail),
+            &key,
+        );
+        self.enqueue(&key, &out)
+    }
+
+    fn record_bounce(&mut self, mail: &Inbound, b: &hygiene::Bounce) -> anyhow::Result<()> {
+        let Some(r) = route(&self.ours, mail) else {
+            tracing::warn!(failed = ?b.failed_recipients, "bounce for no known match");
+            return Ok(());
+        };
+        let Some(dir) = self.matches.get(&r.match_id).cloned() else {
+            return Ok(());
+        };
+        let sha = Digest32::from_hex(&mail.sha256).map_err(anyhow::Error::msg)?;
+        let ledger = Ledger::read(&dir)?;
+        if ledger.find(mail.message_id.as_deref(), &sha).is_some() {
+            return Ok(());
+        }
+        let m = Match::open(&dir)?;
+        let roster = Roster::load(&dir, m.game())?;
+        drop(m);
+        for failed in &b.failed_recipients {
+            for seat in roster.powers_of(failed) {
+                let mut errors = vec![format!("mail to the player of {} bounced", seat.power)];
+                errors.extend(b.status.iter().map(|s| format!("status {s}")));
+                errors.extend(b.diagnostic.clone());
+                let from = mail.from.as_ref().map(|m| m.address.as_str()).unwrap_or("");
+                self.append_received(&dir, Received {
+                    message_id: mail.message_id.clone(),
+                    mail_sha256: sha,
+                    from_hash: address_hash(from),
+                    power: Some(seat.power.clone()),
+                    outcome: Outcome::Bounce,
+                    command: None,
+                    errors,
+                })?;
+                tracing::warn!(match_id = %r.match_id, power = %seat.power, "bounce recorded against the player");
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// Appends a `received` entry and returns the ledger read back with the
+    /// index of the new entry.
+    fn append_received(&self, dir: &Path, r: Received) -> anyhow::Result<(Ledger, usize)> {
+        let mut log = MatchLog::open(&dir.join("log.jsonl"))?;
+        log.append(Body::Received(r))?;
+        drop(log);
+        let ledger = Ledger::read(dir)?;
+        let i = ledger.entries().len() - 1;
+        Ok((ledger, i))
+    }
+
+    fn deadline_text(&self, ledger: &Ledger) -> String {
+        match (self.config.deadlines.stage, ledger.stage_start()) {
+            (Some(d), Some(start)) => {
+                let at = start + ChronoDuration::from_std(d).unwrap_or_default();
+                format!("{} (UTC)", at.format("%Y-%m-%d %H:%M"))
+            }
+            _ => "none set: the match waits for your orders".into(),
+        }
+    }
+
+    /// Enqueues every reply that the `received` entry `i` calls for, under
+    /// keys derived from the entry (`MATCH/SEQ/what/recipient`): called
+    /// after the entry is durable, and again for a message seen after a
+    /// crash, where the outbox's once-per-key rule keeps each reply single.
+    fn ensure_replies(
+        &mut self,
+        id: &str,
+        dir: &Path,
+        ledger: &Ledger,
+        i: usize,
+        mail: &Inbound,
+        from: &str,
+    ) -> anyhow::Result<()> {
+        let entry = &ledger.entries()[i];
+        let seq = entry.seq;
+        let head = entry.hash;
+        let r = ledger.received(i).expect("a received entry").clone();
+        let thread = Thread::replying_to(mail);
+        let sender = address_key(from);
+        let m = Match::open(dir)?;
+        let roster = Roster::load(dir, m.game())?;
+        let round = m.state().round;
+        let next = format!(
+            "{} to move, {}",
+            m.game().powers()[m.state().current_power(m.game())].name,
+            board::stage_name(m.state())
+        );
+        let tag = format_subject_tag(id, Some(round), r.power.as_deref());
+        // Authenticated from an address that is not the player's of record.
+        if let Some(power) = &r.power
+            && matches!(r.outcome, Outcome::Accepted | Outcome::Rejected | Outcome::Command)
+            && let Some(seat) = roster.seat(power)
+            && address_key(&seat.email) != sender
+        {
+            let key = format!("{id}/{seq}/alert/{}", address_key(&seat.email));
+            let out = self.outgoing(
+                id,
+                &seat.email,
+                Kind::Report,
+                Some(tag.clone()),
+                "Your secret was used from another address".into(),
+                text::alert_text(power, id, from),
+                None,
+                &key,
+                Some(head),
+            );
+            self.enqueue(&key, &out)?;
+        }
+        match r.outcome {
+            Outcome::Processing | Outcome::Bounce => {}
+            Outcome::Accepted => {
+                let Some(rec) = ledger.stage_of(i) else {
+                    anyhow::bail!("entry {seq}: accepted, but its orders are not in the log");
+                };
+                let board_text = board::render(m.game(), m.state());
+                let key = format!("{id}/{seq}/receipt/{sender}");
+                let tag = format_subject_tag(id, Some(rec.round), Some(&rec.power));
+                let out = self.outgoing(
+                    id,
+                    from,
+                    Kind::Reply,
+                    Some(tag.clone()),
+                    format!("Accepted: stage {} of round {}", rec.stage, rec.round),
+                    text::receipt_text(&rec, &head.to_hex(), &next),
+                    thread,
+                    &key,
+                    Some(head),
+                );
+                self.enqueue(&key, &out)?;
+                let report = report_for(id, &rec, &board_text, &next, &head.to_hex());
+                for addr in roster.addresses() {
+                    let key = format!("{id}/{seq}/report/{}", address_key(addr));
+                    let out = self.outgoing(
+                        id,
+                        addr,
+                        Kind::Report,
+                        Some(tag.clone()),
+                        format!("Report: {} stage {} of round {}", rec.power, rec.stage, rec.round),
+                        report.clone(),
+                        None,
+                        &key,
+                        Some(head),
+                    );
+                    self.enqueue(&key, &out)?;
+                }
+            }
+            Outcome::Rejected => {
+                let key = format!("{id}/{seq}/rejected/{sender}");
+                let out = self.outgoing(
+                    id,
+                    from,
+                    Kind::Reply,
+                    Some(tag),
+                    "Rejected: nothing was applied".into(),
+                    text::rejection_text(&r.errors, &self.deadline_text(ledger)),
+                    thread,
+                    &key,
+                    Some(head),
+                );
+                self.enqueue(&key, &out)?;
+            }
+            Outcome::Refused => {
+                let key = format!("{id}/{seq}/refused/{sender}");
+                let out = self.outgoing(
+                    id,
+                    from,
+                    Kind::Reply,
+                    Some(format_subject_tag(id, None, None)),
+                    "Refused: nothing was applied".into(),
+                    text::refused_text(&r.errors),
+                    thread,
+                    &key,
+                    Some(head),
+                );
+                self.enqueue(&key, &out)?;
+            }
+            Outcome::Command => {
+                let cmd = r.command.clone().unwrap_or_default();
+                let power = r.power.clone().unwrap_or_default();
+                let key = format!("{id}/{seq}/{cmd}/{sender}");
+                if self.outbox.status(&key)?.is_some() {
+                    return Ok(());
+                }
+                let (to, body) = match cmd.as_str() {
+                    "help" => (from.to_owned(), text::help_text(id, &self.ours.for_match(id))),
+                    "status" => (
+                        from.to_owned(),
+                        format!(
+                            "{}\nNow: {next}\nDeadline: {}\nLog head: {head}\n",
+                            board::render(m.game(), m.state()),
+                            self.deadline_text(ledger)
+                        ),
+                    ),
+                    "standing" => (from.to_owned(), standing_text(&m, &power)),
+                    "resend" => {
+                        let body = match ledger.last_accepted() {
+                            Some(j) => match ledger.stage_of(j) {
+                                Some(rec) => report_for(
+                                    id,
+                                    &rec,
+                                    &board::render(m.game(), m.state()),
+                                    &next,
+                                    &ledger.entries()[j].hash.to_hex(),
+                                ),
+                                None => "The last report cannot be rebuilt from the log.\n".into(),
+                            },
+                            None => "No stage has been played yet: there is no report to resend.\n".into(),
+                        };
+                        (from.to_owned(), body)
+                    }
+                    "rotate" => {
+                        // The new secret goes to the address of record only.
+                        let Some(seat) = roster.seat(&power) else {
+                            anyhow::bail!("{power} has no seat in the players file");
+                        };
+                        let mut secrets = PlayerSecrets::load(dir)?;
+                        let secret = secrets.issue(&power)?;
+                        secrets.save()?;
+                        (seat.email.clone(), text::rotated_text(&power, id, &secret))
+                    }
+                    other => anyhow::bail!("entry {seq}: unknown command {other:?}"),
+                };
+                let out = self.outgoing(
+                    id,
+                    &to,
+                    Kind::Reply,
+                    Some(tag),
+                    format!("{cmd}"),
+                    body,
+                    thread,
+                    &key,
+                    Some(head),
+                );
+                self.enqueue(&key, &out)?;
+            }
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn outgoing(
+        &self,
+        id: &str,
+        to: &str,
+        kind: Kind,
+        tag: Option<String>,
+        subject: String,
+        text: String,
+        thread: Option<Thread>,
+        key: &str,
+        head: Option<Digest32>,
+    ) -> Outgoing {
+        let mut out = self.outgoing_plain(to, kind, tag, subject, text, thread, key);
+        let plus = self.ours.for_match(id);
+        out.reply_to = Some(Mailbox {
+            address: plus.clone(),
+            name: None,
+        });
+        out.envelope_from = Some(plus);
+        if let Some(h) = head {
+            out.extra_headers
+                .push(("X-Adjutant-Log-Head".into(), h.to_hex()));
+        }
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn outgoing_plain(
+        &self,
+        to: &str,
+        kind: Kind,
+        tag: Option<String>,
+        subject: String,
+        text: String,
+        thread: Option<Thread>,
+        key: &str,
+    ) -> Outgoing {
+        Outgoing {
+            from: self.config.from.clone(),
+            to: vec![Mailbox {
+                address: to.to_owned(),
+                name: None,
+            }],
+            reply_to: None,
+            tag,
+            subject,
+            text,
+            html: None,
+            kind,
+            thread,
+            message_id: message_id_for(key, &self.config.domain),
+            date: SystemTime::now(),
+            domain: self.config.domain.clone(),
+            envelope_from: None,
+            extra_headers: Vec::new(),
+        }
+    }
+
+    /// Composes and enqueues under `key`, unless the key is already known.
+    fn enqueue(&mut self, key: &str, out: &Outgoing) -> anyhow::Result<()> {
+        if self.outbox.status(key)?.is_some() {
+            return Ok(());
+        }
+        match compose(out) {
+            Ok(c) => {
+                self.outbox.enqueue(&c.bytes, &c.envelope, key, Utc::now())?;
+            }
+            // A recipient address that cannot be written (a player's typo):
+            // nothing can be sent, which must not stop the daemon.
+            Err(e) => tracing::error!(key = %key, error = %e, "reply cannot be built; not sent"),
+        }
+        Ok(())
+    }
+}
+
+/// The turn report; issue 6's templates replace [`text::report_text`].
+fn report_for(id: &str, rec: &StageRecord, board: &str, next: &str, head: &str) -> String {
+    text::report_text(id, rec, board, next, head)
+}
+
+fn standing_text(m: &Match, power: &str) -> String {
+    let game = m.game();
+    let Some(p) = game.power(power) else {
+        return format!("{power} is not a power of this game.\n");
+    };
+    let Some(s) = m.state().standing.get(p) else {
+        return format!("{power} has no standing orders.\n");
+    };
+    let losses: Vec<&str> = s
+        .losses
+        .iter()
+        .map(|&u| game.unit_types()[u].name.as_str())
+        .collect();
+    format!(
+        "Standing orders of {power}:\n    losses: {}\n    keep_one_land_unit: {}\n    submarines: {:?}\n\n\
+         To change them, send a message with a standing: section (docs/orders.md).\n",
+        if losses.is_empty() {
+            "the rules' default order".to_string()
+        } else {
+            losses.join(", ")
+        },
+        s.keep_one_land_unit,
+        s.submarines
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_header_is_read_even_from_broken_yaml() {
+        let h = scan_header(
+            "Power: Germany\nsecret: \"bokat-firum\"  # mine\ncommand: Status\npurchase: [oops\n  - x\n",
+        );
+        assert_eq!(h.power.as_deref(), Some("Germany"));
+        assert_eq!(h.secret.as_deref(), Some("bokat-firum"));
+        assert_eq!(h.command.as_deref(), Some("status"));
+        assert!(h.has_orders);
+        assert!(!h.has_standing);
+    }
+}

@@ -1,0 +1,614 @@
+//! One land or sea battle, round by round.
+//!
+//! A round: attacking submarines may submerge (the attacker's declaration;
+//! before the first round this is substalling, FAQ); attacking submarines
+//! with no enemy destroyer in play fire first and their victims are removed
+//! before they fire (a damaged battleship still afloat fires, FAQ); the rest
+//! of the attackers fire, with bombardment in the first round of an
+//! amphibious assault; the defender chooses its casualties, its unhit
+//! submarines may then submerge (standing orders; only after surviving the
+//! attacker's fire, FAQ), and all its units in play fire, casualties
+//! included; both sides' casualties are removed; the attacker may retreat.
+
+use super::casualties::{Chooser, HitClass, Hits, Taken, allocate, rank};
+use super::fire::{Group, join, volley};
+use super::{Ctx, attackers, bystanders, defenders, destroy, retreat};
+use crate::dice::Dice;
+use crate::rules::SpaceId;
+use crate::rules::conquest::allied;
+use crate::rules::events::Event;
+use crate::rules::model::{Ability, UnitKind};
+use crate::rules::orders::{Retreat, SubmarinePolicy, UnitTypeId};
+use crate::rules::state::GameState;
+
+/// A battle's result as the rest of combat needs it.
+pub(crate) struct Report {
+    /// No enemy unit is in play and some attacker is left in the space.
+    pub won: bool,
+}
+
+/// No battle lasts longer than this; it cannot be reached with real dice
+/// unless neither side can ever hit (checked before each round).
+const MAX_ROUNDS: u32 = 500;
+
+/// True when some unit of the enemy side with this ability is in play in
+/// the space (`of_attacker`: on the attacker's side, bystanders included).
+fn side_has(ctx: &Ctx, state: &GameState, space: SpaceId, of_attacker: bool, a: Ability) -> bool {
+    state.units_at(space).any(|u| {
+        allied(ctx.game, u.owner, ctx.power) == of_attacker
+            && u.cargo_of.is_none()
+            && !u.submerged
+            && ctx.ut(u).has(&a)
+    })
+}
+
+/// What a unit's hits may land on, given whether its side has a destroyer
+/// in the zone.
+fn class_of(ctx: &Ctx, state: &GameState, id: u32, side_spots: bool) -> HitClass {
+    let Some(u) = state.unit(id) else {
+        return HitClass::Any;
+    };
+    let t = ctx.ut(u);
+    if t.has(&Ability::CannotHitAir) {
+        HitClass::NotAir
+    } else if t.kind == Some(UnitKind::Air) && !side_spots {
+        HitClass::NotHidden
+    } else {
+        HitClass::Any
+    }
+}
+
+/// True when some unit of `from` (firing at `strength`) has a target in `to`.
+fn can_hit(
+    ctx: &Ctx,
+    state: &GameState,
+    from: &[u32],
+    to: &[u32],
+    spots: bool,
+    attacking: bool,
+) -> bool {
+    from.iter().any(|id| {
+        let Some(u) = state.unit(*id) else {
+            return false;
+        };
+        let t = ctx.ut(u);
+        let strength = if attacking { t.attack } else { t.defense }.unwrap_or(0);
+        if strength == 0 {
+            return false;
+        }
+        let class = class_of(ctx, state, *id, spots);
+        to.iter().any(|v| {
+            state.unit(*v).is_some_and(|v| {
+                let vt = ctx.ut(v);
+                match class {
+                    HitClass::NotAir => vt.kind != Some(UnitKind::Air),
+                    HitClass::NotHidden => !vt.has(&Ability::HiddenFromAir),
+                    HitClass::Any => true,
+                }
+            })
+        })
+    })
+}
+
+/// The firing groups of `ids`; `support`: artillery raises that many
+/// supportable attackers by one.
+fn groups(
+    ctx: &Ctx,
+    state: &GameState,
+    ids: &[u32],
+    attacking: bool,
+    spots: bool,
+    prefix: &str,
+) -> Vec<Group> {
+    let mut support = if attacking {
+        ids.iter()
+            .filter(|id| {
+                state
+                    .unit(**id)
+                    .is_some_and(|u| ctx.ut(u).has(&Ability::ArtillerySupport))
+            })
+            .count()
+    } else {
+        0
+    };
+    let mut out = Vec::new();
+    for &id in ids {
+        let Some(u) = state.unit(id) else { continue };
+        let t = ctx.ut(u);
+        let mut strength = if attacking { t.attack } else { t.defense }.unwrap_or(0);
+        let mut name = format!("{prefix}{}", t.name);
+        if support > 0 && strength > 0 && t.has(&Ability::ArtillerySupportable) {
+            support -= 1;
+            strength += 1;
+            name = format!("{prefix}supported {}", t.name);
+        }
+        join(
+            &mut out,
+            name,
+            strength,
+            class_of(ctx, state, id, spots),
+            u.unit,
+        );
+    }
+    out
+}
+
+/// Chooses who takes `hits` among `ids` (without applying them).
+fn choose(
+    ctx: &Ctx,
+    state: &GameState,
+    space: SpaceId,
+    ids: &[u32],
+    chooser: &Chooser,
+    hits: Hits,
+    events: &mut Vec<Event>,
+) -> Vec<Taken> {
+    if hits.total() == 0 {
+        return Vec::new();
+    }
+    let mut cands = rank(ctx.game, state, ids, chooser);
+    let (taken, wasted) = allocate(&mut cands, hits);
+    let destroyed = taken.iter().filter(|t| t.destroyed).count();
+    if wasted > 0 && destroyed < ids.len() {
+        events.push(Event::Decision {
+            space,
+            rule: "FAQ: submarine hits go to ships only; aircraft cannot hit submarines \
+                   without a destroyer of their side in the zone"
+                .into(),
+            detail: format!("{wasted} hit(s) could not be taken by any unit and are lost"),
+        });
+    }
+    taken
+}
+
+/// Applies chosen casualties: destroyed units leave the board (with their
+/// cargo), others take a hit.
+fn apply(
+    ctx: &Ctx,
+    state: &mut GameState,
+    space: SpaceId,
+    taken: &[Taken],
+    events: &mut Vec<Event>,
+) {
+    for t in taken {
+        let Some(u) = state.unit(t.id) else { continue };
+        events.push(Event::Casualty {
+            space,
+            power: u.owner,
+            unit: u.unit,
+            destroyed: t.destroyed,
+            reason: t.reason.clone(),
+        });
+        if t.destroyed {
+            destroy(ctx, state, t.id, space, events);
+        } else if let Some(u) = state.unit_mut(t.id) {
+            u.hits += 1;
+        }
+    }
+}
+
+fn submerge(
+    ctx: &Ctx,
+    state: &mut GameState,
+    space: SpaceId,
+    ids: &[u32],
+    rule: String,
+    events: &mut Vec<Event>,
+) {
+    if ids.is_empty() {
+        return;
+    }
+    let mut by: Vec<(usize, usize, u32)> = Vec::new();
+    for id in ids {
+        if let Some(u) = state.unit_mut(*id) {
+            u.submerged = true;
+            match by.iter_mut().find(|b| b.0 == u.owner && b.1 == u.unit) {
+                Some(b) => b.2 += 1,
+                None => by.push((u.owner, u.unit, 1)),
+            }
+        }
+    }
+    for (p, t, n) in by {
+        events.push(Event::Decision {
+            space,
+            rule: rule.clone(),
+            detail: format!(
+                "{n} {} {} submerged and {} out of this battle",
+                ctx.game.powers()[p].name,
+                ctx.game.unit_types()[t].name,
+                if n == 1 { "is" } else { "are" }
+            ),
+        });
+    }
+}
+
+/// Fights the battle in `space`; `bombard` are the attacker's ships that
+/// fire once before the first round of an amphibious assault.
+pub(crate) fn fight(
+    ctx: &Ctx,
+    state: &mut GameState,
+    space: SpaceId,
+    bombard: &[u32],
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) -> Report {
+    let game = ctx.game;
+    let name = game.space_name(space).to_owned();
+    let sea = game.is_sea(space);
+    let amphibious = !sea
+        && state.units_at(space).any(|u| {
+            u.owner == ctx.power && u.cargo_of.is_none() && u.unloaded_from.is_some()
+        });
+    let plan = ctx.plan(space);
+    let policy = plan
+        .map(|p| p.item.retreat.clone())
+        .unwrap_or(Retreat::Never);
+    let losses: &[UnitTypeId] = plan.map(|p| p.item.losses.as_slice()).unwrap_or(&[]);
+    let attacker_chooser = Chooser::Attacker {
+        losses,
+        source: ctx.plan_source(space),
+        power: ctx.power,
+    };
+    let standing = state.standing.clone();
+    let defender_chooser = Chooser::Defender {
+        standing: &standing,
+        land: !sea,
+    };
+    let sub_policy = ctx.attacker_subs(space);
+    let mut round = 0;
+    let mut retreat_tried = false;
+    let mut retreated = false;
+    let mut stalemate = false;
+    loop {
+        let att = attackers(ctx, state, space);
+        let def = defenders(ctx, state, space);
+        if att.is_empty() || def.is_empty() || round >= MAX_ROUNDS {
+            break;
+        }
+        let a_spots = side_has(ctx, state, space, true, Ability::AntiSubmarine);
+        let d_spots = side_has(ctx, state, space, false, Ability::AntiSubmarine);
+        let mut target_side = att.clone();
+        target_side.extend(bystanders(ctx, state, space));
+        let bombardment_due = round == 0 && !bombard.is_empty();
+        if !bombardment_due
+            && !can_hit(ctx, state, &att, &def, a_spots, true)
+            && !can_hit(ctx, state, &def, &target_side, d_spots, false)
+        {
+            stalemate = true;
+            events.push(Event::Decision {
+                space,
+                rule: "rule: a battle ends when neither side can hit the other".into(),
+                detail: "no unit of either side can hit a unit of the other (FAQ: submarines \
+                         cannot hit aircraft; aircraft cannot hit submarines without a \
+                         destroyer); both stay"
+                    .into(),
+            });
+            break;
+        }
+        round += 1;
+        let r = round.to_string();
+        // Attacking submarines decide immediately before they roll.
+        let subs_go = match sub_policy {
+            SubmarinePolicy::Fight => false,
+            SubmarinePolicy::Submerge => true,
+            SubmarinePolicy::SubmergeAfterFirstRound => round >= 2,
+        };
+        if subs_go {
+            let subs: Vec<u32> = att
+                .iter()
+                .copied()
+                .filter(|id| {
+                    state
+                        .unit(*id)
+                        .is_some_and(|u| ctx.ut(u).has(&Ability::Submerge))
+                })
+                .collect();
+            let rule = if round == 1 {
+                "attacker's declaration: submarines submerge before the first round \
+                 (substalling, FAQ)"
+            } else {
+                "attacker's declaration: submarines submerge after the first round (FAQ: \
+                 immediately before rolling)"
+            };
+            submerge(ctx, state, space, &subs, rule.into(), events);
+        }
+        let att = attackers(ctx, state, space);
+        if att.is_empty() {
+            break;
+        }
+        // First strike: attacking submarines while no enemy destroyer is in
+        // play; their victims are removed before firing.
+        let first_strike = !d_spots;
+        let strikers: Vec<u32> = if first_strike {
+            att.iter()
+                .copied()
+                .filter(|id| {
+                    state
+                        .unit(*id)
+                        .is_some_and(|u| ctx.ut(u).has(&Ability::FirstStrike))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if !strikers.is_empty() {
+            let g = groups(ctx, state, &strikers, true, a_spots, "first-strike/");
+            let prefix: Vec<String> = ["battle", &name, "round", &r, "attacker"]
+                .map(String::from)
+                .to_vec();
+            let hits = volley(
+                dice,
+                ctx.low_luck,
+                space,
+                &prefix,
+                "attacker",
+                g,
+                events,
+            );
+            let def = defenders(ctx, state, space);
+            let taken = choose(ctx, state, space, &def, &defender_chooser, hits, events);
+            apply(ctx, state, space, &taken, events);
+        }
+        // The attacker's other units (and bombardment in round 1).
+        let rest: Vec<u32> = att
+            .iter()
+            .copied()
+            .filter(|id| !strikers.contains(id))
+            .collect();
+        let g = groups(ctx, state, &rest, true, a_spots, "");
+        let prefix: Vec<String> = ["battle", &name, "round", &r, "attacker"]
+            .map(String::from)
+            .to_vec();
+        let mut hits = volley(
+            dice,
+            ctx.low_luck,
+            space,
+            &prefix,
+            "attacker",
+            g,
+            events,
+        );
+        if round == 1 && !bombard.is_empty() {
+            let mut g = Vec::new();
+            for &id in bombard {
+                let Some(u) = state.unit(id) else { continue };
+                let t = ctx.ut(u);
+                if let Some(n) = t.abilities.iter().find_map(|a| match a {
+                    Ability::Bombard(n) => Some(*n),
+                    _ => None,
+                }) {
+                    join(&mut g, t.name.clone(), n, HitClass::Any, u.unit);
+                }
+            }
+            let prefix = vec!["bombard".to_owned(), name.clone()];
+            let b = volley(
+                dice,
+                ctx.low_luck,
+                space,
+                &prefix,
+                "bombardment",
+                g,
+                events,
+            );
+            hits.any += b.total();
+        }
+        let def = defenders(ctx, state, space);
+        let marked = choose(ctx, state, space, &def, &defender_chooser, hits, events);
+        // Defending submarines not marked as lost may submerge now, after
+        // withstanding the attacker's fire and before rolling (FAQ).
+        let mut diving = Vec::new();
+        let mut why = String::new();
+        for &id in &def {
+            let Some(u) = state.unit(id) else { continue };
+            if !ctx.ut(u).has(&Ability::Submerge) || marked.iter().any(|t| t.id == id) {
+                continue;
+            }
+            let policy = standing.get(u.owner).map(|s| s.submarines);
+            let go = match policy {
+                Some(SubmarinePolicy::Submerge) => true,
+                Some(SubmarinePolicy::SubmergeAfterFirstRound) => round >= 2,
+                _ => false,
+            };
+            if go {
+                diving.push(id);
+                why = format!(
+                    "standing orders of {}: submarines {} (FAQ: defending subs submerge only \
+                     after withstanding a round of fire, immediately before rolling)",
+                    game.powers()[u.owner].name,
+                    if round >= 2 && policy == Some(SubmarinePolicy::SubmergeAfterFirstRound) {
+                        "submerge after the first round"
+                    } else {
+                        "submerge at the first chance"
+                    }
+                );
+            }
+        }
+        submerge(ctx, state, space, &diving, why, events);
+        let firing: Vec<u32> = defenders(ctx, state, space);
+        let g = groups(ctx, state, &firing, false, d_spots, "");
+        let prefix: Vec<String> = ["battle", &name, "round", &r, "defender"]
+            .map(String::from)
+            .to_vec();
+        let hits = volley(
+            dice,
+            ctx.low_luck,
+            space,
+            &prefix,
+            "defender",
+            g,
+            events,
+        );
+        let mut targets = attackers(ctx, state, space);
+        targets.extend(bystanders(ctx, state, space));
+        let taken = choose(
+            ctx,
+            state,
+            space,
+            &targets,
+            &attacker_chooser,
+            hits,
+            events,
+        );
+        apply(ctx, state, space, &taken, events);
+        apply(ctx, state, space, &marked, events);
+        let att = attackers(ctx, state, space);
+        if att.is_empty() || defenders(ctx, state, space).is_empty() {
+            break;
+        }
+        if !retreat_tried && retreat::wanted(&policy, round, att.len()) {
+            retreat_tried = true;
+            let why = format!(
+                "{}: retreat {}",
+                ctx.plan_source(space),
+                match policy {
+                    Retreat::Never => String::new(),
+                    Retreat::AfterRound(n) => format!("after round {n}"),
+                    Retreat::WhenAttackersBelow(n) => format!("when attackers are below {n}"),
+                }
+            );
+            if retreat::retreat(ctx, state, space, amphibious, &why, events)
+                && attackers(ctx, state, space).is_empty()
+            {
+                retreated = true;
+                break;
+            }
+        }
+    }
+    let att = attackers(ctx, state, space);
+    let def = defenders(ctx, state, space);
+    let result = if retreated {
+        "the attacker retreated; the defender holds".to_owned()
+    } else if stalemate {
+        "neither side can hit the other; both stay".to_owned()
+    } else if att.is_empty() && def.is_empty() {
+        "both sides destroyed".to_owned()
+    } else if def.is_empty() {
+        "the attacker wins".to_owned()
+    } else if att.is_empty() {
+        "the defender wins".to_owned()
+    } else {
+        format!("stopped after {MAX_ROUNDS} rounds; both stay")
+    };
+    events.push(Event::BattleEnded {
+        space,
+        rounds: round,
+        result,
+    });
+    Report {
+        won: !retreated && def.is_empty() && !att.is_empty(),
+    }
+}
+
+/// After the sea battle in `zone` (or its absence): ground units unloaded
+/// from a transport sunk there never landed; when the zone was not cleared,
+/// the landing from it is called off and they stay aboard.
+pub(crate) fn after_sea_battle(
+    ctx: &Ctx,
+    state: &mut GameState,
+    zone: SpaceId,
+    cleared: bool,
+    events: &mut Vec<Event>,
+) {
+    let landed: Vec<(u32, Option<u32>, SpaceId)> = state
+        .units
+        .iter()
+        .filter(|u| u.owner == ctx.power && u.cargo_of.is_none() && u.unloaded_from == Some(zone))
+        .map(|u| (u.id, u.unloaded_by, u.at))
+        .collect();
+    for (id, by, at) in landed {
+        let transport = by.and_then(|t| state.unit(t)).map(|t| (t.id, t.at));
+        match transport {
+            None => {
+                if let Some(u) = state.unit(id) {
+                    events.push(Event::Casualty {
+                        space: at,
+                        power: u.owner,
+                        unit: u.unit,
+                        destroyed: true,
+                        reason: "rule: its transport was sunk in the sea battle before the \
+                                 landing (sea battle first)"
+                            .into(),
+                    });
+                }
+                state.units.retain(|u| u.id != id);
+            }
+            Some((t, t_at)) if !cleared => {
+                if let Some(u) = state.unit_mut(id) {
+                    u.cargo_of = Some(t);
+                    u.at = t_at;
+                    u.unloaded_from = None;
+                    u.unloaded_by = None;
+                }
+                if let Some(tr) = state.unit_mut(t) {
+                    tr.unloaded_to = None;
+                }
+                events.push(Event::Decision {
+                    space: at,
+                    rule: "rule: an amphibious assault lands only from a cleared sea zone".into(),
+                    detail: format!(
+                        "the landing from {} is called off: the unit stays aboard its transport",
+                        ctx.game.space_name(zone)
+                    ),
+                });
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+/// The attacker's ships that bombard the amphibious assault on `space`:
+/// those with `bombard` in the zones its ground units landed from, when at
+/// least one unit that can attack landed (FAQ), that did not fight a sea
+/// battle there this turn and have not bombarded elsewhere.
+pub(crate) fn bombarding_ships(
+    ctx: &Ctx,
+    state: &GameState,
+    space: SpaceId,
+    fought_at_sea: &[SpaceId],
+    used: &[u32],
+    events: &mut Vec<Event>,
+) -> Vec<u32> {
+    let mut zones: Vec<SpaceId> = state
+        .units_at(space)
+        .filter(|u| {
+            u.owner == ctx.power
+                && u.cargo_of.is_none()
+                && ctx.ut(u).kind == Some(UnitKind::Land)
+                && ctx.ut(u).attack.unwrap_or(0) > 0
+        })
+        .filter_map(|u| u.unloaded_from)
+        .collect();
+    zones.sort_by_key(|z| z.0);
+    zones.dedup();
+    let mut ships = Vec::new();
+    for z in zones {
+        let here: Vec<u32> = state
+            .units_at(z)
+            .filter(|u| {
+                u.owner == ctx.power
+                    && u.cargo_of.is_none()
+                    && !used.contains(&u.id)
+                    && ctx.ut(u).has(&Ability::Bombard(0))
+            })
+            .map(|u| u.id)
+            .collect();
+        if here.is_empty() {
+            continue;
+        }
+        if fought_at_sea.contains(&z) {
+            events.push(Event::Decision {
+                space,
+                rule: "interpretation: ships that fought a sea battle this turn do not bombard \
+                       (docs/rules/aae.md, Combat)"
+                    .into(),
+                detail: format!(
+                    "the ships in {} fought there and give no support shot",
+                    ctx.game.space_name(z)
+                ),
+            });
+            continue;
+        }
+        ships.extend(here);
+    }
+    ships
+}

@@ -1,0 +1,546 @@
+//! The combat phase: every battle of the moving power, fought round by round
+//! with labelled dice (`docs/rules/combat-labels.md`), driven by its battle
+//! plans and the defenders' standing orders.
+//!
+//! Order of play, fixed so that a log replays the same way (each label's
+//! dice do not depend on it anyway): AA fire at aircraft that flew over
+//! enemy AA guns in the combat move ([`aa_guns`]); sea battles, in board
+//! order, before the land battles they feed (an amphibious assault needs its
+//! sea zone cleared); then land battles and strategic bombing raids, in board
+//! order. Within a battle ([`battle`]): AA fire at attacking aircraft, then
+//! rounds (attacking submarines' first strike, the attacker's fire with
+//! bombardment in the first round of an amphibious assault, the defender's
+//! fire, casualties, the attacker's retreat decision). Casualties are chosen
+//! by [`casualties`], retreats by [`retreat`], raids by
+//! [`strategic_bombing`]. Interpretations and their sources:
+//! `docs/rules/aae.md`, section "Combat".
+//!
+//! Every error (a plan naming units not in its battle, an impossible order
+//! of loss, a retreat to a space no attacker came from, a raid that cannot
+//! be made) is found before any die is drawn, and then nothing changes.
+
+mod aa_guns;
+mod battle;
+mod casualties;
+mod fire;
+mod retreat;
+mod strategic_bombing;
+
+use crate::dice::{Dice, Label};
+use crate::rules::conquest::{allied, capture_territory, is_warship, take_convoy};
+use crate::rules::events::Event;
+use crate::rules::model::{Ability, OptionValue, UnitKind, UnitType};
+use crate::rules::orders::{
+    BattlePlan, Located, MoveOrder, OrderError, Origin, PowerId, Retreat, SubmarinePolicy,
+};
+use crate::rules::state::{GameState, Unit};
+use crate::rules::{GameDef, SpaceId};
+
+/// What the combat phase did, as far as the turn sequence cares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CombatOutcome {
+    /// Some die was drawn, so the outcome could not be known when the orders
+    /// were written (stage-2 orders sent with stage 1 that no longer fit are
+    /// then set aside rather than rejecting the message).
+    pub dice_rolled: bool,
+    /// Some battle needs dice. Without dice (validation before the turn's
+    /// secret is revealed) nothing was changed.
+    pub needs_dice: bool,
+}
+
+/// Declarations the orders format does not carry yet (see the combat
+/// issue's report): strategic bombing raids, declared on arrival, and the
+/// attacker's submarine policy per battle (`None` = every battle).
+/// [`fight_battles`] uses none.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Declarations {
+    /// Territories where the attacker's aircraft make a strategic bombing
+    /// raid instead of a battle.
+    pub bombing_raids: Vec<SpaceId>,
+    /// What attacking submarines do: `Submerge` before the first round is
+    /// substalling (FAQ); `SubmergeAfterFirstRound` submerges before they
+    /// roll in round 2.
+    pub submarines: Vec<(Option<SpaceId>, SubmarinePolicy)>,
+}
+
+/// Checks the battle plans against the pending battles: at most one plan per
+/// battle and one `default`, each for a space where a battle is pending.
+pub fn check_plans(
+    game: &GameDef,
+    state: &GameState,
+    plans: &[Located<BattlePlan>],
+) -> Vec<OrderError> {
+    let mut errors = Vec::new();
+    for (i, plan) in plans.iter().enumerate() {
+        let earlier = &plans[..i];
+        match plan.item.space {
+            None if earlier.iter().any(|p| p.item.space.is_none()) => errors.push(OrderError::new(
+                &plan.origin,
+                "more than one default battle plan",
+            )),
+            None => {}
+            Some(s) if earlier.iter().any(|p| p.item.space == Some(s)) => {
+                errors.push(OrderError::new(
+                    &plan.origin,
+                    format!("a second battle plan for {}", game.space_name(s)),
+                ))
+            }
+            Some(s) if !state.battles.contains(&s) => errors.push(OrderError::new(
+                &plan.origin,
+                format!(
+                    "no battle is fought in {} this turn: a battle plan is for a space the \
+                     combat moves attack",
+                    game.space_name(s)
+                ),
+            )),
+            Some(_) => {}
+        }
+    }
+    errors
+}
+
+/// Fights `power`'s pending battles (`state.battles`) and clears them.
+///
+/// With `dice == None` (validation, before the turn's secret is revealed)
+/// only battles that need no dice are settled, and only when no battle
+/// needs dice; otherwise the state is left as it was and the outcome says
+/// `needs_dice`. With dice every battle is fought and this never fails once
+/// validation passed. Errors are found before any die is drawn.
+pub fn fight_battles(
+    game: &GameDef,
+    state: &mut GameState,
+    power: PowerId,
+    orders: &[Located<MoveOrder>],
+    plans: &[Located<BattlePlan>],
+    dice: Option<&mut Dice>,
+    events: &mut Vec<Event>,
+) -> Result<CombatOutcome, Vec<OrderError>> {
+    fight_battles_declared(
+        game,
+        state,
+        power,
+        orders,
+        plans,
+        &Declarations::default(),
+        dice,
+        events,
+    )
+}
+
+/// [`fight_battles`] with [`Declarations`] (strategic bombing raids and the
+/// attacker's submarine policy) that the orders cannot express yet.
+#[allow(clippy::too_many_arguments)]
+pub fn fight_battles_declared(
+    game: &GameDef,
+    state: &mut GameState,
+    power: PowerId,
+    orders: &[Located<MoveOrder>],
+    plans: &[Located<BattlePlan>],
+    declarations: &Declarations,
+    dice: Option<&mut Dice>,
+    events: &mut Vec<Event>,
+) -> Result<CombatOutcome, Vec<OrderError>> {
+    let ctx = Ctx {
+        game,
+        power,
+        orders,
+        plans,
+        decl: declarations,
+        low_luck: matches!(game.option("low_luck"), Some(OptionValue::Bool(true))),
+    };
+    let errors = validate(&ctx, state);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let needs_dice = needs_dice(&ctx, state);
+    match dice {
+        None if needs_dice => Ok(CombatOutcome {
+            dice_rolled: false,
+            needs_dice: true,
+        }),
+        None => {
+            resolve(&ctx, state, None, events);
+            Ok(CombatOutcome::default())
+        }
+        Some(dice) => {
+            let before: usize = dice.rolls().iter().map(|g| g.values.len()).sum();
+            resolve(&ctx, state, Some(dice), events);
+            let after: usize = dice.rolls().iter().map(|g| g.values.len()).sum();
+            Ok(CombatOutcome {
+                dice_rolled: after > before,
+                needs_dice,
+            })
+        }
+    }
+}
+
+/// Everything a battle needs to know about the attack.
+pub(crate) struct Ctx<'a> {
+    pub game: &'a GameDef,
+    pub power: PowerId,
+    pub orders: &'a [Located<MoveOrder>],
+    pub plans: &'a [Located<BattlePlan>],
+    pub decl: &'a Declarations,
+    pub low_luck: bool,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn ut(&self, u: &Unit) -> &'a UnitType {
+        &self.game.unit_types()[u.unit]
+    }
+
+    /// The plan for a battle: its own, else the default.
+    pub fn plan(&self, space: SpaceId) -> Option<&'a Located<BattlePlan>> {
+        self.plans
+            .iter()
+            .find(|p| p.item.space == Some(space))
+            .or_else(|| self.plans.iter().find(|p| p.item.space.is_none()))
+    }
+
+    /// How the plan is named in the log.
+    pub fn plan_source(&self, space: SpaceId) -> String {
+        match self.plan(space).map(|p| p.item.space) {
+            Some(Some(s)) => format!("battle plan for {}", self.game.space_name(s)),
+            Some(None) => "default battle plan".into(),
+            None => "no battle plan".into(),
+        }
+    }
+
+    pub fn attacker_subs(&self, space: SpaceId) -> SubmarinePolicy {
+        self.decl
+            .submarines
+            .iter()
+            .find(|(s, _)| *s == Some(space))
+            .or_else(|| self.decl.submarines.iter().find(|(s, _)| s.is_none()))
+            .map(|(_, p)| *p)
+            .unwrap_or_default()
+    }
+
+    pub fn is_raid(&self, space: SpaceId) -> bool {
+        self.decl.bombing_raids.contains(&space)
+    }
+}
+
+/// A dice label from segments. A name containing `/` (none in the shipped
+/// games) has it replaced by `-`, so that building a label never fails.
+pub(crate) fn label<S: AsRef<str>>(segments: &[S]) -> Label {
+    let clean: Vec<String> = segments
+        .iter()
+        .map(|s| {
+            let s = s.as_ref().replace('/', "-");
+            if s.is_empty() { "-".to_owned() } else { s }
+        })
+        .collect();
+    Label::from_segments(&clean).expect("combat labels are short and printable")
+}
+
+/// A unit that takes part in battles at all (not a building, not a unit
+/// taken with its territory, not one that never fights).
+fn fights(t: &UnitType) -> bool {
+    t.kind != Some(UnitKind::Building)
+        && !t.has(&Ability::CapturedWithTerritory)
+        && !t.has(&Ability::NoCombat)
+}
+
+/// The attacker's units in the battle: not cargo, not submerged.
+pub(crate) fn attackers(ctx: &Ctx, state: &GameState, space: SpaceId) -> Vec<u32> {
+    state
+        .units_at(space)
+        .filter(|u| u.owner == ctx.power && u.cargo_of.is_none() && !u.submerged)
+        .filter(|u| fights(ctx.ut(u)))
+        .map(|u| u.id)
+        .collect()
+}
+
+/// Ships of the attacker's allies in the zone: they do not fight but may
+/// take hits and their destroyers reveal submarines (FAQ).
+pub(crate) fn bystanders(ctx: &Ctx, state: &GameState, space: SpaceId) -> Vec<u32> {
+    state
+        .units_at(space)
+        .filter(|u| {
+            u.owner != ctx.power
+                && allied(ctx.game, u.owner, ctx.power)
+                && u.cargo_of.is_none()
+                && !u.submerged
+                && ctx.ut(u).kind == Some(UnitKind::Sea)
+        })
+        .map(|u| u.id)
+        .collect()
+}
+
+/// The enemy units that fight in the battle: in play, not cargo.
+pub(crate) fn defenders(ctx: &Ctx, state: &GameState, space: SpaceId) -> Vec<u32> {
+    state
+        .units_at(space)
+        .filter(|u| !allied(ctx.game, u.owner, ctx.power) && u.cargo_of.is_none() && !u.submerged)
+        .filter(|u| fights(ctx.ut(u)))
+        .map(|u| u.id)
+        .collect()
+}
+
+/// Enemy AA guns in a territory: the best hit value, if any.
+pub(crate) fn enemy_aa(ctx: &Ctx, state: &GameState, space: SpaceId) -> Option<u8> {
+    if ctx.game.is_sea(space) {
+        return None;
+    }
+    state
+        .units_at(space)
+        .filter(|u| !allied(ctx.game, u.owner, ctx.power))
+        .filter_map(|u| {
+            ctx.ut(u).abilities.iter().find_map(|a| match a {
+                Ability::AntiAircraft(n) => Some(*n),
+                _ => None,
+            })
+        })
+        .max()
+}
+
+/// Removes a unit and its cargo; logs lost cargo.
+pub(crate) fn destroy(
+    ctx: &Ctx,
+    state: &mut GameState,
+    id: u32,
+    space: SpaceId,
+    events: &mut Vec<Event>,
+) {
+    let cargo: Vec<(PowerId, usize)> = state
+        .units
+        .iter()
+        .filter(|u| u.cargo_of == Some(id))
+        .map(|u| (u.owner, u.unit))
+        .collect();
+    for (power, unit) in cargo {
+        events.push(Event::Casualty {
+            space,
+            power,
+            unit,
+            destroyed: true,
+            reason: "rule: cargo goes down with its transport".into(),
+        });
+    }
+    state
+        .units
+        .retain(|u| u.id != id && u.cargo_of != Some(id));
+    let _ = ctx;
+}
+
+/// Errors in the plans and declarations, before any die.
+fn validate(ctx: &Ctx, state: &GameState) -> Vec<OrderError> {
+    let game = ctx.game;
+    let mut errors = Vec::new();
+    for plan in ctx.plans {
+        let p = &plan.item;
+        let types = game.unit_types();
+        for (i, t) in p.losses.iter().enumerate() {
+            if p.losses[..i].contains(t) {
+                errors.push(
+                    OrderError::new(
+                        &plan.origin,
+                        format!(
+                            "impossible order of loss: {} is listed twice",
+                            types[*t].name
+                        ),
+                    )
+                    .field("losses"),
+                );
+            } else if !fights(&types[*t]) {
+                errors.push(
+                    OrderError::new(
+                        &plan.origin,
+                        format!(
+                            "impossible order of loss: {} never takes part in a battle, so it \
+                             is never a casualty",
+                            types[*t].name
+                        ),
+                    )
+                    .field("losses"),
+                );
+            }
+        }
+        if let Some(space) = p.space {
+            let here = attackers(ctx, state, space);
+            for t in &p.losses {
+                if !here
+                    .iter()
+                    .any(|id| state.unit(*id).is_some_and(|u| u.unit == *t))
+                {
+                    errors.push(
+                        OrderError::new(
+                            &plan.origin,
+                            format!(
+                                "the battle plan for {} names {}, but no attacking {} is in that \
+                                 battle",
+                                game.space_name(space),
+                                types[*t].name,
+                                types[*t].name
+                            ),
+                        )
+                        .field("losses"),
+                    );
+                }
+            }
+        }
+        if let Some(to) = p.retreat_to {
+            let battles: Vec<SpaceId> = match p.space {
+                Some(s) => vec![s],
+                None => state.battles.clone(),
+            };
+            let ok = battles
+                .iter()
+                .any(|b| retreat::came_from(ctx, *b).contains(&to));
+            if !ok {
+                let which = match p.space {
+                    Some(s) => format!("the battle in {}", game.space_name(s)),
+                    None => "any battle".into(),
+                };
+                errors.push(
+                    OrderError::new(
+                        &plan.origin,
+                        format!(
+                            "no attacker of {which} came from {}: a retreat goes to an adjacent \
+                             space the attackers came from",
+                            game.space_name(to)
+                        ),
+                    )
+                    .field("retreat_to"),
+                );
+            } else if game.is_sea(to)
+                && state.units_at(to).any(|u| {
+                    !allied(game, u.owner, ctx.power)
+                        && !u.submerged
+                        && ctx.ut(u).kind == Some(UnitKind::Sea)
+                })
+            {
+                errors.push(
+                    OrderError::new(
+                        &plan.origin,
+                        format!(
+                            "{} holds enemy ships: a fleet cannot retreat into a battle",
+                            game.space_name(to)
+                        ),
+                    )
+                    .field("retreat_to"),
+                );
+            }
+        }
+        if let Retreat::AfterRound(0) = p.retreat {
+            errors.push(
+                OrderError::new(
+                    &plan.origin,
+                    "after_round must be at least 1: attackers retreat at the end of a round",
+                )
+                .field("retreat"),
+            );
+        }
+    }
+    for &space in &ctx.decl.bombing_raids {
+        if let Err(reason) = strategic_bombing::check(ctx, state, space) {
+            let origin = Origin {
+                section: "battles",
+                ..Origin::default()
+            };
+            errors.push(OrderError::new(&origin, reason).field("bombing_raid"));
+        }
+    }
+    errors
+}
+
+/// True when some battle (or AA fire on the way) needs dice.
+fn needs_dice(ctx: &Ctx, state: &GameState) -> bool {
+    if aa_guns::overflights(ctx, state).next().is_some() {
+        return true;
+    }
+    state.battles.iter().any(|&space| {
+        let att = attackers(ctx, state, space);
+        if att.is_empty() {
+            return false;
+        }
+        let air = att
+            .iter()
+            .any(|id| state.unit(*id).is_some_and(|u| ctx.ut(u).kind == Some(UnitKind::Air)));
+        ctx.is_raid(space)
+            || !defenders(ctx, state, space).is_empty()
+            || (air && enemy_aa(ctx, state, space).is_some())
+    })
+}
+
+/// Fights every battle (dice given) or settles the battles without
+/// defenders (no dice; only called when no battle needs them).
+fn resolve(ctx: &Ctx, state: &mut GameState, mut dice: Option<&mut Dice>, events: &mut Vec<Event>) {
+    if let Some(d) = dice.as_deref_mut() {
+        aa_guns::fire_at_overflights(ctx, state, d, events);
+    }
+    let mut battles = std::mem::take(&mut state.battles);
+    // Sea battles first (an amphibious assault needs its zone cleared),
+    // each group in board order.
+    battles.sort_by_key(|s| (!ctx.game.is_sea(*s), s.0));
+    let mut fought_at_sea: Vec<SpaceId> = Vec::new();
+    let mut bombarded: Vec<u32> = Vec::new();
+    for space in battles {
+        let passing = state.taken_in_passing.contains(&space);
+        if ctx.game.is_sea(space) {
+            let mut cleared = true;
+            if !defenders(ctx, state, space).is_empty()
+                && !attackers(ctx, state, space).is_empty()
+                && let Some(d) = dice.as_deref_mut()
+            {
+                fought_at_sea.push(space);
+                let report = battle::fight(ctx, state, space, &[], d, events);
+                cleared = report.won;
+            }
+            if cleared {
+                let warship = state.units_at(space).any(|u| {
+                    u.owner == ctx.power && !u.submerged && is_warship(ctx.game, u.unit)
+                });
+                if warship || passing {
+                    take_convoy(ctx.game, state, space, ctx.power, events);
+                }
+            }
+            battle::after_sea_battle(ctx, state, space, cleared, events);
+            continue;
+        }
+        if ctx.is_raid(space) {
+            if let Some(d) = dice.as_deref_mut() {
+                strategic_bombing::raid(ctx, state, space, d, events);
+            }
+            continue;
+        }
+        if state.owner[space.0].is_some_and(|o| allied(ctx.game, o, ctx.power)) {
+            continue;
+        }
+        let mut won = true;
+        if let Some(d) = dice.as_deref_mut() {
+            aa_guns::fire_in_battle(ctx, state, space, &["aa"], d, events);
+            if !defenders(ctx, state, space).is_empty() && !attackers(ctx, state, space).is_empty()
+            {
+                let ships = battle::bombarding_ships(
+                    ctx,
+                    state,
+                    space,
+                    &fought_at_sea,
+                    &bombarded,
+                    events,
+                );
+                bombarded.extend(&ships);
+                won = battle::fight(ctx, state, space, &ships, d, events).won;
+            }
+        }
+        if !won || !defenders(ctx, state, space).is_empty() {
+            continue;
+        }
+        let land_unit = state.units_at(space).any(|u| {
+            u.owner == ctx.power && u.cargo_of.is_none() && ctx.ut(u).kind == Some(UnitKind::Land)
+        });
+        if land_unit || passing {
+            capture_territory(ctx.game, state, space, ctx.power, events);
+        } else if state.units_at(space).any(|u| u.owner == ctx.power) {
+            events.push(Event::Special {
+                rule: "no land unit".into(),
+                detail: format!(
+                    "{} stays in its controller's hands: only land units take a territory",
+                    ctx.game.space_name(space)
+                ),
+            });
+        }
+    }
+}

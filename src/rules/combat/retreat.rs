@@ -1,0 +1,146 @@
+//! Retreats: when the attacker's plan says so, the whole attacking force
+//! goes to one adjacent space that some attacker came from. Ground units in
+//! an amphibious assault never retreat, and then only aircraft leave (FAQ);
+//! submarines retreat with the fleet, to the same zone (FAQ); the defender
+//! never retreats (its submarines may submerge instead).
+
+use super::{Ctx, attackers};
+use crate::rules::events::Event;
+use crate::rules::model::UnitKind;
+use crate::rules::orders::{MoveOrder, Retreat, UnitCount, UnitList};
+use crate::rules::state::GameState;
+use crate::rules::{GameDef, SpaceId};
+
+/// The spaces attackers entered `space` from, in the order of the orders
+/// (units unloaded from a transport excluded: they never retreat). With
+/// `air_only`, only orders that moved aircraft.
+fn entries(ctx: &Ctx, space: SpaceId, air_only: bool) -> Vec<SpaceId> {
+    let game: &GameDef = ctx.game;
+    let mut from = Vec::new();
+    for o in ctx.orders {
+        let (path, air) = match &o.item {
+            MoveOrder::Move { units, path, .. } => (
+                path,
+                units
+                    .iter()
+                    .any(|c| game.unit_types()[c.unit].kind == Some(UnitKind::Air)),
+            ),
+            MoveOrder::Transport { path, .. } => (path, false),
+        };
+        if air_only && !air {
+            continue;
+        }
+        if path.len() >= 2 && path.last() == Some(&space) {
+            let prev = path[path.len() - 2];
+            if !from.contains(&prev) {
+                from.push(prev);
+            }
+        }
+    }
+    from
+}
+
+/// Every space an attacker of `space` came from.
+pub(crate) fn came_from(ctx: &Ctx, space: SpaceId) -> Vec<SpaceId> {
+    entries(ctx, space, false)
+}
+
+/// True when the plan's policy calls for a retreat after `round` with
+/// `left` attacking units.
+pub(crate) fn wanted(retreat: &Retreat, round: u32, left: usize) -> bool {
+    match retreat {
+        Retreat::Never => false,
+        Retreat::AfterRound(n) => round >= *n,
+        Retreat::WhenAttackersBelow(n) => (left as u64) < u64::from(*n),
+    }
+}
+
+/// Carries out the retreat of the attackers of `space` (in an amphibious
+/// assault: of its aircraft). Returns false (and logs why) when nobody can
+/// leave.
+pub(crate) fn retreat(
+    ctx: &Ctx,
+    state: &mut GameState,
+    space: SpaceId,
+    amphibious: bool,
+    why: &str,
+    events: &mut Vec<Event>,
+) -> bool {
+    let game = ctx.game;
+    let plan = ctx.plan(space);
+    let candidates = if amphibious {
+        entries(ctx, space, true)
+    } else {
+        came_from(ctx, space)
+    };
+    let chosen = plan.and_then(|p| p.item.retreat_to);
+    let (to, how) = match chosen {
+        Some(t) if candidates.contains(&t) => (t, format!("{why}, to {}", game.space_name(t))),
+        _ => match candidates.first() {
+            Some(t) => (
+                *t,
+                format!(
+                    "{why}; no retreat_to for this battle, so the engine chose the first space \
+                     the attackers came from ({})",
+                    game.space_name(*t)
+                ),
+            ),
+            None => {
+                events.push(Event::Decision {
+                    space,
+                    rule: "rule: a retreat goes to a space the attackers came from".into(),
+                    detail: "the attackers fight on: none of them came from a space they could \
+                             retreat to"
+                        .into(),
+                });
+                return false;
+            }
+        },
+    };
+    let leaving: Vec<u32> = attackers(ctx, state, space)
+        .into_iter()
+        .filter(|id| {
+            let kind = state.unit(*id).and_then(|u| ctx.ut(u).kind);
+            !amphibious || kind == Some(UnitKind::Air)
+        })
+        .collect();
+    if leaving.is_empty() {
+        events.push(Event::Decision {
+            space,
+            rule: "FAQ: ground units in an amphibious assault never retreat".into(),
+            detail: "the attackers fight on: only aircraft may leave an amphibious assault".into(),
+        });
+        return false;
+    }
+    if amphibious {
+        events.push(Event::Decision {
+            space,
+            rule: "FAQ: only fighters and bombers may retreat from an amphibious assault".into(),
+            detail: "the ground units stay and fight on".into(),
+        });
+    }
+    let mut units: UnitList = Vec::new();
+    for id in &leaving {
+        let Some(u) = state.unit_mut(*id) else {
+            continue;
+        };
+        u.at = to;
+        let t = u.unit;
+        match units.iter_mut().find(|c| c.unit == t) {
+            Some(c) => c.count += 1,
+            None => units.push(UnitCount { unit: t, count: 1 }),
+        }
+        // Cargo travels with its transport.
+        for c in state.units.iter_mut().filter(|c| c.cargo_of == Some(*id)) {
+            c.at = to;
+        }
+    }
+    events.push(Event::Retreated {
+        space,
+        power: ctx.power,
+        to,
+        units,
+        reason: how,
+    });
+    true
+}

@@ -1,0 +1,209 @@
+//! Strategic bombing raids, declared on arrival (FAQ: "the attacker doesn't
+//! announce that he's making an SBR until the bombers reach their target").
+//!
+//! Sequence (FAQ with the A&A: Pacific correction, digest §4.5): AA fire at
+//! every raider, bombers and escorts (shot-down planes do nothing); one
+//! round of air battle between the escorts and the defender's interceptors
+//! already in the territory, simultaneous; each surviving bomber rolls one
+//! die, and the territory's controller loses that many IPCs, at most what
+//! its treasury holds.
+
+use super::casualties::{Chooser, HitClass, allocate, rank};
+use super::fire::{Group, volley};
+use super::{Ctx, aa_guns, attackers, destroy};
+use crate::dice::Dice;
+use crate::rules::SpaceId;
+use crate::rules::conquest::allied;
+use crate::rules::events::Event;
+use crate::rules::model::{Ability, UnitKind};
+use crate::rules::orders::UnitTypeId;
+use crate::rules::state::GameState;
+
+/// Why a raid on `space` cannot be made, if it cannot.
+pub(crate) fn check(ctx: &Ctx, state: &GameState, space: SpaceId) -> Result<(), String> {
+    let name = ctx.game.space_name(space);
+    if !state.battles.contains(&space) {
+        return Err(format!(
+            "no attack on {name} this turn: a strategic bombing raid is declared where the \
+             bombers arrive"
+        ));
+    }
+    let target = state.units_at(space).any(|u| {
+        !allied(ctx.game, u.owner, ctx.power) && ctx.ut(u).has(&Ability::Production)
+            || ctx.ut(u).has(&Ability::Production)
+                && state.owner[space.0].is_some_and(|o| !allied(ctx.game, o, ctx.power))
+    });
+    if !target {
+        return Err(format!(
+            "{name} has no enemy industrial complex to bomb"
+        ));
+    }
+    let att = attackers(ctx, state, space);
+    let mut bomber = false;
+    for id in att {
+        let Some(u) = state.unit(id) else { continue };
+        let t = ctx.ut(u);
+        if t.has(&Ability::StrategicBomber) {
+            bomber = true;
+        } else if !(t.kind == Some(UnitKind::Air) && t.has(&Ability::Escort(0))) {
+            return Err(format!(
+                "a {} attacks {name}: a strategic bombing raid is made by bombers and their \
+                 escorts alone",
+                t.name
+            ));
+        }
+    }
+    if !bomber {
+        return Err(format!(
+            "no bomber reached {name}: there is nothing to make a strategic bombing raid with"
+        ));
+    }
+    Ok(())
+}
+
+fn value(t: &crate::rules::model::UnitType, pick: fn(&Ability) -> Option<u8>) -> Option<u8> {
+    t.abilities.iter().find_map(pick)
+}
+
+/// Fights the raid on `space`.
+pub(crate) fn raid(
+    ctx: &Ctx,
+    state: &mut GameState,
+    space: SpaceId,
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) {
+    let game = ctx.game;
+    let name = game.space_name(space).to_owned();
+    aa_guns::fire_in_battle(ctx, state, space, &["sbr", "aa"], dice, events);
+    // The air battle: interceptors already in the territory (FAQ) against
+    // the escorts. Standing orders have no interception entry yet, so every
+    // interceptor rises.
+    let raiders = attackers(ctx, state, space);
+    let interceptors: Vec<u32> = state
+        .units_at(space)
+        .filter(|u| {
+            !allied(game, u.owner, ctx.power) && !u.submerged && ctx.ut(u).has(&Ability::Interceptor(0))
+        })
+        .map(|u| u.id)
+        .collect();
+    if !interceptors.is_empty() && !raiders.is_empty() {
+        events.push(Event::Decision {
+            space,
+            rule: "default: standing orders have no interception entry".into(),
+            detail: format!("{} interceptor(s) rise against the raid", interceptors.len()),
+        });
+        let groups_of = |ids: &[u32], pick: fn(&Ability) -> Option<u8>| {
+            let mut out: Vec<Group> = Vec::new();
+            for id in ids {
+                let Some(u) = state.unit(*id) else { continue };
+                let t = ctx.ut(u);
+                let Some(v) = value(t, pick) else { continue };
+                super::fire::join(&mut out, t.name.clone(), v, HitClass::Any, u.unit);
+            }
+            out
+        };
+        let escort_groups = groups_of(&raiders, |a| match a {
+            Ability::Escort(n) => Some(*n),
+            _ => None,
+        });
+        let interceptor_groups = groups_of(&interceptors, |a| match a {
+            Ability::Interceptor(n) => Some(*n),
+            _ => None,
+        });
+        let e_hits = volley(
+            dice,
+            ctx.low_luck,
+            space,
+            &["sbr".to_owned(), name.clone(), "escort".to_owned()],
+            "escort",
+            escort_groups,
+            events,
+        );
+        let i_hits = volley(
+            dice,
+            ctx.low_luck,
+            space,
+            &["sbr".to_owned(), name.clone(), "interceptor".to_owned()],
+            "interceptor",
+            interceptor_groups,
+            events,
+        );
+        let plan = ctx.plan(space);
+        let losses: &[UnitTypeId] = plan.map(|p| p.item.losses.as_slice()).unwrap_or(&[]);
+        let standing = state.standing.clone();
+        let mut on_raiders = rank(
+            game,
+            state,
+            &raiders,
+            &Chooser::Attacker {
+                losses,
+                source: ctx.plan_source(space),
+                power: ctx.power,
+            },
+        );
+        let mut on_interceptors = rank(
+            game,
+            state,
+            &interceptors,
+            &Chooser::Defender {
+                standing: &standing,
+                land: false,
+            },
+        );
+        let (a_lost, _) = allocate(&mut on_raiders, i_hits);
+        let (d_lost, _) = allocate(&mut on_interceptors, e_hits);
+        for t in a_lost.iter().chain(&d_lost) {
+            if let Some(u) = state.unit(t.id) {
+                events.push(Event::Casualty {
+                    space,
+                    power: u.owner,
+                    unit: u.unit,
+                    destroyed: true,
+                    reason: t.reason.clone(),
+                });
+            }
+            destroy(ctx, state, t.id, space, events);
+        }
+    }
+    let bombers: Vec<u32> = attackers(ctx, state, space)
+        .into_iter()
+        .filter(|id| {
+            state
+                .unit(*id)
+                .is_some_and(|u| ctx.ut(u).has(&Ability::StrategicBomber))
+        })
+        .collect();
+    let Some(victim) = state.owner[space.0] else {
+        return;
+    };
+    let l = super::label(&["sbr", &name, "damage"]);
+    let rolls = dice.roll_many(&l, bombers.len(), 6);
+    events.push(Event::Fire {
+        space,
+        label: l.as_str().to_owned(),
+        side: "attacker".into(),
+        group: "bomber damage".into(),
+        hits_at: 0,
+        dice: rolls.clone(),
+        sure_hits: 0,
+        hits: 0,
+    });
+    let total: u32 = rolls.iter().sum();
+    let paid = total.min(state.ipcs[victim]);
+    state.ipcs[victim] -= paid;
+    let detail = if paid < total {
+        format!(
+            "{} bomber(s) rolled {total}; capped at the {paid} IPCs in the treasury",
+            bombers.len()
+        )
+    } else {
+        format!("{} bomber(s) rolled {total}", bombers.len())
+    };
+    events.push(Event::Bombed {
+        space,
+        victim,
+        damage: paid,
+        detail,
+    });
+}
