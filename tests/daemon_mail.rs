@@ -34,13 +34,28 @@ fn a_whole_turn_by_eml_files_on_the_embedded_default() {
     let from = player_address("t1", "Germany");
     for k in 0..2 {
         let (_, body) = burst_orders("t1", k, &|_| secret.clone());
-        env.drop_mail(k as u64, &mail(&from, &orders_to("t1"), &format!("g{k}@players.test"), "orders", &body));
+        env.drop_mail(
+            k as u64,
+            &mail(
+                &from,
+                &orders_to("t1"),
+                &format!("g{k}@players.test"),
+                "orders",
+                &body,
+            ),
+        );
     }
     env.run_once();
     assert_eq!(env.pending(), 0);
     let sent = env.sent();
-    let receipts: Vec<_> = sent.iter().filter(|s| s.subject.contains("Accepted")).collect();
-    let reports: Vec<_> = sent.iter().filter(|s| s.subject.contains("Report")).collect();
+    let receipts: Vec<_> = sent
+        .iter()
+        .filter(|s| s.subject.contains("Accepted"))
+        .collect();
+    let reports: Vec<_> = sent
+        .iter()
+        .filter(|s| s.subject.contains("Report"))
+        .collect();
     assert_eq!(receipts.len(), 2, "{sent:#?}");
     assert_eq!(reports.len(), 8, "{sent:#?}");
     assert_eq!(sent.len(), 14);
@@ -49,13 +64,28 @@ fn a_whole_turn_by_eml_files_on_the_embedded_default() {
         .find(|s| s.subject.contains("stage 1"))
         .unwrap();
     assert_eq!(r1.to, from);
-    assert!(r1.subject.starts_with("[t1 round 1 Germany]"), "{}", r1.subject);
+    assert!(
+        r1.subject.starts_with("[t1 round 1 Germany]"),
+        "{}",
+        r1.subject
+    );
     assert_eq!(r1.in_reply_to.as_deref(), Some("<g0@players.test>"));
     assert!(r1.headers.contains("Auto-Submitted: auto-replied"));
     assert!(r1.headers.contains("X-Adjutant-Loop: adjutant.localhost"));
-    assert!(r1.body.contains("Your orders as understood:\n    purchase: 1 infantry"), "{}", r1.body);
-    assert!(r1.body.contains("Digest these orders contributed to the dice: "));
-    assert!(!r1.body.contains(&secret), "a receipt never echoes the secret");
+    assert!(
+        r1.body
+            .contains("Your orders as understood:\n    purchase: 1 infantry"),
+        "{}",
+        r1.body
+    );
+    assert!(
+        r1.body
+            .contains("Digest these orders contributed to the dice: ")
+    );
+    assert!(
+        !r1.body.contains(&secret),
+        "a receipt never echoes the secret"
+    );
     let head = r1
         .body
         .lines()
@@ -69,7 +99,11 @@ fn a_whole_turn_by_eml_files_on_the_embedded_default() {
         .iter()
         .find(|s| s.subject.contains("stage 2") && s.to == player_address("t1", "Soviet Union"))
         .unwrap();
-    assert!(rep.body.contains("Germany placed 1 infantry in Germany"), "{}", rep.body);
+    assert!(
+        rep.body.contains("Germany placed 1 infantry in Germany"),
+        "{}",
+        rep.body
+    );
     assert!(rep.body.contains("Soviet Union to move"), "{}", rep.body);
     assert_eq!(count(&env, "t1", "order", ""), 2);
     assert_eq!(count(&env, "t1", "received", "accepted"), 2);
@@ -90,75 +124,164 @@ fn rejections_duplicates_secrets_commands_and_machines() {
     let head = format!("match: c1\npower: Germany\nround: 1\nsecret: {secret}\n");
 
     // 1. Rejected: every error in one reply, nothing applied.
-    env.drop_mail(1, &mail(&germany, &to, "bad@p", "orders",
-        &format!("{head}purchase: 2 infantrie\ncombat:\n  - 1 armor: Germany -> Atlantis\n")));
+    env.drop_mail(
+        1,
+        &mail(
+            &germany,
+            &to,
+            "bad@p",
+            "orders",
+            &format!("{head}purchase: 2 infantrie\ncombat:\n  - 1 armor: Germany -> Atlantis\n"),
+        ),
+    );
     // 2. The same stage-1 orders three times: twice the same bytes, once
     //    another text under the same Message-ID.
-    let good = mail(&germany, &to, "dup@p", "orders", &format!("{head}purchase: 1 infantry\n"));
+    let good = mail(
+        &germany,
+        &to,
+        "dup@p",
+        "orders",
+        &format!("{head}purchase: 1 infantry\n"),
+    );
     env.drop_mail(2, &good);
     env.drop_mail(3, &good);
-    env.drop_mail(4, &mail(&germany, &to, "dup@p", "orders", &format!("{head}purchase: 2 infantry\n")));
+    env.drop_mail(
+        4,
+        &mail(
+            &germany,
+            &to,
+            "dup@p",
+            "orders",
+            &format!("{head}purchase: 2 infantry\n"),
+        ),
+    );
     // 3. Wrong secret from the player's own address: refused with a reply.
     env.drop_mail(5, &mail(&germany, &to, "wrong@p", "orders",
         "match: c1\npower: Germany\nsecret: bokat-firum-zadol-mipes-hunav\nplace:\n  Germany: 1 infantry\n"));
     // 4. A stranger, twice, without a valid secret: one notice only.
     for n in [6, 7] {
-        env.drop_mail(n, &mail("eve@elsewhere.test", &to, &format!("eve{n}@e"), "orders",
-            "match: c1\npower: Germany\nsecret: guess\npurchase: 9 infantry\n"));
+        env.drop_mail(
+            n,
+            &mail(
+                "eve@elsewhere.test",
+                &to,
+                &format!("eve{n}@e"),
+                "orders",
+                "match: c1\npower: Germany\nsecret: guess\npurchase: 9 infantry\n",
+            ),
+        );
     }
     // 5. Machines: no reply at all.
     let auto = format!(
         "From: {germany}\r\nTo: {to}\r\nSubject: Out of office\r\nMessage-ID: <ooo@p>\r\n\
-         Auto-Submitted: auto-replied\r\n\r\nI am away.\r\n");
+         Auto-Submitted: auto-replied\r\n\r\nI am away.\r\n"
+    );
     env.drop_mail(8, auto.as_bytes());
     let bulk = format!(
         "From: news@list.test\r\nTo: {to}\r\nSubject: news\r\nMessage-ID: <bulk@p>\r\n\
-         Precedence: bulk\r\n\r\nBuy now.\r\n");
+         Precedence: bulk\r\n\r\nBuy now.\r\n"
+    );
     env.drop_mail(9, bulk.as_bytes());
     // 6. A command, and the right secret from a new address.
-    env.drop_mail(10, &mail(&germany, &to, "status@p", "status", &format!("{head}command: status\n")));
-    env.drop_mail(11, &mail("gerda@laptop.test", &to, "new-address@p", "orders",
-        &format!("{head}place:\n  Germany: 1 infantry\n")));
+    env.drop_mail(
+        10,
+        &mail(
+            &germany,
+            &to,
+            "status@p",
+            "status",
+            &format!("{head}command: status\n"),
+        ),
+    );
+    env.drop_mail(
+        11,
+        &mail(
+            "gerda@laptop.test",
+            &to,
+            "new-address@p",
+            "orders",
+            &format!("{head}place:\n  Germany: 1 infantry\n"),
+        ),
+    );
 
     let before = env.sent().len();
     env.run_once();
     assert_eq!(env.pending(), 0);
     let sent: Vec<Sent> = env.sent();
-    let new: Vec<&Sent> = sent.iter().filter(|s| !s.subject.contains("Welcome")).collect();
+    let new: Vec<&Sent> = sent
+        .iter()
+        .filter(|s| !s.subject.contains("Welcome"))
+        .collect();
     assert_eq!(before, 4);
 
-    let rejected: Vec<_> = new.iter().filter(|s| s.in_reply_to.as_deref() == Some("<bad@p>")).collect();
+    let rejected: Vec<_> = new
+        .iter()
+        .filter(|s| s.in_reply_to.as_deref() == Some("<bad@p>"))
+        .collect();
     assert_eq!(rejected.len(), 1, "{new:#?}");
     let body = &rejected[0].body;
     assert!(body.contains("Nothing was applied."), "{body}");
     assert!(body.contains("2 problems:"), "{body}");
-    assert!(body.contains("infantrie") && body.contains("Atlantis"), "{body}");
+    assert!(
+        body.contains("infantrie") && body.contains("Atlantis"),
+        "{body}"
+    );
     assert!(body.contains("Deadline: "), "{body}");
 
-    let dup: Vec<_> = new.iter().filter(|s| s.in_reply_to.as_deref() == Some("<dup@p>")).collect();
-    assert_eq!(dup.len(), 1, "one receipt for the duplicated message: {dup:#?}");
+    let dup: Vec<_> = new
+        .iter()
+        .filter(|s| s.in_reply_to.as_deref() == Some("<dup@p>"))
+        .collect();
+    assert_eq!(
+        dup.len(),
+        1,
+        "one receipt for the duplicated message: {dup:#?}"
+    );
     assert!(dup[0].body.contains("purchase: 1 infantry"));
 
-    let wrong: Vec<_> = new.iter().filter(|s| s.in_reply_to.as_deref() == Some("<wrong@p>")).collect();
+    let wrong: Vec<_> = new
+        .iter()
+        .filter(|s| s.in_reply_to.as_deref() == Some("<wrong@p>"))
+        .collect();
     assert_eq!(wrong.len(), 1);
     assert!(wrong[0].subject.contains("Refused"), "{}", wrong[0].subject);
-    assert!(wrong[0].body.contains("the secret is wrong"), "{}", wrong[0].body);
+    assert!(
+        wrong[0].body.contains("the secret is wrong"),
+        "{}",
+        wrong[0].body
+    );
 
-    let eve: Vec<_> = new.iter().filter(|s| s.to == "eve@elsewhere.test").collect();
+    let eve: Vec<_> = new
+        .iter()
+        .filter(|s| s.to == "eve@elsewhere.test")
+        .collect();
     assert_eq!(eve.len(), 1, "one rate-limited notice: {eve:#?}");
     assert!(eve[0].body.contains("not a player of match c1"));
 
-    assert!(!new.iter().any(|s| matches!(s.in_reply_to.as_deref(), Some("<ooo@p>" | "<bulk@p>"))));
+    assert!(
+        !new.iter()
+            .any(|s| matches!(s.in_reply_to.as_deref(), Some("<ooo@p>" | "<bulk@p>")))
+    );
     assert!(!new.iter().any(|s| s.to == "news@list.test"));
 
-    let status: Vec<_> = new.iter().filter(|s| s.in_reply_to.as_deref() == Some("<status@p>")).collect();
+    let status: Vec<_> = new
+        .iter()
+        .filter(|s| s.in_reply_to.as_deref() == Some("<status@p>"))
+        .collect();
     assert_eq!(status.len(), 1);
     assert!(status[0].body.contains("Germany"), "{}", status[0].body);
 
     let laptop: Vec<_> = new.iter().filter(|s| s.to == "gerda@laptop.test").collect();
     assert_eq!(laptop.len(), 1, "{laptop:#?}");
-    assert!(laptop[0].subject.contains("Accepted: stage 2"), "{}", laptop[0].subject);
-    let alert: Vec<_> = new.iter().filter(|s| s.subject.contains("another address")).collect();
+    assert!(
+        laptop[0].subject.contains("Accepted: stage 2"),
+        "{}",
+        laptop[0].subject
+    );
+    let alert: Vec<_> = new
+        .iter()
+        .filter(|s| s.subject.contains("another address"))
+        .collect();
     assert_eq!(alert.len(), 1);
     assert_eq!(alert[0].to, germany);
     assert!(alert[0].body.contains("gerda@laptop.test"));
@@ -182,22 +305,45 @@ fn rejections_duplicates_secrets_commands_and_machines() {
     // `log show` knows the new kinds.
     let out = env.adjutant(&["log", "show", env.log("c1").to_str().unwrap()]);
     assert!(out.status.success());
-    assert!(text(&out.stdout).contains("received   accepted (Germany)"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("received   accepted (Germany)"),
+        "{}",
+        text(&out.stdout)
+    );
     assert!(text(&out.stdout).contains("welcome mails sent to Germany"));
 }
 
 #[test]
 fn a_bad_configuration_is_refused_with_every_problem() {
-    let env = Env::new("badcfg", Some(
-        "mail: {domain: 'no domain'}\nlimits: {per_match_per_hour: 0}\ndeadlines: {stage: soon}\n"));
-    let out = env.adjutant(&["run", "--once", "--config", env.config.as_ref().unwrap().to_str().unwrap()]);
+    let env = Env::new(
+        "badcfg",
+        Some(
+            "mail: {domain: 'no domain'}\nlimits: {per_match_per_hour: 0}\ndeadlines: {stage: soon}\n",
+        ),
+    );
+    let out = env.adjutant(&[
+        "run",
+        "--once",
+        "--config",
+        env.config.as_ref().unwrap().to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
-    for want in ["3 problem(s)", "mail.domain", "limits.per_match_per_hour", "deadlines.stage"] {
+    for want in [
+        "3 problem(s)",
+        "mail.domain",
+        "limits.per_match_per_hour",
+        "deadlines.stage",
+    ] {
         assert!(err.contains(want), "{want}: {err}");
     }
     let env = Env::new("unknownkey", Some("inbox: x\n"));
-    let out = env.adjutant(&["run", "--check", "--config", env.config.as_ref().unwrap().to_str().unwrap()]);
+    let out = env.adjutant(&[
+        "run",
+        "--check",
+        "--config",
+        env.config.as_ref().unwrap().to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("inbox"), "{}", text(&out.stderr));
 }
@@ -209,9 +355,19 @@ fn ingest_delivers_and_processes_one_message() {
     env.run_once();
     let secret = env.secret("i1", "Germany");
     let (_, body) = burst_orders("i1", 0, &|_| secret.clone());
-    let raw = mail(&player_address("i1", "Germany"), &orders_to("i1"), "ing@p", "orders", &body);
+    let raw = mail(
+        &player_address("i1", "Germany"),
+        &orders_to("i1"),
+        "ing@p",
+        "orders",
+        &body,
+    );
     let mut child = env
-        .command(&["ingest", "--config", env.config.as_ref().unwrap().to_str().unwrap()])
+        .command(&[
+            "ingest",
+            "--config",
+            env.config.as_ref().unwrap().to_str().unwrap(),
+        ])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -222,6 +378,10 @@ fn ingest_delivers_and_processes_one_message() {
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(env.pending(), 0);
-    assert!(env.sent().iter().any(|s| s.subject.contains("Accepted: stage 1")));
+    assert!(
+        env.sent()
+            .iter()
+            .any(|s| s.subject.contains("Accepted: stage 1"))
+    );
     env.verify("i1");
 }

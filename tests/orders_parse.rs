@@ -156,12 +156,16 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
                 retreat: Retreat::WhenAttackersBelow(3),
                 retreat_to: Some(space("Poland")),
                 losses: vec![unit("infantry"), unit("artillery"), unit("armor")],
+                bombing_raid: false,
+                submarines: None,
             },
             BattlePlan {
                 space: None,
                 retreat: Retreat::Never,
                 retreat_to: None,
                 losses: vec![],
+                bombing_raid: false,
+                submarines: None,
             },
         ]
     );
@@ -903,11 +907,19 @@ fn random_orders(rng: &mut Rng) -> Orders {
                 rng.chance().then(|| random_space(rng)),
             ),
         };
+        let submarines = match rng.below(4) {
+            0 => Some(SubmarinePolicy::Fight),
+            1 => Some(SubmarinePolicy::Submerge),
+            2 => Some(SubmarinePolicy::SubmergeAfterFirstRound),
+            _ => None,
+        };
         o.battles.push(located(BattlePlan {
             space,
             retreat,
             retreat_to,
             losses: random_types(rng),
+            bombing_raid: space.is_some() && rng.chance(),
+            submarines,
         }));
     }
     o.take_over = (0..rng.below(3))

@@ -548,7 +548,7 @@ fn a_power_whose_capital_is_held_collects_nothing() {
 }
 
 #[test]
-fn the_combat_placeholder_takes_empty_land_and_refuses_defended_battles() {
+fn empty_land_is_taken_without_dice_and_defended_battles_are_fought() {
     let game = aae();
     let (ger, ussr) = (pw(&game, "Germany"), pw(&game, "USSR"));
     let karelia = sp(&game, "Karelia");
@@ -563,7 +563,7 @@ fn the_combat_placeholder_takes_empty_land_and_refuses_defended_battles() {
     state.battles.push(karelia);
     let mut events = Vec::new();
     let mut taken = state.clone();
-    combat::fight_battles(&game, &mut taken, ger, &[], &[], &mut events).unwrap();
+    combat::fight_battles(&game, &mut taken, ger, &[], &[], None, &mut events).unwrap();
     assert_eq!(taken.owner[karelia.0], Some(ger));
     assert!(taken.battles.is_empty());
     assert_eq!(taken.captured_this_turn, vec![karelia]);
@@ -575,17 +575,23 @@ fn the_combat_placeholder_takes_empty_land_and_refuses_defended_battles() {
 
     let mut defended = state.clone();
     defended.add_unit(ut(&game, "infantry"), ussr, karelia);
-    let e = combat::fight_battles(&game, &mut defended, ger, &[], &[], &mut events).unwrap_err();
-    assert!(
-        e[0].reason.contains("combat not yet implemented"),
-        "{}",
-        e[0]
-    );
+    // A defended battle needs dice: without them nothing changes; with them
+    // it is fought (the German infantry hits, the Soviet one misses).
+    let before = defended.clone();
+    let out = combat::fight_battles(&game, &mut defended, ger, &[], &[], None, &mut events).unwrap();
+    assert!(out.needs_dice);
+    assert_eq!(defended, before);
+    let mut dice = adjutant::dice::Dice::fixed(adjutant::dice::FixedDice::sequence([1, 6]));
+    let out =
+        combat::fight_battles(&game, &mut defended, ger, &[], &[], Some(&mut dice), &mut events)
+            .unwrap();
+    assert!(out.dice_rolled);
+    assert_eq!(defended.owner[karelia.0], Some(ger));
     // Aircraft attacking a territory with an AA gun meet its fire: a battle.
     let mut flak = state.clone();
     flak.add_unit(ut(&game, "fighter"), ger, karelia);
-    let e = combat::fight_battles(&game, &mut flak, ger, &[], &[], &mut events).unwrap_err();
-    assert!(e[0].reason.contains("AA gun"), "{}", e[0]);
+    let out = combat::fight_battles(&game, &mut flak, ger, &[], &[], None, &mut events).unwrap();
+    assert!(out.needs_dice, "the AA gun fires at the fighter");
 }
 
 #[test]
@@ -601,7 +607,7 @@ fn liberated_territory_returns_to_its_owner() {
     state.owner[karelia.0] = Some(ger);
     state.battles.push(karelia);
     let mut events = Vec::new();
-    combat::fight_battles(&game, &mut state, uk, &[], &[], &mut events).unwrap();
+    combat::fight_battles(&game, &mut state, uk, &[], &[], None, &mut events).unwrap();
     assert_eq!(state.owner[karelia.0], Some(ussr));
     assert!(events.iter().any(|e| matches!(
         e,

@@ -61,7 +61,9 @@ pub fn run(args: IngestArgs) -> anyhow::Result<ExitCode> {
             d.deliver()?;
         }
         Err(StartError::Running(_)) => {
-            tracing::info!("a daemon is running on this data directory; it will handle the message");
+            tracing::info!(
+                "a daemon is running on this data directory; it will handle the message"
+            );
         }
         Err(e) => return Err(e.into()),
     }

@@ -467,11 +467,13 @@ impl ConfigFile {
                 address: m.email.to_string(),
                 name: m.name,
             },
+            // A default built from a bad domain is that domain's problem.
+            Err(_) if self.mail.from.is_none() => Mailbox {
+                address: String::new(),
+                name: None,
+            },
             Err(e) => {
-                problem(
-                    "mail.from",
-                    format!("{from_text:?} is not an address: {e}"),
-                );
+                problem("mail.from", format!("{from_text:?} is not an address: {e}"));
                 Mailbox {
                     address: String::new(),
                     name: None,
@@ -490,11 +492,7 @@ impl ConfigFile {
                 if i.user.trim().is_empty() {
                     problem("inbound.imap.user", "is empty".into());
                 }
-                readable(
-                    "inbound.imap.password_file",
-                    &i.password_file,
-                    &mut problem,
-                );
+                readable("inbound.imap.password_file", &i.password_file, &mut problem);
                 let tls = i.tls.unwrap_or(true);
                 if !tls && !is_loopback(&i.host) {
                     problem(
@@ -576,17 +574,11 @@ impl ConfigFile {
                     }
                     (None, None) => None,
                     (Some(_), None) => {
-                        problem(
-                            "transport.smtp.password_file",
-                            "is needed with user".into(),
-                        );
+                        problem("transport.smtp.password_file", "is needed with user".into());
                         None
                     }
                     (None, Some(_)) => {
-                        problem(
-                            "transport.smtp.user",
-                            "is needed with password_file".into(),
-                        );
+                        problem("transport.smtp.user", "is needed with password_file".into());
                         None
                     }
                 };
@@ -613,13 +605,14 @@ impl ConfigFile {
         };
 
         // limits
-        let positive = |path: &str, v: Option<u32>, default: u32, problem: &mut dyn FnMut(&str, String)| {
-            let v = v.unwrap_or(default);
-            if v == 0 {
-                problem(path, "must be at least 1".into());
-            }
-            v
-        };
+        let positive =
+            |path: &str, v: Option<u32>, default: u32, problem: &mut dyn FnMut(&str, String)| {
+                let v = v.unwrap_or(default);
+                if v == 0 {
+                    problem(path, "must be at least 1".into());
+                }
+                v
+            };
         let limits = Limits {
             max_message_bytes: match self.limits.max_message_bytes {
                 Some(n) if n < 1024 => {
@@ -672,8 +665,8 @@ impl ConfigFile {
             self.deadlines.reminder_before.as_deref(),
         )
         .unwrap_or(Duration::from_secs(86_400));
-        let poll_interval =
-            duration("poll_interval", self.poll_interval.as_deref()).unwrap_or(Duration::from_secs(5));
+        let poll_interval = duration("poll_interval", self.poll_interval.as_deref())
+            .unwrap_or(Duration::from_secs(5));
         if let Some(s) = stage
             && self.deadlines.reminder_before.is_some()
             && reminder_before >= s

@@ -108,9 +108,10 @@ impl Ledger {
 
     /// The index of the last final `accepted` entry.
     pub fn last_accepted(&self) -> Option<usize> {
-        (0..self.entries.len())
-            .rev()
-            .find(|&i| self.received(i).is_some_and(|r| r.outcome == Outcome::Accepted))
+        (0..self.entries.len()).rev().find(|&i| {
+            self.received(i)
+                .is_some_and(|r| r.outcome == Outcome::Accepted)
+        })
     }
 
     /// The sequence number of the `welcome` entry, if any.

@@ -168,7 +168,11 @@ impl Daemon {
         let outbox = match Outbox::open(&config.outbox_dir, RetryPolicy::default()) {
             Ok(o) => o,
             Err(OutboxError::Locked(p)) => return Err(StartError::Running(p)),
-            Err(e) => return Err(anyhow::Error::from(e).context("cannot open the outbox").into()),
+            Err(e) => {
+                return Err(anyhow::Error::from(e)
+                    .context("cannot open the outbox")
+                    .into());
+            }
         };
         let transport = transport_of(&config)?;
         Ok(Daemon {
@@ -204,7 +208,9 @@ impl Daemon {
     pub fn discover(&mut self) -> anyhow::Result<Vec<(String, String, String)>> {
         let dir = &self.config.matches_dir;
         let mut found: BTreeMap<String, PathBuf> = BTreeMap::new();
-        for entry in std::fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))? {
+        for entry in
+            std::fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))?
+        {
             let path = entry?.path();
             let log = path.join("log.jsonl");
             let Ok(data) = std::fs::read(&log) else {
@@ -238,7 +244,9 @@ impl Daemon {
                     self.welcomed.insert(id.clone());
                     issued.extend(secrets.into_iter().map(|(p, s)| (id.clone(), p, s)));
                 }
-                Err(e) => tracing::warn!(match_id = %id, error = %format!("{e:#}"), "cannot welcome the match yet"),
+                Err(e) => {
+                    tracing::warn!(match_id = %id, error = %format!("{e:#}"), "cannot welcome the match yet")
+                }
             }
         }
         Ok(issued)
@@ -410,7 +418,13 @@ impl Daemon {
         self.handle_routed(&r.match_id, &dir, &mail, &from)
     }
 
-    fn handle_routed(&mut self, id: &str, dir: &Path, mail: &Inbound, from: &str) -> anyhow::Result<()> {
+    fn handle_routed(
+        &mut self,
+        id: &str,
+        dir: &Path,
+        mail: &Inbound,
+        from: &str,
+    ) -> anyhow::Result<()> {
         let sha = Digest32::from_hex(&mail.sha256).map_err(anyhow::Error::msg)?;
         let ledger = Ledger::read(dir)?;
         let mut retry = false;
@@ -424,12 +438,15 @@ impl Daemon {
                 // Accepted before a crash cut the record short: opening the
                 // match finishes its adjudication; then the final entry.
                 drop(Match::open(dir)?);
-                let (ledger, i) = self.append_received(dir, Received {
-                    outcome: Outcome::Accepted,
-                    errors: Vec::new(),
-                    command: None,
-                    ..r
-                })?;
+                let (ledger, i) = self.append_received(
+                    dir,
+                    Received {
+                        outcome: Outcome::Accepted,
+                        errors: Vec::new(),
+                        command: None,
+                        ..r
+                    },
+                )?;
                 tracing::info!(match_id = %id, "recovered orders accepted before a crash");
                 return self.ensure_replies(id, dir, &ledger, i, mail, from);
             }
@@ -469,11 +486,14 @@ impl Daemon {
                 if !known {
                     return self.unknown_sender(id, dir, &ledger, base, mail, from);
                 }
-                let (ledger, i) = self.append_received(dir, Received {
-                    outcome: Outcome::Rejected,
-                    errors: vec![refusal.to_string()],
-                    ..base
-                })?;
+                let (ledger, i) = self.append_received(
+                    dir,
+                    Received {
+                        outcome: Outcome::Rejected,
+                        errors: vec![refusal.to_string()],
+                        ..base
+                    },
+                )?;
                 return self.ensure_replies(id, dir, &ledger, i, mail, from);
             }
         };
@@ -508,10 +528,13 @@ impl Daemon {
         let power = match auth {
             Auth::Unknown => return self.unknown_sender(id, dir, &ledger, base, mail, from),
             Auth::Refused { reason } => {
-                let (ledger, i) = self.append_received(dir, Received {
-                    errors: vec![reason],
-                    ..base
-                })?;
+                let (ledger, i) = self.append_received(
+                    dir,
+                    Received {
+                        errors: vec![reason],
+                        ..base
+                    },
+                )?;
                 return self.ensure_replies(id, dir, &ledger, i, mail, from);
             }
             Auth::Player { power } => power,
@@ -556,10 +579,13 @@ impl Daemon {
         }
 
         // Orders: write-ahead record, apply, final record.
-        self.append_received(dir, Received {
-            outcome: Outcome::Processing,
-            ..base.clone()
-        })?;
+        self.append_received(
+            dir,
+            Received {
+                outcome: Outcome::Processing,
+                ..base.clone()
+            },
+        )?;
         let mut m = Match::open(dir)?;
         let result = m.submit(&power, &orders)?;
         drop(m);
@@ -596,11 +622,16 @@ impl Daemon {
         from: &str,
     ) -> anyhow::Result<()> {
         let now = Utc::now();
-        let sender_recent =
-            ledger.count_since(now - ChronoDuration::days(1), Some(&base.from_hash), Some(Outcome::Refused));
+        let sender_recent = ledger.count_since(
+            now - ChronoDuration::days(1),
+            Some(&base.from_hash),
+            Some(Outcome::Refused),
+        );
         let match_recent =
             ledger.count_since(now - ChronoDuration::hours(1), None, Some(Outcome::Refused));
-        if sender_recent > 0 || match_recent >= self.config.limits.unknown_sender_notices_per_hour as usize {
+        if sender_recent > 0
+            || match_recent >= self.config.limits.unknown_sender_notices_per_hour as usize
+        {
             tracing::info!(match_id = %id, "unknown sender: no notice (rate limit)");
             return Ok(());
         }
@@ -655,13 +686,18 @@ impl Daemon {
         let m = Match::open(&dir)?;
         let roster = Roster::load(&dir, m.game())?;
         drop(m);
-        for failed in &b.failed_recipients {
-            for seat in roster.powers_of(failed) {
-                let mut errors = vec![format!("mail to the player of {} bounced", seat.power)];
-                errors.extend(b.status.iter().map(|s| format!("status {s}")));
-                errors.extend(b.diagnostic.clone());
-                let from = mail.from.as_ref().map(|m| m.address.as_str()).unwrap_or("");
-                self.append_received(&dir, Received {
+        let seat = b
+            .failed_recipients
+            .iter()
+            .find_map(|f| roster.powers_of(f).into_iter().next().cloned());
+        if let Some(seat) = seat {
+            let mut errors = vec![format!("mail to the player of {} bounced", seat.power)];
+            errors.extend(b.status.iter().map(|s| format!("status {s}")));
+            errors.extend(b.diagnostic.clone());
+            let from = mail.from.as_ref().map(|m| m.address.as_str()).unwrap_or("");
+            self.append_received(
+                &dir,
+                Received {
                     message_id: mail.message_id.clone(),
                     mail_sha256: sha,
                     from_hash: address_hash(from),
@@ -669,10 +705,9 @@ impl Daemon {
                     outcome: Outcome::Bounce,
                     command: None,
                     errors,
-                })?;
-                tracing::warn!(match_id = %r.match_id, power = %seat.power, "bounce recorded against the player");
-                return Ok(());
-            }
+                },
+            )?;
+            tracing::warn!(match_id = %r.match_id, power = %seat.power, "bounce recorded against the player");
         }
         Ok(())
     }
@@ -728,7 +763,10 @@ impl Daemon {
         let tag = format_subject_tag(id, Some(round), r.power.as_deref());
         // Authenticated from an address that is not the player's of record.
         if let Some(power) = &r.power
-            && matches!(r.outcome, Outcome::Accepted | Outcome::Rejected | Outcome::Command)
+            && matches!(
+                r.outcome,
+                Outcome::Accepted | Outcome::Rejected | Outcome::Command
+            )
             && let Some(seat) = roster.seat(power)
             && address_key(&seat.email) != sender
         {
@@ -775,7 +813,10 @@ impl Daemon {
                         addr,
                         Kind::Report,
                         Some(tag.clone()),
-                        format!("Report: {} stage {} of round {}", rec.power, rec.stage, rec.round),
+                        format!(
+                            "Report: {} stage {} of round {}",
+                            rec.power, rec.stage, rec.round
+                        ),
                         report.clone(),
                         None,
                         &key,
@@ -822,7 +863,10 @@ impl Daemon {
                     return Ok(());
                 }
                 let (to, body) = match cmd.as_str() {
-                    "help" => (from.to_owned(), text::help_text(id, &self.ours.for_match(id))),
+                    "help" => (
+                        from.to_owned(),
+                        text::help_text(id, &self.ours.for_match(id)),
+                    ),
                     "status" => (
                         from.to_owned(),
                         format!(
@@ -844,7 +888,8 @@ impl Daemon {
                                 ),
                                 None => "The last report cannot be rebuilt from the log.\n".into(),
                             },
-                            None => "No stage has been played yet: there is no report to resend.\n".into(),
+                            None => "No stage has been played yet: there is no report to resend.\n"
+                                .into(),
                         };
                         (from.to_owned(), body)
                     }
@@ -865,7 +910,7 @@ impl Daemon {
                     &to,
                     Kind::Reply,
                     Some(tag),
-                    format!("{cmd}"),
+                    cmd.clone(),
                     body,
                     thread,
                     &key,
@@ -943,7 +988,8 @@ impl Daemon {
         }
         match compose(out) {
             Ok(c) => {
-                self.outbox.enqueue(&c.bytes, &c.envelope, key, Utc::now())?;
+                self.outbox
+                    .enqueue(&c.bytes, &c.envelope, key, Utc::now())?;
             }
             // A recipient address that cannot be written (a player's typo):
             // nothing can be sent, which must not stop the daemon.

@@ -62,7 +62,10 @@ pub fn report_text(match_id: &str, r: &StageRecord, board: &str, next: &str, hea
     if r.events.is_empty() {
         s.push_str("    nothing to report\n");
     }
-    let _ = write!(s, "\nThe board:\n\n{board}\nNow: {next}\nLog head: {head}\n");
+    let _ = write!(
+        s,
+        "\nThe board:\n\n{board}\nNow: {next}\nLog head: {head}\n"
+    );
     s
 }
 

@@ -253,7 +253,12 @@ impl PlayerSecrets {
             return false;
         };
         let h = self.hash(power, secret);
-        stored.0.iter().zip(h.0.iter()).fold(0u8, |a, (x, y)| a | (x ^ y)) == 0
+        stored
+            .0
+            .iter()
+            .zip(h.0.iter())
+            .fold(0u8, |a, (x, y)| a | (x ^ y))
+            == 0
     }
 
     /// The powers whose secret `secret` is.
@@ -292,9 +297,7 @@ impl PlayerSecrets {
             .map_err(io(&tmp))?;
         fs::rename(&tmp, &self.path).map_err(io(&self.path))?;
         let dir = self.path.parent().unwrap_or(Path::new("."));
-        File::open(dir)
-            .and_then(|d| d.sync_all())
-            .map_err(io(dir))
+        File::open(dir).and_then(|d| d.sync_all()).map_err(io(dir))
     }
 }
 

@@ -88,7 +88,7 @@ pub fn stage_name(state: &GameState) -> &'static str {
     match state.phase {
         Phase::Purchase | Phase::CombatMove => "stage 1 (purchase, combat moves, battle plans)",
         Phase::Combat => "combat",
-        Phase::NoncombatMove | Phase::Place => "stage 2 (non-combat moves, placement)",
+        Phase::NoncombatMove | Phase::Place => "stage 2 (non-combat moves, take-overs, placement)",
         Phase::EndTurn => "end of turn",
     }
 }

@@ -307,7 +307,10 @@ impl Event {
                 space: s,
                 rounds,
                 result,
-            } => format!("battle in {} over after {rounds} round(s): {result}", space(s)),
+            } => format!(
+                "battle in {} over after {rounds} round(s): {result}",
+                space(s)
+            ),
             Event::Bombed {
                 space: s,
                 victim,

@@ -70,7 +70,11 @@ impl Env {
             args.push(c.to_str().unwrap());
         }
         let out = self.adjutant(&args);
-        assert!(out.status.success(), "run --once failed: {}", text(&out.stderr));
+        assert!(
+            out.status.success(),
+            "run --once failed: {}",
+            text(&out.stderr)
+        );
         out
     }
 
@@ -164,14 +168,24 @@ impl Env {
     pub fn verify(&self, id: &str) {
         let log = self.log(id);
         let out = self.adjutant(&["verify", log.to_str().unwrap()]);
-        assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py");
         let out = Command::new("python3")
             .arg(script)
             .arg(&log)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
     }
 
     /// The log's entries as JSON values.
@@ -223,12 +237,10 @@ impl Sent {
         let (headers, body) = raw.split_once("\r\n\r\n").unwrap();
         let unfolded = headers.replace("\r\n ", " ");
         let header = |name: &str| {
-            unfolded
-                .lines()
-                .find_map(|l| {
-                    let (k, v) = l.split_once(':')?;
-                    k.eq_ignore_ascii_case(name).then(|| v.trim().to_owned())
-                })
+            unfolded.lines().find_map(|l| {
+                let (k, v) = l.split_once(':')?;
+                k.eq_ignore_ascii_case(name).then(|| v.trim().to_owned())
+            })
         };
         Sent {
             file: p.file_name().unwrap().to_string_lossy().into_owned(),

@@ -34,35 +34,32 @@ pub(crate) fn overflights<'a>(
     ctx: &'a Ctx,
     state: &'a GameState,
 ) -> impl Iterator<Item = Overflight> + 'a {
-    ctx.orders
-        .iter()
-        .enumerate()
-        .flat_map(move |(i, o)| {
-            let mut out = Vec::new();
-            if let MoveOrder::Move { units, path, .. } = &o.item
-                && path.len() > 2
-            {
-                let dest = path[path.len() - 1];
-                for over in &path[1..path.len() - 1] {
-                    if enemy_aa(ctx, state, *over).is_none() {
-                        continue;
-                    }
-                    for c in units {
-                        if ctx.game.unit_types()[c.unit].kind == Some(UnitKind::Air) {
-                            out.push(Overflight {
-                                order: i,
-                                over: *over,
-                                unit: c.unit,
-                                count: c.count,
-                                dest,
-                                flown: path.len() - 1,
-                            });
-                        }
+    ctx.orders.iter().enumerate().flat_map(move |(i, o)| {
+        let mut out = Vec::new();
+        if let MoveOrder::Move { units, path, .. } = &o.item
+            && path.len() > 2
+        {
+            let dest = path[path.len() - 1];
+            for over in &path[1..path.len() - 1] {
+                if enemy_aa(ctx, state, *over).is_none() {
+                    continue;
+                }
+                for c in units {
+                    if ctx.game.unit_types()[c.unit].kind == Some(UnitKind::Air) {
+                        out.push(Overflight {
+                            order: i,
+                            over: *over,
+                            unit: c.unit,
+                            count: c.count,
+                            dest,
+                            flown: path.len() - 1,
+                        });
                     }
                 }
             }
-            out
-        })
+        }
+        out
+    })
 }
 
 /// Fires at the aircraft of every overflight; later guns on a path fire at
@@ -134,10 +131,7 @@ pub(crate) fn fire_at_overflights(
             });
             destroy(ctx, state, id, f.over, events);
         }
-        match lost
-            .iter_mut()
-            .find(|l| l.0 == f.order && l.1 == f.unit)
-        {
+        match lost.iter_mut().find(|l| l.0 == f.order && l.1 == f.unit) {
             Some(l) => l.2 += hits,
             None => lost.push((f.order, f.unit, hits)),
         }
@@ -194,8 +188,7 @@ pub(crate) fn fire_in_battle(
                 power: ctx.power,
                 unit: t,
                 destroyed: true,
-                reason: "rule: shot down by AA fire before the battle; it never fires (FAQ)"
-                    .into(),
+                reason: "rule: shot down by AA fire before the battle; it never fires (FAQ)".into(),
             });
             destroy(ctx, state, id, space, events);
         }

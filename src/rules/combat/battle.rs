@@ -76,26 +76,33 @@ fn can_hit(
         if strength == 0 {
             return false;
         }
-        let class = class_of(ctx, state, *id, spots);
-        to.iter().any(|v| {
-            state.unit(*v).is_some_and(|v| {
-                let vt = ctx.ut(v);
-                match class {
-                    HitClass::NotAir => vt.kind != Some(UnitKind::Air),
-                    HitClass::NotHidden => !vt.has(&Ability::HiddenFromAir),
-                    HitClass::Any => true,
-                }
-            })
+        has_target(ctx, state, class_of(ctx, state, *id, spots), to)
+    })
+}
+
+/// True when some unit of `to` may take a hit of `class`.
+fn has_target(ctx: &Ctx, state: &GameState, class: HitClass, to: &[u32]) -> bool {
+    to.iter().any(|v| {
+        state.unit(*v).is_some_and(|v| {
+            let vt = ctx.ut(v);
+            match class {
+                HitClass::NotAir => vt.kind != Some(UnitKind::Air),
+                HitClass::NotHidden => !vt.has(&Ability::HiddenFromAir),
+                HitClass::Any => true,
+            }
         })
     })
 }
 
-/// The firing groups of `ids`; `support`: artillery raises that many
-/// supportable attackers by one.
+/// The firing groups of `ids` against `targets`: attacking artillery
+/// raises one supportable attacker each by one; a unit with nothing it may
+/// hit does not roll (FAQ: unseen submarines "play no part"; a submarine
+/// "can never damage a plane").
 fn groups(
     ctx: &Ctx,
     state: &GameState,
     ids: &[u32],
+    targets: &[u32],
     attacking: bool,
     spots: bool,
     prefix: &str,
@@ -122,13 +129,10 @@ fn groups(
             strength += 1;
             name = format!("{prefix}supported {}", t.name);
         }
-        join(
-            &mut out,
-            name,
-            strength,
-            class_of(ctx, state, id, spots),
-            u.unit,
-        );
+        let class = class_of(ctx, state, id, spots);
+        if has_target(ctx, state, class, targets) {
+            join(&mut out, name, strength, class, u.unit);
+        }
     }
     out
 }
@@ -236,9 +240,9 @@ pub(crate) fn fight(
     let name = game.space_name(space).to_owned();
     let sea = game.is_sea(space);
     let amphibious = !sea
-        && state.units_at(space).any(|u| {
-            u.owner == ctx.power && u.cargo_of.is_none() && u.unloaded_from.is_some()
-        });
+        && state
+            .units_at(space)
+            .any(|u| u.owner == ctx.power && u.cargo_of.is_none() && u.unloaded_from.is_some());
     let plan = ctx.plan(space);
     let policy = plan
         .map(|p| p.item.retreat.clone())
@@ -332,19 +336,12 @@ pub(crate) fn fight(
             Vec::new()
         };
         if !strikers.is_empty() {
-            let g = groups(ctx, state, &strikers, true, a_spots, "first-strike/");
+            let def = defenders(ctx, state, space);
+            let g = groups(ctx, state, &strikers, &def, true, a_spots, "first-strike/");
             let prefix: Vec<String> = ["battle", &name, "round", &r, "attacker"]
                 .map(String::from)
                 .to_vec();
-            let hits = volley(
-                dice,
-                ctx.low_luck,
-                space,
-                &prefix,
-                "attacker",
-                g,
-                events,
-            );
+            let hits = volley(dice, ctx.low_luck, space, &prefix, "attacker", g, events);
             let def = defenders(ctx, state, space);
             let taken = choose(ctx, state, space, &def, &defender_chooser, hits, events);
             apply(ctx, state, space, &taken, events);
@@ -355,19 +352,12 @@ pub(crate) fn fight(
             .copied()
             .filter(|id| !strikers.contains(id))
             .collect();
-        let g = groups(ctx, state, &rest, true, a_spots, "");
+        let def = defenders(ctx, state, space);
+        let g = groups(ctx, state, &rest, &def, true, a_spots, "");
         let prefix: Vec<String> = ["battle", &name, "round", &r, "attacker"]
             .map(String::from)
             .to_vec();
-        let mut hits = volley(
-            dice,
-            ctx.low_luck,
-            space,
-            &prefix,
-            "attacker",
-            g,
-            events,
-        );
+        let mut hits = volley(dice, ctx.low_luck, space, &prefix, "attacker", g, events);
         if round == 1 && !bombard.is_empty() {
             let mut g = Vec::new();
             for &id in bombard {
@@ -381,15 +371,7 @@ pub(crate) fn fight(
                 }
             }
             let prefix = vec!["bombard".to_owned(), name.clone()];
-            let b = volley(
-                dice,
-                ctx.low_luck,
-                space,
-                &prefix,
-                "bombardment",
-                g,
-                events,
-            );
+            let b = volley(dice, ctx.low_luck, space, &prefix, "bombardment", g, events);
             hits.any += b.total();
         }
         let def = defenders(ctx, state, space);
@@ -425,30 +407,14 @@ pub(crate) fn fight(
         }
         submerge(ctx, state, space, &diving, why, events);
         let firing: Vec<u32> = defenders(ctx, state, space);
-        let g = groups(ctx, state, &firing, false, d_spots, "");
+        let mut targets = attackers(ctx, state, space);
+        targets.extend(bystanders(ctx, state, space));
+        let g = groups(ctx, state, &firing, &targets, false, d_spots, "");
         let prefix: Vec<String> = ["battle", &name, "round", &r, "defender"]
             .map(String::from)
             .to_vec();
-        let hits = volley(
-            dice,
-            ctx.low_luck,
-            space,
-            &prefix,
-            "defender",
-            g,
-            events,
-        );
-        let mut targets = attackers(ctx, state, space);
-        targets.extend(bystanders(ctx, state, space));
-        let taken = choose(
-            ctx,
-            state,
-            space,
-            &targets,
-            &attacker_chooser,
-            hits,
-            events,
-        );
+        let hits = volley(dice, ctx.low_luck, space, &prefix, "defender", g, events);
+        let taken = choose(ctx, state, space, &targets, &attacker_chooser, hits, events);
         apply(ctx, state, space, &taken, events);
         apply(ctx, state, space, &marked, events);
         let att = attackers(ctx, state, space);

@@ -81,7 +81,10 @@ pub(crate) fn volley(
             (0, g.strength, g.count as usize)
         };
         let values = dice.roll_many(&l, count, 6);
-        let rolled = values.iter().filter(|v| **v <= u32::from(threshold)).count() as u32;
+        let rolled = values
+            .iter()
+            .filter(|v| **v <= u32::from(threshold))
+            .count() as u32;
         hits.add(g.class, sure + rolled);
         events.push(Event::Fire {
             space,

@@ -43,15 +43,15 @@ pub struct CombatOutcome {
     /// were written (stage-2 orders sent with stage 1 that no longer fit are
     /// then set aside rather than rejecting the message).
     pub dice_rolled: bool,
-    /// Some battle needs dice. Without dice (validation before the turn's
-    /// secret is revealed) nothing was changed.
+    /// Some battle needs dice that were not given (validation before the
+    /// turn's secret is revealed); nothing was changed. Always false when
+    /// dice were given: every battle was fought.
     pub needs_dice: bool,
 }
 
-/// Declarations the orders format does not carry yet (see the combat
-/// issue's report): strategic bombing raids, declared on arrival, and the
-/// attacker's submarine policy per battle (`None` = every battle).
-/// [`fight_battles`] uses none.
+/// What the attacker declared in its battle plans besides retreats and
+/// losses: strategic bombing raids (declared on arrival) and its submarines'
+/// policy per battle (`None` = the default plan).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Declarations {
     /// Territories where the attacker's aircraft make a strategic bombing
@@ -61,6 +61,23 @@ pub struct Declarations {
     /// substalling (FAQ); `SubmergeAfterFirstRound` submerges before they
     /// roll in round 2.
     pub submarines: Vec<(Option<SpaceId>, SubmarinePolicy)>,
+}
+
+impl Declarations {
+    /// The declarations of a set of battle plans.
+    pub fn of_plans(plans: &[Located<BattlePlan>]) -> Declarations {
+        Declarations {
+            bombing_raids: plans
+                .iter()
+                .filter(|p| p.item.bombing_raid)
+                .filter_map(|p| p.item.space)
+                .collect(),
+            submarines: plans
+                .iter()
+                .filter_map(|p| p.item.submarines.map(|s| (p.item.space, s)))
+                .collect(),
+        }
+    }
 }
 
 /// Checks the battle plans against the pending battles: at most one plan per
@@ -78,6 +95,14 @@ pub fn check_plans(
                 &plan.origin,
                 "more than one default battle plan",
             )),
+            None if plan.item.bombing_raid => errors.push(
+                OrderError::new(
+                    &plan.origin,
+                    "a strategic bombing raid is declared in the plan for its territory, not in \
+                     the default plan",
+                )
+                .field("bombing_raid"),
+            ),
             None => {}
             Some(s) if earlier.iter().any(|p| p.item.space == Some(s)) => {
                 errors.push(OrderError::new(
@@ -121,14 +146,14 @@ pub fn fight_battles(
         power,
         orders,
         plans,
-        &Declarations::default(),
+        &Declarations::of_plans(plans),
         dice,
         events,
     )
 }
 
-/// [`fight_battles`] with [`Declarations`] (strategic bombing raids and the
-/// attacker's submarine policy) that the orders cannot express yet.
+/// [`fight_battles`] with explicit [`Declarations`] (strategic bombing raids
+/// and the attacker's submarine policy) instead of those of the plans.
 #[allow(clippy::too_many_arguments)]
 pub fn fight_battles_declared(
     game: &GameDef,
@@ -168,7 +193,7 @@ pub fn fight_battles_declared(
             let after: usize = dice.rolls().iter().map(|g| g.values.len()).sum();
             Ok(CombatOutcome {
                 dice_rolled: after > before,
-                needs_dice,
+                needs_dice: false,
             })
         }
     }
@@ -318,9 +343,7 @@ pub(crate) fn destroy(
             reason: "rule: cargo goes down with its transport".into(),
         });
     }
-    state
-        .units
-        .retain(|u| u.id != id && u.cargo_of != Some(id));
+    state.units.retain(|u| u.id != id && u.cargo_of != Some(id));
     let _ = ctx;
 }
 
@@ -455,9 +478,11 @@ fn needs_dice(ctx: &Ctx, state: &GameState) -> bool {
         if att.is_empty() {
             return false;
         }
-        let air = att
-            .iter()
-            .any(|id| state.unit(*id).is_some_and(|u| ctx.ut(u).kind == Some(UnitKind::Air)));
+        let air = att.iter().any(|id| {
+            state
+                .unit(*id)
+                .is_some_and(|u| ctx.ut(u).kind == Some(UnitKind::Air))
+        });
         ctx.is_raid(space)
             || !defenders(ctx, state, space).is_empty()
             || (air && enemy_aa(ctx, state, space).is_some())
@@ -489,9 +514,9 @@ fn resolve(ctx: &Ctx, state: &mut GameState, mut dice: Option<&mut Dice>, events
                 cleared = report.won;
             }
             if cleared {
-                let warship = state.units_at(space).any(|u| {
-                    u.owner == ctx.power && !u.submerged && is_warship(ctx.game, u.unit)
-                });
+                let warship = state
+                    .units_at(space)
+                    .any(|u| u.owner == ctx.power && !u.submerged && is_warship(ctx.game, u.unit));
                 if warship || passing {
                     take_convoy(ctx.game, state, space, ctx.power, events);
                 }
@@ -513,14 +538,8 @@ fn resolve(ctx: &Ctx, state: &mut GameState, mut dice: Option<&mut Dice>, events
             aa_guns::fire_in_battle(ctx, state, space, &["aa"], d, events);
             if !defenders(ctx, state, space).is_empty() && !attackers(ctx, state, space).is_empty()
             {
-                let ships = battle::bombarding_ships(
-                    ctx,
-                    state,
-                    space,
-                    &fought_at_sea,
-                    &bombarded,
-                    events,
-                );
+                let ships =
+                    battle::bombarding_ships(ctx, state, space, &fought_at_sea, &bombarded, events);
                 bombarded.extend(&ships);
                 won = battle::fight(ctx, state, space, &ships, d, events).won;
             }

@@ -73,6 +73,19 @@ pub(crate) fn retreat(
     } else {
         came_from(ctx, space)
     };
+    let air_present = attackers(ctx, state, space).iter().any(|id| {
+        state
+            .unit(*id)
+            .is_some_and(|u| ctx.ut(u).kind == Some(UnitKind::Air))
+    });
+    if amphibious && !air_present {
+        events.push(Event::Decision {
+            space,
+            rule: "FAQ: ground units in an amphibious assault never retreat".into(),
+            detail: "the attackers fight on: only aircraft may leave an amphibious assault".into(),
+        });
+        return false;
+    }
     let chosen = plan.and_then(|p| p.item.retreat_to);
     let (to, how) = match chosen {
         Some(t) if candidates.contains(&t) => (t, format!("{why}, to {}", game.space_name(t))),

@@ -34,9 +34,7 @@ pub(crate) fn check(ctx: &Ctx, state: &GameState, space: SpaceId) -> Result<(), 
                 && state.owner[space.0].is_some_and(|o| !allied(ctx.game, o, ctx.power))
     });
     if !target {
-        return Err(format!(
-            "{name} has no enemy industrial complex to bomb"
-        ));
+        return Err(format!("{name} has no enemy industrial complex to bomb"));
     }
     let att = attackers(ctx, state, space);
     let mut bomber = false;
@@ -83,7 +81,9 @@ pub(crate) fn raid(
     let interceptors: Vec<u32> = state
         .units_at(space)
         .filter(|u| {
-            !allied(game, u.owner, ctx.power) && !u.submerged && ctx.ut(u).has(&Ability::Interceptor(0))
+            !allied(game, u.owner, ctx.power)
+                && !u.submerged
+                && ctx.ut(u).has(&Ability::Interceptor(0))
         })
         .map(|u| u.id)
         .collect();
@@ -91,7 +91,10 @@ pub(crate) fn raid(
         events.push(Event::Decision {
             space,
             rule: "default: standing orders have no interception entry".into(),
-            detail: format!("{} interceptor(s) rise against the raid", interceptors.len()),
+            detail: format!(
+                "{} interceptor(s) rise against the raid",
+                interceptors.len()
+            ),
         });
         let groups_of = |ids: &[u32], pick: fn(&Ability) -> Option<u8>| {
             let mut out: Vec<Group> = Vec::new();

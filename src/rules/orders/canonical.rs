@@ -160,6 +160,12 @@ fn battle_plan(out: &mut String, names: &Names<'_>, plan: &BattlePlan) {
             scalar(&names.show_types(&plan.losses))
         );
     }
+    if plan.bombing_raid {
+        out.push_str("    bombing_raid: true\n");
+    }
+    if let Some(p) = plan.submarines {
+        let _ = writeln!(out, "    submarines: {}", policy_word(p));
+    }
 }
 
 fn standing(out: &mut String, names: &Names<'_>, s: &StandingOrders) {
@@ -168,12 +174,16 @@ fn standing(out: &mut String, names: &Names<'_>, s: &StandingOrders) {
         let _ = writeln!(out, "  losses: {}", scalar(&names.show_types(&s.losses)));
     }
     let _ = writeln!(out, "  keep_one_land_unit: {}", s.keep_one_land_unit);
-    let policy = match s.submarines {
+    let _ = writeln!(out, "  submarines: {}", policy_word(s.submarines));
+}
+
+/// The word of a submarine policy, as `keys::SUBMARINE_POLICIES` lists it.
+fn policy_word(p: SubmarinePolicy) -> &'static str {
+    match p {
         SubmarinePolicy::Fight => "fight",
         SubmarinePolicy::Submerge => "submerge",
         SubmarinePolicy::SubmergeAfterFirstRound => "submerge_after_first_round",
-    };
-    let _ = writeln!(out, "  submarines: {policy}");
+    }
 }
 
 /// A double-quoted YAML scalar. JSON's string escapes are a subset of

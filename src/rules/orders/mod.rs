@@ -120,6 +120,12 @@ pub struct BattlePlan {
     pub retreat_to: Option<SpaceId>,
     /// Order of loss: unit types in the order they are taken as casualties.
     pub losses: Vec<UnitTypeId>,
+    /// The bombers arriving at this territory make a strategic bombing raid
+    /// on its industrial complex instead of fighting (declared on arrival).
+    pub bombing_raid: bool,
+    /// What the attacking submarines do (`submerge` before the first round
+    /// is substalling); `None` = fight.
+    pub submarines: Option<SubmarinePolicy>,
 }
 
 /// A take-over of an ally's units (AAE: the Soviet Patriotic War), written

@@ -860,6 +860,8 @@ impl Parser<'_, '_> {
             retreat: Retreat::Never,
             retreat_to: None,
             losses: Vec::new(),
+            bombing_raid: false,
+            submarines: None,
         };
         let entries = match &node.kind {
             Kind::Map(entries) => entries,
@@ -889,6 +891,12 @@ impl Parser<'_, '_> {
                         plan.retreat_to = to;
                     }
                 }
+                Some("bombing_raid") => {
+                    if let Some(b) = self.flag(origin, value, "bombing_raid") {
+                        plan.bombing_raid = b;
+                    }
+                }
+                Some("submarines") => plan.submarines = self.submarine_policy(origin, value),
                 Some(_) => {
                     let extra = Self::rejoined(entries, i - 1, |t| self.is_units(t));
                     let mut pieces = vec![value];
@@ -1151,6 +1159,51 @@ impl Parser<'_, '_> {
         }
     }
 
+    /// `true`/`false` (also yes/no, on/off), or an error on `field`.
+    fn flag(&mut self, origin: &Origin, value: &Node, field: &'static str) -> Option<bool> {
+        let flag = match (&value.kind, value.text()) {
+            (Kind::Bool(b), _) => Some(*b),
+            (_, Some(t)) if ["yes", "on"].iter().any(|w| key_matches(t, w)) => Some(true),
+            (_, Some(t)) if ["no", "off"].iter().any(|w| key_matches(t, w)) => Some(false),
+            _ => None,
+        };
+        if flag.is_none() {
+            self.error(
+                origin,
+                value,
+                Some(field),
+                format!(
+                    "{field} is true or false, not \"{}\"",
+                    value.text().unwrap_or(value.describe())
+                ),
+            );
+        }
+        flag
+    }
+
+    /// One of [`keys::SUBMARINE_POLICIES`], or an error on `submarines`.
+    fn submarine_policy(&mut self, origin: &Origin, value: &Node) -> Option<SubmarinePolicy> {
+        let text = value.text().unwrap_or("");
+        match find_key(text, keys::SUBMARINE_POLICIES) {
+            Some("fight") => Some(SubmarinePolicy::Fight),
+            Some("submerge") => Some(SubmarinePolicy::Submerge),
+            Some(_) => Some(SubmarinePolicy::SubmergeAfterFirstRound),
+            None => {
+                let shown = value.text().unwrap_or(value.describe());
+                let mut reason = format!("\"{shown}\" is not a submarine policy.");
+                if let Some(s) = did_you_mean(text, keys::SUBMARINE_POLICIES.iter().copied()) {
+                    reason.push_str(&format!(" Did you mean {s}?"));
+                }
+                reason.push_str(&format!(
+                    " The policies are: {}.",
+                    keys::SUBMARINE_POLICIES.join(", ")
+                ));
+                self.error(origin, value, Some("submarines"), reason);
+                None
+            }
+        }
+    }
+
     // ----- place -----------------------------------------------------------
 
     fn place(&mut self, value: &Node) {
@@ -1252,51 +1305,13 @@ impl Parser<'_, '_> {
                     standing.losses = self.loss_order(&origin, &pieces);
                 }
                 Some("keep_one_land_unit") => {
-                    let flag = match (&value.kind, value.text()) {
-                        (Kind::Bool(b), _) => Some(*b),
-                        (_, Some(t)) if ["yes", "on"].iter().any(|w| key_matches(t, w)) => {
-                            Some(true)
-                        }
-                        (_, Some(t)) if ["no", "off"].iter().any(|w| key_matches(t, w)) => {
-                            Some(false)
-                        }
-                        _ => None,
-                    };
-                    match flag {
-                        Some(b) => standing.keep_one_land_unit = b,
-                        None => self.error(
-                            &origin,
-                            value,
-                            Some("keep_one_land_unit"),
-                            format!(
-                                "keep_one_land_unit is true or false, not \"{}\"",
-                                value.text().unwrap_or(value.describe())
-                            ),
-                        ),
+                    if let Some(b) = self.flag(&origin, value, "keep_one_land_unit") {
+                        standing.keep_one_land_unit = b;
                     }
                 }
                 Some(_) => {
-                    let text = value.text().unwrap_or("");
-                    match find_key(text, keys::SUBMARINE_POLICIES) {
-                        Some("fight") => standing.submarines = SubmarinePolicy::Fight,
-                        Some("submerge") => standing.submarines = SubmarinePolicy::Submerge,
-                        Some(_) => {
-                            standing.submarines = SubmarinePolicy::SubmergeAfterFirstRound;
-                        }
-                        None => {
-                            let shown = value.text().unwrap_or(value.describe());
-                            let mut reason = format!("\"{shown}\" is not a submarine policy.");
-                            if let Some(s) =
-                                did_you_mean(text, keys::SUBMARINE_POLICIES.iter().copied())
-                            {
-                                reason.push_str(&format!(" Did you mean {s}?"));
-                            }
-                            reason.push_str(&format!(
-                                " The policies are: {}.",
-                                keys::SUBMARINE_POLICIES.join(", ")
-                            ));
-                            self.error(&origin, value, Some("submarines"), reason);
-                        }
+                    if let Some(p) = self.submarine_policy(&origin, value) {
+                        standing.submarines = p;
                     }
                 }
                 None => self.unknown_key(&origin, key, "of standing orders", keys::STANDING),

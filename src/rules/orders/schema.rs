@@ -201,6 +201,12 @@ pub struct RawBattlePlan {
     /// Order of loss: unit types, first taken first (`infantry, artillery,
     /// armor`). Inside `{...}` write it as a list: `[infantry, armor]`.
     pub losses: Option<RawTypeList>,
+    /// The bombers arriving here make a strategic bombing raid on the
+    /// industrial complex instead of fighting (declared on arrival).
+    pub bombing_raid: Option<bool>,
+    /// What the attacking submarines do; `submerge` before the first round
+    /// is substalling.
+    pub submarines: Option<RawSubmarines>,
 }
 
 /// When to retreat.
@@ -268,7 +274,8 @@ pub struct RawStanding {
     pub submarines: Option<RawSubmarines>,
 }
 
-/// What defending submarines do when they may submerge.
+/// What submarines do when they may submerge (defending: standing orders;
+/// attacking: a battle plan).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RawSubmarines {

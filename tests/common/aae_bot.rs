@@ -1,0 +1,1315 @@
+//! A deterministic AAE "bot" for tests and benchmarks: given the game and
+//! the current position, it writes the orders message (YAML, exactly what a
+//! player would mail) of the power to move.
+//!
+//! Stage 1 (the state at `Purchase`): a purchase of land units (and a
+//! fighter or a transport now and then) that the power's industrial
+//! complexes can place; combat moves against adjacent enemy territories and
+//! fleets where it has a local advantage (land units from the neighbouring
+//! territories, amphibious assaults from its transports, warships, and
+//! aircraft with a stated landing in a friendly territory); battle plans
+//! with retreat policies and orders of loss now and then. Stage 2 (at
+//! `NoncombatMove`): aircraft land in the nearest friendly territory, idle
+//! land units move one step toward the front, transports ferry units from
+//! the rear (islands) to the front, and everything bought is placed at the
+//! complexes nearest the front.
+//!
+//! Robust by construction: the candidate orders are rendered, parsed
+//! (`parse_message`) and checked (`check_orders`); every order an error
+//! names is dropped and the rest tried again, until the engine accepts the
+//! message. No randomness: the same position always gives the same message.
+
+#![allow(dead_code)]
+
+use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::fmt::Write as _;
+
+use adjutant::rules::model::{Ability, UnitKind, UnitType};
+use adjutant::rules::orders::OrderError;
+use adjutant::rules::orders::parse::parse_message;
+use adjutant::rules::production::complexes;
+use adjutant::rules::state::{GameState, Phase, Unit};
+use adjutant::rules::turn::check_orders;
+use adjutant::rules::{GameDef, SpaceId};
+
+/// How the bot plays.
+#[derive(Clone, Copy, Debug)]
+pub struct BotConfig {
+    /// Attack enemy capitals (so that a side can win). Long benchmark games
+    /// turn it off, so that they last their 30 rounds.
+    pub attack_capitals: bool,
+}
+
+impl Default for BotConfig {
+    fn default() -> Self {
+        BotConfig {
+            attack_capitals: true,
+        }
+    }
+}
+
+/// One message of the power to move.
+#[derive(Clone, Debug)]
+pub struct BotOrders {
+    /// The power's name.
+    pub power: String,
+    /// The round.
+    pub round: u32,
+    /// 1 (purchase, combat) or 2 (non-combat, placement).
+    pub stage: u8,
+    /// The message, as mailed (header `power:` and `round:` included).
+    pub yaml: String,
+    /// Candidate orders dropped because the engine refused them, with why.
+    pub dropped: Vec<String>,
+    /// Battles the combat moves start (stage 1).
+    pub attacks: usize,
+}
+
+/// Unit types and counts, merged by type.
+type List = Vec<(usize, u32)>;
+
+#[derive(Clone, Debug)]
+enum Move {
+    Units {
+        units: List,
+        path: Vec<SpaceId>,
+        land: Option<SpaceId>,
+    },
+    Transport {
+        path: Vec<SpaceId>,
+        load: List,
+        from: SpaceId,
+        unload: SpaceId,
+    },
+}
+
+#[derive(Clone, Copy, Debug)]
+enum RetreatRule {
+    AfterRound(u32),
+    Below(u32),
+}
+
+#[derive(Clone, Debug)]
+struct Plan {
+    space: SpaceId,
+    retreat: Option<(RetreatRule, SpaceId)>,
+    losses: Vec<usize>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Draft {
+    purchase: List,
+    combat: Vec<Move>,
+    battles: Vec<Plan>,
+    default_never: bool,
+    noncombat: Vec<Move>,
+    place: Vec<(SpaceId, List)>,
+}
+
+/// Writes the orders of the power to move, checked against the engine.
+/// Panics when even the emptiest message is refused (an engine problem:
+/// the panic shows the message and the errors).
+pub fn orders(game: &GameDef, state: &GameState, cfg: BotConfig) -> BotOrders {
+    let power = state.current_power(game);
+    let mut bot = Bot::new(game, state, power, cfg);
+    let stage = if state.phase == Phase::Purchase { 1 } else { 2 };
+    let mut draft = if stage == 1 {
+        bot.stage_one()
+    } else {
+        bot.stage_two()
+    };
+    let attacks = bot.attacks;
+    let mut dropped = Vec::new();
+    for _ in 0..200 {
+        let yaml = bot.render(&draft);
+        let errors = match parse_message(game, &yaml) {
+            Ok(m) => match check_orders(game, state, power, &m.orders) {
+                Ok(()) => {
+                    return BotOrders {
+                        power: game.powers()[power].name.clone(),
+                        round: state.round,
+                        stage,
+                        yaml,
+                        dropped,
+                        attacks,
+                    };
+                }
+                Err(e) => e,
+            },
+            Err(e) => e,
+        };
+        dropped.extend(errors.iter().map(ToString::to_string));
+        if !drop_offending(&mut draft, &errors) {
+            panic!(
+                "the bot cannot repair its orders for {} (round {}, stage {stage}):\n{yaml}\nerrors:\n{}",
+                game.powers()[power].name,
+                state.round,
+                errors
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            );
+        }
+    }
+    panic!("the bot kept dropping orders without converging");
+}
+
+/// Drops the orders the errors name; an error that names no order drops the
+/// last order of its section. False when nothing could be dropped.
+fn drop_offending(draft: &mut Draft, errors: &[OrderError]) -> bool {
+    let mut combat = HashSet::new();
+    let mut battles = HashSet::new();
+    let mut noncombat = HashSet::new();
+    let mut changed = false;
+    for e in errors {
+        let i = e.origin.index;
+        match e.origin.section {
+            "purchase" => {
+                changed |= !draft.purchase.is_empty();
+                draft.purchase.clear();
+            }
+            "combat" if i > 0 => {
+                combat.insert(i - 1);
+            }
+            "battles" if i > 0 => {
+                battles.insert(i - 1);
+            }
+            "noncombat" if i > 0 => {
+                noncombat.insert(i - 1);
+            }
+            "battles" => {
+                changed |= !draft.battles.is_empty() || draft.default_never;
+                draft.battles.clear();
+                draft.default_never = false;
+            }
+            "combat" if !draft.combat.is_empty() => {
+                combat.insert(draft.combat.len() - 1);
+            }
+            "noncombat" if !draft.noncombat.is_empty() => {
+                noncombat.insert(draft.noncombat.len() - 1);
+            }
+            _ if !draft.combat.is_empty() => {
+                combat.insert(draft.combat.len() - 1);
+            }
+            _ if !draft.noncombat.is_empty() => {
+                noncombat.insert(draft.noncombat.len() - 1);
+            }
+            _ => {}
+        }
+    }
+    changed |= retain_index(&mut draft.combat, &combat);
+    changed |= retain_index(&mut draft.noncombat, &noncombat);
+    let n = draft.battles.len();
+    if battles.contains(&n) {
+        draft.default_never = false;
+        changed = true;
+    }
+    changed |= retain_index(&mut draft.battles, &battles);
+    changed
+}
+
+fn retain_index<T>(v: &mut Vec<T>, drop: &HashSet<usize>) -> bool {
+    let before = v.len();
+    let mut i = 0;
+    v.retain(|_| {
+        let keep = !drop.contains(&i);
+        i += 1;
+        keep
+    });
+    v.len() != before
+}
+
+struct Bot<'a> {
+    game: &'a GameDef,
+    state: &'a GameState,
+    power: usize,
+    side: usize,
+    cfg: BotConfig,
+    /// Units committed to an order.
+    used: HashSet<u32>,
+    /// Distance of each land territory from enemy land, through friendly
+    /// land (`None`: cut off, e.g. an island).
+    front: Vec<Option<usize>>,
+    attacks: usize,
+}
+
+impl<'a> Bot<'a> {
+    fn new(game: &'a GameDef, state: &'a GameState, power: usize, cfg: BotConfig) -> Self {
+        let mut bot = Bot {
+            game,
+            state,
+            power,
+            side: game.side_of(power),
+            cfg,
+            used: HashSet::new(),
+            front: Vec::new(),
+            attacks: 0,
+        };
+        bot.front = bot.front_distances();
+        bot
+    }
+
+    fn ut(&self, u: &Unit) -> &'a UnitType {
+        &self.game.unit_types()[u.unit]
+    }
+
+    fn kind(&self, t: usize) -> UnitKind {
+        self.game.unit_types()[t].kind.unwrap_or(UnitKind::Building)
+    }
+
+    fn type_id(&self, name: &str) -> Option<usize> {
+        self.game.unit_types().iter().position(|t| t.name == name)
+    }
+
+    fn friendly(&self, p: usize) -> bool {
+        self.game.side_of(p) == self.side
+    }
+
+    fn passable(&self, s: SpaceId) -> bool {
+        self.game.territory(s).is_none_or(|t| !t.impassable)
+    }
+
+    fn hostile_land(&self, s: SpaceId) -> bool {
+        !self.game.is_sea(s)
+            && self.passable(s)
+            && self.state.owner[s.0].is_none_or(|o| !self.friendly(o))
+    }
+
+    fn friendly_land(&self, s: SpaceId) -> bool {
+        !self.game.is_sea(s)
+            && self.passable(s)
+            && self.state.owner[s.0].is_some_and(|o| self.friendly(o))
+    }
+
+    fn airfield(&self, s: SpaceId) -> bool {
+        self.friendly_land(s) && !self.state.captured_this_turn.contains(&s)
+    }
+
+    fn is_capital(&self, s: SpaceId) -> bool {
+        let name = self.game.space_name(s);
+        self.game
+            .powers()
+            .iter()
+            .any(|p| p.capital.as_deref() == Some(name))
+    }
+
+    fn my_capital(&self) -> Option<SpaceId> {
+        self.game.powers()[self.power]
+            .capital
+            .as_deref()
+            .and_then(|c| self.game.space(c))
+    }
+
+    /// Enemy units that fight in `s`: (defence strength, count).
+    fn defence(&self, s: SpaceId) -> (u32, u32) {
+        let mut value = 0;
+        let mut n = 0;
+        for u in self.state.units_at(s) {
+            let t = self.ut(u);
+            if self.friendly(u.owner)
+                || u.submerged
+                || u.cargo_of.is_some()
+                || t.kind == Some(UnitKind::Building)
+                || t.has(&Ability::CapturedWithTerritory)
+            {
+                continue;
+            }
+            value += u32::from(t.defense.unwrap_or(0)) * u32::from(t.hit_points.max(1));
+            n += 1;
+        }
+        (value, n)
+    }
+
+    fn enemy_ships(&self, s: SpaceId) -> bool {
+        self.state.units_at(s).any(|u| {
+            !self.friendly(u.owner) && !u.submerged && self.ut(u).kind == Some(UnitKind::Sea)
+        })
+    }
+
+    fn enemy_convoy(&self, s: SpaceId) -> bool {
+        self.game.sea_zone(s).is_some_and(|z| z.convoy.is_some())
+            && self.state.owner[s.0].is_some_and(|o| !self.friendly(o))
+    }
+
+    /// Strength of an attacking force: attack values plus artillery support.
+    fn strength(&self, units: &[(usize, u32)]) -> u32 {
+        let mut sum = 0;
+        let mut supportable = 0;
+        let mut support = 0;
+        for &(t, n) in units {
+            let ty = &self.game.unit_types()[t];
+            sum += u32::from(ty.attack.unwrap_or(0)) * n;
+            if ty.has(&Ability::ArtillerySupportable) {
+                supportable += n;
+            }
+            if ty.has(&Ability::ArtillerySupport) {
+                support += n;
+            }
+        }
+        sum + supportable.min(support)
+    }
+
+    /// My free units in `s` that could move now (not cargo, not moved when
+    /// `fresh`), lowest ids first.
+    fn free(&self, s: SpaceId, fresh: bool) -> Vec<&'a Unit> {
+        let state: &'a GameState = self.state;
+        state
+            .units_at(s)
+            .filter(|u| {
+                u.owner == self.power
+                    && u.cargo_of.is_none()
+                    && !u.submerged
+                    && !self.used.contains(&u.id)
+                    && u.unloaded_from.is_none()
+                    && (!fresh || (u.moved == 0 && !u.combat_moved))
+                    && self.ut(u).movement.unwrap_or(0) > 0
+            })
+            .collect()
+    }
+
+    fn front_distances(&self) -> Vec<Option<usize>> {
+        let n = self.game.space_count();
+        let mut dist = vec![None; n];
+        let mut queue = VecDeque::new();
+        for s in (0..n).map(SpaceId) {
+            if self.hostile_land(s) && self.state.owner[s.0].is_some() {
+                dist[s.0] = Some(0);
+                queue.push_back(s);
+            }
+        }
+        while let Some(here) = queue.pop_front() {
+            let d = dist[here.0].expect("queued");
+            for &next in self.game.neighbours(here) {
+                if dist[next.0].is_none() && self.friendly_land(next) {
+                    dist[next.0] = Some(d + 1);
+                    queue.push_back(next);
+                }
+            }
+        }
+        dist
+    }
+
+    /// Breadth-first search through spaces `pass` allows: distance and the
+    /// previous space of each space reached.
+    fn bfs(
+        &self,
+        from: SpaceId,
+        pass: impl Fn(SpaceId) -> bool,
+    ) -> (Vec<Option<usize>>, Vec<Option<SpaceId>>) {
+        let n = self.game.space_count();
+        let mut dist = vec![None; n];
+        let mut prev = vec![None; n];
+        dist[from.0] = Some(0);
+        let mut queue = VecDeque::from([from]);
+        while let Some(here) = queue.pop_front() {
+            let d = dist[here.0].expect("queued");
+            for &next in self.game.neighbours(here) {
+                if dist[next.0].is_none() && pass(next) {
+                    dist[next.0] = Some(d + 1);
+                    prev[next.0] = Some(here);
+                    queue.push_back(next);
+                }
+            }
+        }
+        (dist, prev)
+    }
+
+    fn path_to(prev: &[Option<SpaceId>], from: SpaceId, to: SpaceId) -> Vec<SpaceId> {
+        let mut path = vec![to];
+        let mut here = to;
+        while here != from {
+            here = prev[here.0].expect("reached");
+            path.push(here);
+        }
+        path.reverse();
+        path
+    }
+
+    fn air_bfs(&self, from: SpaceId) -> (Vec<Option<usize>>, Vec<Option<SpaceId>>) {
+        self.bfs(from, |s| self.passable(s))
+    }
+
+    /// True when the power's capital is within two land moves of the enemy:
+    /// it then keeps every unit and gets every new one.
+    fn capital_threatened(&self) -> bool {
+        self.my_capital()
+            .is_some_and(|c| self.front[c.0].is_some_and(|d| d <= 2))
+    }
+
+    /// The units a territory keeps back when its units attack.
+    fn keep(&self, s: SpaceId, available: usize) -> usize {
+        if Some(s) == self.my_capital() {
+            if self.capital_threatened() {
+                available
+            } else {
+                available.min(3)
+            }
+        } else if available >= 2
+            && self
+                .game
+                .neighbours(s)
+                .iter()
+                .filter(|&&n| self.hostile_land(n))
+                .count()
+                > 1
+        {
+            1
+        } else {
+            0
+        }
+    }
+
+    // ------------------------------------------------------------------
+    // Stage 1
+
+    fn stage_one(&mut self) -> Draft {
+        let mut draft = Draft {
+            purchase: self.purchase(),
+            ..Draft::default()
+        };
+        let mut plans: Vec<(SpaceId, Vec<SpaceId>, List, bool)> = Vec::new();
+        self.naval_attacks(&mut draft, &mut plans);
+        self.land_attacks(&mut draft, &mut plans);
+        self.amphibious_attacks(&mut draft, &mut plans);
+        self.attacks = plans.len();
+        // Battle plans now and then: retreat policies for land battles the
+        // attackers can retreat from, orders of loss for others.
+        for (space, sources, force, amphibious) in plans {
+            let pick = (self.state.round as usize + space.0) % 3;
+            let mut losses: Vec<usize> = force.iter().map(|&(t, _)| t).collect();
+            losses.sort_by_key(|&t| {
+                let ty = &self.game.unit_types()[t];
+                (ty.cost.unwrap_or(0), ty.attack.unwrap_or(0), t)
+            });
+            losses.dedup();
+            let count: u32 = force.iter().map(|&(_, n)| n).sum();
+            let land_battle = !self.game.is_sea(space);
+            let plan = match pick {
+                0 if land_battle && !amphibious && !sources.is_empty() => Some(Plan {
+                    space,
+                    retreat: Some((RetreatRule::Below((count / 3).max(1)), sources[0])),
+                    losses,
+                }),
+                1 if land_battle && !amphibious && !sources.is_empty() => Some(Plan {
+                    space,
+                    retreat: Some((RetreatRule::AfterRound(3), sources[0])),
+                    losses: Vec::new(),
+                }),
+                0 | 1 => Some(Plan {
+                    space,
+                    retreat: None,
+                    losses,
+                }),
+                _ => None,
+            };
+            draft.battles.extend(plan);
+        }
+        draft.default_never = !draft.combat.is_empty();
+        draft
+    }
+
+    fn purchase(&self) -> List {
+        let places = complexes(self.game, self.state, self.power);
+        if places.is_empty() {
+            return Vec::new();
+        }
+        let room: Option<u32> = places
+            .iter()
+            .try_fold(0u32, |acc, c| c.limit.map(|l| acc + l));
+        let coastal = places.iter().any(|c| {
+            c.limit.is_none()
+                && self
+                    .game
+                    .neighbours(c.space)
+                    .iter()
+                    .any(|&n| self.game.is_sea(n))
+        });
+        let mut budget = self.state.ipcs[self.power];
+        let mut list: List = Vec::new();
+        let round = self.state.round;
+        let cost = |t: usize| self.game.unit_types()[t].cost.unwrap_or(u32::MAX);
+        let buy = |t: Option<usize>, n: u32, budget: &mut u32, list: &mut List| {
+            if let Some(t) = t
+                && n > 0
+                && cost(t).saturating_mul(n) <= *budget
+            {
+                *budget -= cost(t) * n;
+                list.push((t, n));
+            }
+        };
+        let (inf, art, arm, ftr, trn) = (
+            self.type_id("infantry"),
+            self.type_id("artillery"),
+            self.type_id("armor"),
+            self.type_id("fighter"),
+            self.type_id("transport"),
+        );
+        // An island power (no land route to the front) buys a transport on
+        // even rounds while it has fewer than three.
+        let island = self.my_capital().is_some_and(|c| self.front[c.0].is_none());
+        let transports = self
+            .state
+            .units
+            .iter()
+            .filter(|u| u.owner == self.power && Some(u.unit) == trn)
+            .count();
+        if island && coastal && room.is_none() && round % 2 == 0 && transports < 3 && budget >= 14 {
+            buy(trn, 1, &mut budget, &mut list);
+        }
+        if round % 3 == 2 && budget >= 21 {
+            buy(ftr, 1, &mut budget, &mut list);
+        }
+        let armor = budget / 15;
+        buy(arm, armor, &mut budget, &mut list);
+        let artillery = budget / 12;
+        buy(art, artillery, &mut budget, &mut list);
+        let infantry = budget / 3;
+        buy(inf, infantry, &mut budget, &mut list);
+        if let Some(r) = room {
+            // Captured complexes only: trim to what they place.
+            let mut left = r;
+            for (_, n) in &mut list {
+                *n = (*n).min(left);
+                left -= *n;
+            }
+            list.retain(|&(_, n)| n > 0);
+        }
+        list
+    }
+
+    /// Warships (and aircraft) attack enemy fleets where they are stronger.
+    fn naval_attacks(
+        &mut self,
+        draft: &mut Draft,
+        plans: &mut Vec<(SpaceId, Vec<SpaceId>, List, bool)>,
+    ) {
+        let zones: Vec<SpaceId> = (0..self.game.space_count())
+            .map(SpaceId)
+            .filter(|&s| self.game.is_sea(s) && self.enemy_ships(s))
+            .collect();
+        for z in zones {
+            let (dval, _) = self.defence(z);
+            // Ships already there fight anyway.
+            let mut force: List = Vec::new();
+            for u in self.free(z, true) {
+                if self.ut(u).kind == Some(UnitKind::Sea) {
+                    add(&mut force, u.unit, 1);
+                }
+            }
+            let mut moves: Vec<(SpaceId, usize, u32)> = Vec::new();
+            let mut ids = Vec::new();
+            let goal = dval * 3 / 2 + 1;
+            for &s in self.game.neighbours(z) {
+                if !self.game.is_sea(s) {
+                    continue;
+                }
+                for u in self.free(s, true) {
+                    let t = self.ut(u);
+                    if t.kind != Some(UnitKind::Sea)
+                        || t.attack.unwrap_or(0) == 0
+                        || t.carrier_capacity.is_some()
+                        || self.strength(&force) >= goal
+                    {
+                        continue;
+                    }
+                    add(&mut force, u.unit, 1);
+                    add3(&mut moves, s, u.unit);
+                    ids.push(u.id);
+                }
+            }
+            let air = self.add_aircraft(z, &mut force, goal, &mut ids);
+            if moves.is_empty() && air.is_empty() {
+                continue;
+            }
+            if self.strength(&force) * 5 < dval * 6 {
+                continue;
+            }
+            self.used.extend(ids);
+            let mut sources = Vec::new();
+            for (s, t, n) in moves {
+                sources.push(s);
+                push_move(&mut draft.combat, vec![(t, n)], vec![s, z], None);
+            }
+            for m in air {
+                draft.combat.push(m);
+            }
+            plans.push((z, sources, force, false));
+        }
+    }
+
+    /// Adds aircraft that can reach `target` and land in a friendly
+    /// territory afterwards, until the force reaches `goal`. Returns their
+    /// moves; the ids go to `ids`.
+    fn add_aircraft(
+        &self,
+        target: SpaceId,
+        force: &mut List,
+        goal: u32,
+        ids: &mut Vec<u32>,
+    ) -> Vec<Move> {
+        let mut moves = Vec::new();
+        if self.strength(force) >= goal {
+            return moves;
+        }
+        let (from_target, _) = self.air_bfs(target);
+        let mut flyers: Vec<&Unit> = self
+            .state
+            .units
+            .iter()
+            .filter(|u| {
+                u.owner == self.power
+                    && self.ut(u).kind == Some(UnitKind::Air)
+                    && u.moved == 0
+                    && !self.used.contains(&u.id)
+                    && !self.game.is_sea(u.at)
+            })
+            .collect();
+        flyers.sort_by_key(|u| (from_target[u.at.0], u.id));
+        for u in flyers {
+            if self.strength(force) >= goal {
+                break;
+            }
+            let Some(d) = from_target[u.at.0] else {
+                continue;
+            };
+            let range = usize::from(self.ut(u).movement.unwrap_or(0));
+            if d == 0 || d > range {
+                continue;
+            }
+            // The nearest friendly territory to land in after the battle.
+            let landing = (0..self.game.space_count())
+                .map(SpaceId)
+                .filter(|&l| l != target && self.airfield(l))
+                .filter_map(|l| from_target[l.0].map(|dl| (dl, l)))
+                .filter(|&(dl, _)| d + dl <= range)
+                .min();
+            let Some((_, landing)) = landing else {
+                continue;
+            };
+            let (_, prev) = self.air_bfs(u.at);
+            let path = Self::path_to(&prev, u.at, target);
+            add(force, u.unit, 1);
+            ids.push(u.id);
+            push_move(&mut moves, vec![(u.unit, 1)], path, Some(landing));
+        }
+        moves
+    }
+
+    /// Land units attack adjacent enemy territories where they are stronger.
+    fn land_attacks(
+        &mut self,
+        draft: &mut Draft,
+        plans: &mut Vec<(SpaceId, Vec<SpaceId>, List, bool)>,
+    ) {
+        let mut targets: Vec<(u32, SpaceId)> = (0..self.game.space_count())
+            .map(SpaceId)
+            .filter(|&s| self.hostile_land(s))
+            .filter(|&s| self.cfg.attack_capitals || !self.is_capital(s))
+            .filter(|&s| {
+                self.game
+                    .neighbours(s)
+                    .iter()
+                    .any(|&n| !self.free(n, true).is_empty())
+            })
+            .map(|s| (self.defence(s).0, s))
+            .collect();
+        targets.sort();
+        for (dval, e) in targets {
+            let (_, dn) = self.defence(e);
+            let mut force: List = Vec::new();
+            let mut moves: Vec<(SpaceId, usize, u32)> = Vec::new();
+            let mut ids = Vec::new();
+            let goal = dval * 3 / 2 + 2;
+            let mut count = 0u32;
+            for &s in self.game.neighbours(e) {
+                if self.game.is_sea(s) {
+                    continue;
+                }
+                let mut units: Vec<&Unit> = self
+                    .free(s, true)
+                    .into_iter()
+                    .filter(|u| {
+                        let t = self.ut(u);
+                        t.kind == Some(UnitKind::Land) && t.attack.unwrap_or(0) > 0
+                    })
+                    .collect();
+                let keep = self.keep(s, units.len());
+                // Strongest first; the cheapest stay behind.
+                units.sort_by_key(|u| (std::cmp::Reverse(self.ut(u).attack.unwrap_or(0)), u.id));
+                let usable = units.len() - keep;
+                for u in units.into_iter().take(usable) {
+                    let enough = if dn == 0 {
+                        count >= 1
+                    } else {
+                        self.strength(&force) >= goal && count > dn
+                    };
+                    if enough {
+                        break;
+                    }
+                    add(&mut force, u.unit, 1);
+                    add3(&mut moves, s, u.unit);
+                    ids.push(u.id);
+                    count += 1;
+                }
+            }
+            if count == 0 {
+                continue;
+            }
+            let air = if dn > 0 {
+                self.add_aircraft(e, &mut force, goal, &mut ids)
+            } else {
+                Vec::new()
+            };
+            if dn > 0 && (self.strength(&force) * 5 < dval * 6 || count < dn) {
+                continue;
+            }
+            self.used.extend(ids);
+            let mut sources = Vec::new();
+            for (s, t, n) in moves {
+                if !sources.contains(&s) {
+                    sources.push(s);
+                }
+                push_move(&mut draft.combat, vec![(t, n)], vec![s, e], None);
+            }
+            draft.combat.extend(air);
+            plans.push((e, sources, force, false));
+        }
+    }
+
+    /// Transports carry up to one load into an enemy territory next to the
+    /// zone they reach (at most one zone away).
+    fn amphibious_attacks(
+        &mut self,
+        draft: &mut Draft,
+        plans: &mut Vec<(SpaceId, Vec<SpaceId>, List, bool)>,
+    ) {
+        let Some(trn) = self.type_id("transport") else {
+            return;
+        };
+        let transports: Vec<&Unit> = self
+            .state
+            .units
+            .iter()
+            .filter(|u| u.owner == self.power && u.unit == trn && u.moved == 0)
+            .filter(|u| !self.enemy_ships(u.at))
+            .filter(|u| !self.state.units.iter().any(|c| c.cargo_of == Some(u.id)))
+            .collect();
+        for t in transports {
+            let z = t.at;
+            let Some(cargo) = self.cargo_from(z, true) else {
+                continue;
+            };
+            let (from, load, load_ids) = cargo;
+            let mut ends = vec![z];
+            ends.extend(
+                self.game
+                    .neighbours(z)
+                    .iter()
+                    .copied()
+                    .filter(|&n| self.game.is_sea(n) && !self.enemy_ships(n)),
+            );
+            let mut best: Option<(u32, SpaceId, SpaceId)> = None;
+            for &end in &ends {
+                for &e in self.game.neighbours(end) {
+                    if !self.hostile_land(e) || (!self.cfg.attack_capitals && self.is_capital(e)) {
+                        continue;
+                    }
+                    let planned = plans.iter().any(|p| p.0 == e);
+                    let (dval, _) = self.defence(e);
+                    let ok = planned || self.strength(&load) * 5 >= dval * 6 + 5;
+                    if ok && best.is_none_or(|b| (dval, e, end) < b) {
+                        best = Some((dval, e, end));
+                    }
+                }
+            }
+            let Some((_, e, end)) = best else {
+                continue;
+            };
+            self.used.insert(t.id);
+            self.used.extend(load_ids);
+            let path = if end == z { vec![z] } else { vec![z, end] };
+            draft.combat.push(Move::Transport {
+                path,
+                load: load.clone(),
+                from,
+                unload: e,
+            });
+            match plans.iter_mut().find(|p| p.0 == e) {
+                Some(p) => {
+                    for &(ty, n) in &load {
+                        add(&mut p.2, ty, n);
+                    }
+                    p.3 = true;
+                }
+                None => plans.push((e, Vec::new(), load, true)),
+            }
+        }
+    }
+
+    /// A transport load from a territory next to `z`: one infantry and one
+    /// artillery, two infantry, or one armor, leaving what the territory
+    /// keeps. With `front_only` false, only from territories in the rear.
+    fn cargo_from(&self, z: SpaceId, attack: bool) -> Option<(SpaceId, List, Vec<u32>)> {
+        let (inf, art, arm) = (
+            self.type_id("infantry")?,
+            self.type_id("artillery"),
+            self.type_id("armor"),
+        );
+        for &s in self.game.neighbours(z) {
+            if !self.friendly_land(s) {
+                continue;
+            }
+            if !attack && self.front[s.0].is_some_and(|d| d <= 1) {
+                continue;
+            }
+            let units: Vec<&Unit> = self
+                .free(s, true)
+                .into_iter()
+                .filter(|u| self.ut(u).kind == Some(UnitKind::Land))
+                .filter(|u| self.ut(u).attack.unwrap_or(0) > 0)
+                .collect();
+            let keep = if attack { self.keep(s, units.len()) } else { 0 };
+            if units.len() <= keep {
+                continue;
+            }
+            let of = |t: Option<usize>| -> Vec<u32> {
+                units
+                    .iter()
+                    .filter(|u| Some(u.unit) == t)
+                    .map(|u| u.id)
+                    .collect()
+            };
+            let (i, a, r) = (of(Some(inf)), of(art), of(arm));
+            let spare = units.len() - keep;
+            if spare >= 2 && !i.is_empty() && !a.is_empty() {
+                return Some((s, vec![(inf, 1), (art.expect("some"), 1)], vec![i[0], a[0]]));
+            }
+            if spare >= 2 && i.len() >= 2 {
+                return Some((s, vec![(inf, 2)], vec![i[0], i[1]]));
+            }
+            if let Some(&id) = r.first() {
+                return Some((s, vec![(arm.expect("some"), 1)], vec![id]));
+            }
+            if let Some(&id) = i.first() {
+                return Some((s, vec![(inf, 1)], vec![id]));
+            }
+        }
+        None
+    }
+
+    // ------------------------------------------------------------------
+    // Stage 2
+
+    fn stage_two(&mut self) -> Draft {
+        let mut draft = Draft::default();
+        self.land_aircraft(&mut draft);
+        self.ferry(&mut draft);
+        self.advance(&mut draft);
+        draft.place = self.placement();
+        draft
+    }
+
+    /// Every aircraft not where it may end the turn flies to the nearest
+    /// friendly territory within its remaining movement.
+    fn land_aircraft(&mut self, draft: &mut Draft) {
+        let flyers: Vec<&Unit> = self
+            .state
+            .units
+            .iter()
+            .filter(|u| u.owner == self.power && self.ut(u).kind == Some(UnitKind::Air))
+            .collect();
+        for u in flyers {
+            let ok = if self.game.is_sea(u.at) {
+                self.state
+                    .units_at(u.at)
+                    .any(|c| self.friendly(c.owner) && self.ut(c).carrier_capacity.unwrap_or(0) > 0)
+                    && self.ut(u).carrier_cost.is_some()
+            } else {
+                self.airfield(u.at)
+            };
+            if ok {
+                continue;
+            }
+            let left =
+                usize::from(self.ut(u).movement.unwrap_or(0)).saturating_sub(usize::from(u.moved));
+            let (dist, prev) = self.air_bfs(u.at);
+            let landing = (0..self.game.space_count())
+                .map(SpaceId)
+                .filter(|&l| self.airfield(l))
+                .filter_map(|l| dist[l.0].map(|d| (d, l)))
+                .filter(|&(d, _)| d <= left && d > 0)
+                .min();
+            if let Some((_, l)) = landing {
+                self.used.insert(u.id);
+                push_move(
+                    &mut draft.noncombat,
+                    vec![(u.unit, 1)],
+                    Self::path_to(&prev, u.at, l),
+                    None,
+                );
+            }
+        }
+    }
+
+    /// Transports in the rear load idle land units and carry them (up to two
+    /// zones) to a friendly territory nearer the front.
+    fn ferry(&mut self, draft: &mut Draft) {
+        let Some(trn) = self.type_id("transport") else {
+            return;
+        };
+        let transports: Vec<&Unit> = self
+            .state
+            .units
+            .iter()
+            .filter(|u| u.owner == self.power && u.unit == trn)
+            .filter(|u| u.moved == 0 && !u.combat_moved && u.unloaded_to.is_none())
+            .filter(|u| !self.state.units.iter().any(|c| c.cargo_of == Some(u.id)))
+            .collect();
+        let far = |d: Option<usize>| d.unwrap_or(usize::MAX);
+        for t in transports {
+            let z = t.at;
+            let Some((from, load, ids)) = self.cargo_from(z, false) else {
+                continue;
+            };
+            let (dist, prev) = self.bfs(z, |s| {
+                self.game.is_sea(s) && !self.enemy_ships(s) && !self.enemy_convoy(s)
+            });
+            let mut best: Option<(usize, usize, SpaceId, SpaceId)> = None;
+            for end in (0..self.game.space_count()).map(SpaceId) {
+                let Some(d) = dist[end.0].filter(|&d| d <= 2) else {
+                    continue;
+                };
+                for &f in self.game.neighbours(end) {
+                    if f == from
+                        || !self.friendly_land(f)
+                        || far(self.front[f.0]) >= far(self.front[from.0])
+                    {
+                        continue;
+                    }
+                    let key = (far(self.front[f.0]), d, f, end);
+                    if best.is_none_or(|b| key < b) {
+                        best = Some(key);
+                    }
+                }
+            }
+            let Some((_, _, f, end)) = best else {
+                continue;
+            };
+            self.used.insert(t.id);
+            self.used.extend(ids);
+            draft.noncombat.push(Move::Transport {
+                path: Self::path_to(&prev, z, end),
+                load,
+                from,
+                unload: f,
+            });
+        }
+    }
+
+    /// Idle land units move toward the front through friendly land; the
+    /// capital keeps four.
+    fn advance(&mut self, draft: &mut Draft) {
+        let capital = self.my_capital();
+        for s in (0..self.game.space_count()).map(SpaceId) {
+            let Some(d) = self.front[s.0] else {
+                continue;
+            };
+            if d < 2 || !self.friendly_land(s) {
+                continue;
+            }
+            let mut units: Vec<&Unit> = self
+                .free(s, true)
+                .into_iter()
+                .filter(|u| {
+                    let t = self.ut(u);
+                    t.kind == Some(UnitKind::Land) && t.attack.unwrap_or(0) > 0
+                })
+                .collect();
+            if Some(s) == capital {
+                let keep = if self.capital_threatened() {
+                    units.len()
+                } else {
+                    units.len().min(4)
+                };
+                units.drain(..keep);
+            }
+            for u in units {
+                let range = usize::from(self.ut(u).movement.unwrap_or(0));
+                // Walk down the front distance, as far as the unit can go.
+                let mut path = vec![s];
+                let mut here = s;
+                while path.len() <= range {
+                    let dh = self.front[here.0].expect("on the map");
+                    if dh <= 1 {
+                        break;
+                    }
+                    let next = self
+                        .game
+                        .neighbours(here)
+                        .iter()
+                        .copied()
+                        .filter(|&n| self.friendly_land(n) && self.front[n.0] == Some(dh - 1))
+                        .min();
+                    match next {
+                        Some(n) => {
+                            path.push(n);
+                            here = n;
+                        }
+                        None => break,
+                    }
+                }
+                if path.len() > 1 {
+                    self.used.insert(u.id);
+                    push_move(&mut draft.noncombat, vec![(u.unit, 1)], path, None);
+                }
+            }
+        }
+    }
+
+    /// Everything bought, at the complexes nearest the front; ships in a
+    /// free sea zone next to a complex.
+    fn placement(&self) -> Vec<(SpaceId, List)> {
+        let mut places = complexes(self.game, self.state, self.power);
+        let capital = if self.capital_threatened() {
+            self.my_capital()
+        } else {
+            None
+        };
+        places.sort_by_key(|c| {
+            (
+                Some(c.space) != capital,
+                self.front[c.space.0].unwrap_or(usize::MAX),
+                c.space,
+            )
+        });
+        let mut room: Vec<Option<u32>> = places.iter().map(|c| c.limit).collect();
+        let mut out: BTreeMap<SpaceId, List> = BTreeMap::new();
+        for c in &self.state.purchased {
+            for _ in 0..c.count {
+                if self.kind(c.unit) == UnitKind::Sea {
+                    let zone = places
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| room[*i].is_none_or(|r| r > 0))
+                        .flat_map(|(i, p)| {
+                            self.game.neighbours(p.space).iter().map(move |&n| (i, n))
+                        })
+                        .filter(|&(_, n)| self.game.is_sea(n))
+                        .min_by_key(|&(_, n)| (self.enemy_ships(n), n));
+                    if let Some((i, n)) = zone {
+                        if let Some(r) = &mut room[i] {
+                            *r -= 1;
+                        }
+                        add(out.entry(n).or_default(), c.unit, 1);
+                    }
+                } else if let Some(i) = (0..places.len()).find(|&i| room[i].is_none_or(|r| r > 0)) {
+                    if let Some(r) = &mut room[i] {
+                        *r -= 1;
+                    }
+                    add(out.entry(places[i].space).or_default(), c.unit, 1);
+                }
+            }
+        }
+        out.into_iter().collect()
+    }
+
+    // ------------------------------------------------------------------
+    // Rendering
+
+    fn list(&self, units: &[(usize, u32)]) -> String {
+        units
+            .iter()
+            .map(|&(t, n)| format!("{n} {}", self.game.unit_types()[t].name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    fn path(&self, path: &[SpaceId]) -> String {
+        path.iter()
+            .map(|&s| self.game.space_name(s))
+            .collect::<Vec<_>>()
+            .join(" -> ")
+    }
+
+    fn moves(&self, out: &mut String, section: &str, moves: &[Move]) {
+        if moves.is_empty() {
+            return;
+        }
+        let _ = writeln!(out, "{section}:");
+        for m in moves {
+            match m {
+                Move::Units { units, path, land } => {
+                    let _ = write!(out, "  - {}: {}", self.list(units), self.path(path));
+                    if let Some(l) = land {
+                        let _ = write!(out, ", land {}", self.game.space_name(*l));
+                    }
+                    out.push('\n');
+                }
+                Move::Transport {
+                    path,
+                    load,
+                    from,
+                    unload,
+                } => {
+                    let _ = writeln!(out, "  - transport: {}", self.path(path));
+                    let _ = writeln!(
+                        out,
+                        "    load: {} from {}",
+                        self.list(load),
+                        self.game.space_name(*from)
+                    );
+                    let _ = writeln!(out, "    unload: {}", self.game.space_name(*unload));
+                }
+            }
+        }
+    }
+
+    fn render(&self, d: &Draft) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "power: {}", self.game.powers()[self.power].name);
+        let _ = writeln!(out, "round: {}", self.state.round);
+        if !d.purchase.is_empty() {
+            let _ = writeln!(out, "purchase: {}", self.list(&d.purchase));
+        }
+        self.moves(&mut out, "combat", &d.combat);
+        if !d.battles.is_empty() || d.default_never {
+            out.push_str("battles:\n");
+            for p in &d.battles {
+                let mut parts = Vec::new();
+                if let Some((rule, to)) = p.retreat {
+                    let to = self.game.space_name(to);
+                    parts.push(match rule {
+                        RetreatRule::AfterRound(n) => {
+                            format!("retreat: {{after_round: {n}, to: {to}}}")
+                        }
+                        RetreatRule::Below(n) => {
+                            format!("retreat: {{when_attackers_below: {n}, to: {to}}}")
+                        }
+                    });
+                }
+                if !p.losses.is_empty() {
+                    let names: Vec<&str> = p
+                        .losses
+                        .iter()
+                        .map(|&t| self.game.unit_types()[t].name.as_str())
+                        .collect();
+                    parts.push(format!("losses: [{}]", names.join(", ")));
+                }
+                if parts.is_empty() {
+                    parts.push("retreat: never".into());
+                }
+                let _ = writeln!(
+                    out,
+                    "  {}: {{{}}}",
+                    self.game.space_name(p.space),
+                    parts.join(", ")
+                );
+            }
+            if d.default_never {
+                out.push_str("  default: {retreat: never}\n");
+            }
+        }
+        self.moves(&mut out, "noncombat", &d.noncombat);
+        if !d.place.is_empty() {
+            out.push_str("place:\n");
+            for (s, units) in &d.place {
+                let _ = writeln!(out, "  {}: {}", self.game.space_name(*s), self.list(units));
+            }
+        }
+        out
+    }
+}
+
+fn add(list: &mut List, t: usize, n: u32) {
+    match list.iter_mut().find(|(u, _)| *u == t) {
+        Some((_, c)) => *c += n,
+        None => list.push((t, n)),
+    }
+}
+
+fn add3(list: &mut Vec<(SpaceId, usize, u32)>, s: SpaceId, t: usize) {
+    match list.iter_mut().find(|(a, b, _)| *a == s && *b == t) {
+        Some((_, _, c)) => *c += 1,
+        None => list.push((s, t, 1)),
+    }
+}
+
+/// Adds a move, merging it into an earlier one with the same path and
+/// landing (one order per group of units, as a player writes them).
+fn push_move(moves: &mut Vec<Move>, units: List, path: Vec<SpaceId>, land: Option<SpaceId>) {
+    for m in moves.iter_mut() {
+        if let Move::Units {
+            units: u,
+            path: p,
+            land: l,
+        } = m
+            && *p == path
+            && *l == land
+        {
+            for (t, n) in units {
+                add(u, t, n);
+            }
+            return;
+        }
+    }
+    moves.push(Move::Units { units, path, land });
+}
+
+/// What [`play`] saw: accepted messages, battles fought, and the stage-1
+/// messages the bot had to repair.
+#[derive(Clone, Debug, Default)]
+pub struct Played {
+    /// Orders messages accepted by `Match::submit`.
+    pub messages: usize,
+    /// Battles fought with dice: `battle in ... over after N round(s)`
+    /// events with N at least 1 (a battle against nothing ends after 0).
+    pub battles: usize,
+    /// Every battle's end, fought or not.
+    pub battle_ends: usize,
+    /// Candidate orders the engine refused and the bot dropped.
+    pub dropped: Vec<String>,
+}
+
+/// Plays `m` with the bot through `Match::submit` (the mail daemon's path:
+/// real commit-reveal dice) until round `rounds` is complete or a side has
+/// won. Panics when the match refuses a message the bot checked.
+pub fn play(m: &mut adjutant::matches::Match, rounds: u32, cfg: BotConfig) -> Played {
+    let mut played = Played::default();
+    while m.state().round <= rounds && m.state().winner.is_none() {
+        let o = orders(m.game(), m.state(), cfg);
+        let receipt = match m.submit(&o.power, &o.yaml) {
+            Ok(Ok(r)) => r,
+            Ok(Err(errors)) => panic!(
+                "the match refused orders that check_orders accepted:\n{}\n{}",
+                o.yaml,
+                errors
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ),
+            Err(e) => panic!("the match failed on these orders: {e}\n{}", o.yaml),
+        };
+        played.messages += 1;
+        for e in &receipt.events {
+            let Some((_, rest)) = e.split_once(" over after ") else {
+                continue;
+            };
+            if !e.starts_with("battle in ") {
+                continue;
+            }
+            played.battle_ends += 1;
+            let rounds: u32 = rest
+                .split(' ')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
+            if rounds >= 1 {
+                played.battles += 1;
+            }
+        }
+        played.dropped.extend(o.dropped);
+    }
+    played
+}
