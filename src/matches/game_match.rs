@@ -17,8 +17,8 @@ use crate::log::{
     Adjudication, Body, DiceEntry, Genesis, LOG_FORMAT, MatchLog, PlayerEntry, parse_line,
 };
 use crate::rules::entries::Entries;
-use crate::rules::orders::{OrderError, Orders, PowerId};
 use crate::rules::orders::parse::parse_message;
+use crate::rules::orders::{OrderError, Orders, PowerId};
 use crate::rules::state::{GameState, Phase};
 use crate::rules::turn::{apply_orders, apply_orders_with_dice, check_orders, is_standing_only};
 use crate::rules::{GameDef, load_dir};
@@ -198,7 +198,10 @@ impl Match {
             // was: the orders were accepted, so finish exactly what submit
             // would have done. Nothing was acknowledged yet.
             m.state = p.before;
-            let power = m.game.power(&p.power).expect("replayed orders name a power");
+            let power = m
+                .game
+                .power(&p.power)
+                .expect("replayed orders name a power");
             m.complete(power, p.stage, &p.orders, Some(p.logged_rolls))?;
         } else if m.open.is_none()
             && m.log.chain().open_turn().is_some_and(|(_, k)| k.is_some())
@@ -346,18 +349,21 @@ impl Match {
                 seq,
                 reason: format!(
                     "orders that passed their check failed when applied: {}",
-                    errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+                    errors
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("; ")
                 ),
             })?;
         match logged {
-            Some(l) if !l.is_empty() => {
-                if l != rolls {
-                    return Err(MatchError::Replay {
-                        seq,
-                        reason: "the logged dice are not the ones the engine draws".into(),
-                    });
-                }
+            Some(l) if !l.is_empty() && l != rolls => {
+                return Err(MatchError::Replay {
+                    seq,
+                    reason: "the logged dice are not the ones the engine draws".into(),
+                });
             }
+            Some(l) if !l.is_empty() => {}
             _ if !rolls.is_empty() => {
                 self.log.append(Body::Dice(DiceEntry { turn, rolls }))?;
             }
@@ -599,7 +605,9 @@ fn replay(
             return Ok(());
         }
         let entry = parse_line(line).expect("MatchLog::open verified every line");
-        chain.apply(&entry).expect("MatchLog::open verified the chain");
+        chain
+            .apply(&entry)
+            .expect("MatchLog::open verified the chain");
         let fail = |reason: String| Some(MatchError::Replay { seq, reason });
         match entry.body {
             Body::Order(o) => {
@@ -608,7 +616,11 @@ fn replay(
                     .ok_or_else(|| format!("unknown power {}", o.power))
                     .and_then(|_| {
                         parse_message(game, &o.canonical).map_err(|errors| {
-                            errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+                            errors
+                                .iter()
+                                .map(ToString::to_string)
+                                .collect::<Vec<_>>()
+                                .join("; ")
                         })
                     });
                 match parsed {
@@ -658,7 +670,11 @@ fn replay(
                         Err(errors) => {
                             failure = fail(format!(
                                 "the logged orders are rejected: {}",
-                                errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+                                errors
+                                    .iter()
+                                    .map(ToString::to_string)
+                                    .collect::<Vec<_>>()
+                                    .join("; ")
                             ))
                         }
                     }

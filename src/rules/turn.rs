@@ -41,7 +41,7 @@ pub fn apply_orders(
     orders: &Orders,
 ) -> Result<(GameState, Vec<Event>), Vec<OrderError>> {
     match run(game, state, power, orders, None)? {
-        Run::Done(next, events) => Ok((next, events)),
+        Run::Done(next, events) => Ok((*next, events)),
         Run::NeedsDice => Err(vec![OrderError::new(
             &section("combat"),
             "these battles need dice, and none were given",
@@ -60,7 +60,7 @@ pub fn apply_orders_with_dice(
     dice: &mut Dice,
 ) -> Result<(GameState, Vec<Event>), Vec<OrderError>> {
     match run(game, state, power, orders, Some(dice))? {
-        Run::Done(next, events) => Ok((next, events)),
+        Run::Done(next, events) => Ok((*next, events)),
         Run::NeedsDice => unreachable!("battles are fought when dice are given"),
     }
 }
@@ -89,7 +89,7 @@ pub fn is_standing_only(orders: &Orders) -> bool {
 /// How far a message got.
 enum Run {
     /// Applied completely.
-    Done(GameState, Vec<Event>),
+    Done(Box<GameState>, Vec<Event>),
     /// Valid so far; its battles need dice that were not given.
     NeedsDice,
 }
@@ -111,7 +111,7 @@ fn run(
             rule: "standing orders".into(),
             detail: format!("{} set new standing orders", game.powers()[power].name),
         };
-        return Ok(Run::Done(next, vec![event]));
+        return Ok(Run::Done(Box::new(next), vec![event]));
     }
     if let Some(side) = state.winner {
         return Err(whole(format!(
@@ -150,7 +150,7 @@ fn run(
             )));
         }
     }
-    Ok(Run::Done(next, events))
+    Ok(Run::Done(Box::new(next), events))
 }
 
 fn section(name: &'static str) -> Origin {
