@@ -703,8 +703,10 @@ fn store_secret(dir: &Path, turn: u32, secret: &TurnSecret) -> Result<(), MatchE
     let sdir = dir.join(SECRETS_DIR);
     fs::create_dir_all(&sdir).map_err(io(&sdir))?;
     let path = secret_path(dir, turn);
+    // A file already there is a secret whose commitment never reached the
+    // log (a crash between the two): nobody has seen it, so it is replaced.
     let mut opts = OpenOptions::new();
-    opts.write(true).create_new(true);
+    opts.write(true).create(true).truncate(true);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
