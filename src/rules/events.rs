@@ -260,6 +260,17 @@ impl Event {
                         }
                     })
                     .collect();
+                if *hits_at == 0 && *sure_hits == 0 {
+                    // Dice counted, not compared (strategic bombing damage).
+                    return format!(
+                        "{}: {side} {group}: dice [{}] ({label})",
+                        space(s),
+                        dice.iter()
+                            .map(u32::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    );
+                }
                 let sure = if *sure_hits > 0 {
                     format!("{sure_hits} sure hit(s) (Low Luck), ")
                 } else {

@@ -110,14 +110,18 @@ pub fn check_plans(
                     format!("a second battle plan for {}", game.space_name(s)),
                 ))
             }
-            Some(s) if !state.battles.contains(&s) => errors.push(OrderError::new(
-                &plan.origin,
-                format!(
-                    "no battle is fought in {} this turn: a battle plan is for a space the \
+            // A raid's target need hold no defender: the bombers attack its
+            // industrial complex (`validate` checks that the raid can be made).
+            Some(s) if !state.battles.contains(&s) && !plan.item.bombing_raid => {
+                errors.push(OrderError::new(
+                    &plan.origin,
+                    format!(
+                        "no battle is fought in {} this turn: a battle plan is for a space the \
                      combat moves attack",
-                    game.space_name(s)
-                ),
-            )),
+                        game.space_name(s)
+                    ),
+                ))
+            }
             Some(_) => {}
         }
     }
@@ -473,6 +477,9 @@ fn needs_dice(ctx: &Ctx, state: &GameState) -> bool {
     if aa_guns::overflights(ctx, state).next().is_some() {
         return true;
     }
+    if !ctx.decl.bombing_raids.is_empty() {
+        return true;
+    }
     state.battles.iter().any(|&space| {
         let att = attackers(ctx, state, space);
         if att.is_empty() {
@@ -496,6 +503,13 @@ fn resolve(ctx: &Ctx, state: &mut GameState, mut dice: Option<&mut Dice>, events
         aa_guns::fire_at_overflights(ctx, state, d, events);
     }
     let mut battles = std::mem::take(&mut state.battles);
+    // A raid on an undefended industrial complex is fought without a
+    // pending battle there.
+    for &raid in &ctx.decl.bombing_raids {
+        if !battles.contains(&raid) {
+            battles.push(raid);
+        }
+    }
     // Sea battles first (an amphibious assault needs its zone cleared),
     // each group in board order.
     battles.sort_by_key(|s| (!ctx.game.is_sea(*s), s.0));
@@ -524,11 +538,28 @@ fn resolve(ctx: &Ctx, state: &mut GameState, mut dice: Option<&mut Dice>, events
             battle::after_sea_battle(ctx, state, space, cleared, events);
             continue;
         }
-        if ctx.is_raid(space) {
+        // The raid is made when the bombers arrive (FAQ): if AA fire on the
+        // way shot every bomber down, the escorts fight a normal battle.
+        let bombers_arrived = state.units_at(space).any(|u| {
+            u.owner == ctx.power
+                && ctx
+                    .ut(u)
+                    .has(&crate::rules::model::Ability::StrategicBomber)
+        });
+        if ctx.is_raid(space) && bombers_arrived {
             if let Some(d) = dice.as_deref_mut() {
                 strategic_bombing::raid(ctx, state, space, d, events);
             }
             continue;
+        }
+        if ctx.is_raid(space) {
+            events.push(Event::Special {
+                rule: "strategic bombing raid".into(),
+                detail: format!(
+                    "no raid on {}: no bomber arrived, so its escorts fight a normal battle",
+                    ctx.game.space_name(space)
+                ),
+            });
         }
         if state.owner[space.0].is_some_and(|o| allied(ctx.game, o, ctx.power)) {
             continue;

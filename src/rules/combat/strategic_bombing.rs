@@ -22,12 +22,8 @@ use crate::rules::state::GameState;
 /// Why a raid on `space` cannot be made, if it cannot.
 pub(crate) fn check(ctx: &Ctx, state: &GameState, space: SpaceId) -> Result<(), String> {
     let name = ctx.game.space_name(space);
-    if !state.battles.contains(&space) {
-        return Err(format!(
-            "no attack on {name} this turn: a strategic bombing raid is declared where the \
-             bombers arrive"
-        ));
-    }
+    // The target need hold no defender (the bombers attack its industrial
+    // complex), so it need not be a pending battle; the bombers must be there.
     let target = state.units_at(space).any(|u| {
         !allied(ctx.game, u.owner, ctx.power) && ctx.ut(u).has(&Ability::Production)
             || ctx.ut(u).has(&Ability::Production)
