@@ -260,12 +260,13 @@ fn decode_qp(s: &str) -> String {
     let mut out = Vec::new();
     let mut i = 0;
     while i < b.len() {
-        if b[i] == b'=' && i + 2 < b.len() {
-            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
-                out.push(v);
-                i += 3;
-                continue;
-            }
+        if b[i] == b'='
+            && i + 2 < b.len()
+            && let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16)
+        {
+            out.push(v);
+            i += 3;
+            continue;
         }
         out.push(b[i]);
         i += 1;
@@ -278,7 +279,7 @@ fn decode_qp(s: &str) -> String {
 pub fn burst_orders(id: &str, k: usize, secret_of: &dyn Fn(&str) -> String) -> (String, String) {
     let (power, capital) = TURN_ORDER[(k / 2) % 4];
     let round = k / 8 + 1;
-    let orders = if k % 2 == 0 {
+    let orders = if k.is_multiple_of(2) {
         "purchase: 1 infantry\n".to_string()
     } else {
         format!("place:\n  {capital}: 1 infantry\n")
