@@ -24,6 +24,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 struct Round {
     start: GameState,
     messages: Vec<(usize, Orders, TurnKey)>,
+    /// Battles fought with dice (at least one round).
     battles: usize,
 }
 
@@ -56,7 +57,7 @@ fn play_in_memory(game: &GameDef, rounds: u32) -> Vec<Round> {
                     .unwrap();
             round.battles += events
                 .iter()
-                .filter(|e| matches!(e, Event::BattleEnded { .. }))
+                .filter(|e| matches!(e, Event::BattleEnded { rounds, .. } if *rounds > 0))
                 .count();
             round.messages.push((power, orders, key));
             state = next;

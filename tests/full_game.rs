@@ -209,3 +209,33 @@ fn eight_rounds_of_aae_play_verify_and_a_forged_die_is_caught() {
         .unwrap();
     assert!(!py.status.success(), "verify_dice.py accepted a forged die");
 }
+
+/// The bot's repair loop: orders the engine refuses are dropped, one by
+/// one, and the rest of the message goes through.
+#[test]
+fn the_bot_drops_refused_orders_and_keeps_the_rest() {
+    let game = adjutant::rules::load_dir(&games().join("aae")).unwrap();
+    let state = GameState::initial(&game);
+    let cfg = aae_bot::BotConfig::default();
+    let plain = aae_bot::orders(&game, &state, cfg);
+    assert!(plain.attacks > 0, "{}", plain.yaml);
+    let repaired = aae_bot::orders_with(
+        &game,
+        &state,
+        cfg,
+        &[
+            "1 armor: Germany -> Moscow",
+            "9 infantry: Poland -> East Poland",
+        ],
+    );
+    assert_eq!(repaired.yaml, plain.yaml);
+    assert!(repaired.dropped.len() >= 2, "{:?}", repaired.dropped);
+    assert!(
+        repaired
+            .dropped
+            .iter()
+            .any(|d| d.contains("combat order 1")),
+        "{:?}",
+        repaired.dropped
+    );
+}

@@ -200,7 +200,11 @@ fn verify_replays_the_engine_and_catches_a_forged_result_or_changed_rules() {
     let root = fresh("forge");
     let m = new_match(&root);
     let stage1 = orders(&root, "g1.yaml", "purchase: 3 infantry\n");
-    assert!(adjutant(&["submit", "--match", &m, "--as", "Germany", &stage1]).status.success());
+    assert!(
+        adjutant(&["submit", "--match", &m, "--as", "Germany", &stage1])
+            .status
+            .success()
+    );
     let log = Path::new(&m).join("log.jsonl");
     let original = std::fs::read_to_string(&log).unwrap();
 
@@ -213,7 +217,12 @@ fn verify_replays_the_engine_and_catches_a_forged_result_or_changed_rules() {
         let mut e = adjutant::log::parse_line(line.as_bytes()).unwrap();
         if let adjutant::log::Body::Order(o) = &mut e.body {
             o.canonical = o.canonical.replace("3 infantry", "4 infantry");
-            o.digest = adjutant::dice::OrderDigest::of_orders("league7-aae-03", o.turn, &o.power, &o.canonical);
+            o.digest = adjutant::dice::OrderDigest::of_orders(
+                "league7-aae-03",
+                o.turn,
+                &o.power,
+                &o.canonical,
+            );
         }
         let (text, hash) = adjutant::log::encode_line(e.seq, &prev, &e.time, &e.body);
         forged.push_str(&text);
@@ -226,7 +235,10 @@ fn verify_replays_the_engine_and_catches_a_forged_result_or_changed_rules() {
     let err = text(&out.stderr);
     // The changed orders also change the turn key: the commitment still
     // matches, so the chain passes; the replay is what catches it.
-    assert!(err.contains("give a different state than recorded"), "{err}");
+    assert!(
+        err.contains("give a different state than recorded"),
+        "{err}"
+    );
 
     // Changing the rules (the match's own game data) is caught too.
     std::fs::write(&log, &original).unwrap();
@@ -235,7 +247,11 @@ fn verify_replays_the_engine_and_catches_a_forged_result_or_changed_rules() {
     std::fs::write(&units, yaml.replacen("cost: 3", "cost: 2", 1)).unwrap();
     let out = adjutant(&["verify", log.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("not what the match was created with"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("not what the match was created with"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
@@ -249,13 +265,26 @@ fn standing_orders_come_from_any_power_at_any_time_and_are_replayed() {
     );
     // Germany is to move; the Soviet Union may still set its standing orders.
     let out = adjutant(&["submit", "--match", &m, "--as", "Soviet Union", &standing]);
-    assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
-    assert!(text(&out.stdout).contains("Soviet Union set new standing orders"), "{}", text(&out.stdout));
+    assert!(
+        out.status.success(),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stdout).contains("Soviet Union set new standing orders"),
+        "{}",
+        text(&out.stdout)
+    );
     // They are part of the replayed state: the log verifies through the engine.
     let log = Path::new(&m).join("log.jsonl");
     let out = adjutant(&["verify", log.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).contains("engine replay: 1 accepted messages"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("engine replay: 1 accepted messages"),
+        "{}",
+        text(&out.stdout)
+    );
     // Turn orders from a power not to move are still refused.
     let turn = orders(&root, "t.yaml", "purchase: 1 infantry\n");
     let out = adjutant(&["submit", "--match", &m, "--as", "Soviet Union", &turn]);

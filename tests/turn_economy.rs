@@ -578,13 +578,21 @@ fn empty_land_is_taken_without_dice_and_defended_battles_are_fought() {
     // A defended battle needs dice: without them nothing changes; with them
     // it is fought (the German infantry hits, the Soviet one misses).
     let before = defended.clone();
-    let out = combat::fight_battles(&game, &mut defended, ger, &[], &[], None, &mut events).unwrap();
+    let out =
+        combat::fight_battles(&game, &mut defended, ger, &[], &[], None, &mut events).unwrap();
     assert!(out.needs_dice);
     assert_eq!(defended, before);
     let mut dice = adjutant::dice::Dice::fixed(adjutant::dice::FixedDice::sequence([1, 6]));
-    let out =
-        combat::fight_battles(&game, &mut defended, ger, &[], &[], Some(&mut dice), &mut events)
-            .unwrap();
+    let out = combat::fight_battles(
+        &game,
+        &mut defended,
+        ger,
+        &[],
+        &[],
+        Some(&mut dice),
+        &mut events,
+    )
+    .unwrap();
     assert!(out.dice_rolled);
     assert_eq!(defended.owner[karelia.0], Some(ger));
     // Aircraft attacking a territory with an AA gun meet its fire: a battle.

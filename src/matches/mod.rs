@@ -9,8 +9,8 @@ mod game_match;
 pub mod players;
 
 pub use dice_turn::{DiceTurn, DiceTurnError};
-pub use players::{PlayerSecrets, PlayersError, Roster, Seat};
 pub use game_match::{
     Match, MatchError, Player, PlayersFile, Receipt, Replayed, game_hash, replay_match,
     state_digest,
 };
+pub use players::{PlayerSecrets, PlayersError, Roster, Seat};

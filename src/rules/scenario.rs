@@ -170,8 +170,8 @@ pub fn run(game: &GameDef, scenario: &Scenario) -> Result<Outcome, ScenarioError
                 .ok_or_else(|| ScenarioError(format!("step {n}: no power {name:?}")))?,
             None => state.current_power(game),
         };
-        let mut dice = step_dice(step.dice.as_ref())
-            .map_err(|e| ScenarioError(format!("step {n}: {e}")))?;
+        let mut dice =
+            step_dice(step.dice.as_ref()).map_err(|e| ScenarioError(format!("step {n}: {e}")))?;
         let result = parse_message(game, &step.orders).and_then(|m| match dice.as_mut() {
             Some(d) => apply_orders_with_dice(game, &state, power, &m.orders, d),
             None => apply_orders(game, &state, power, &m.orders),

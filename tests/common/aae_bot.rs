@@ -77,10 +77,11 @@ enum Move {
     },
     Transport {
         path: Vec<SpaceId>,
-        load: List,
-        from: SpaceId,
-        unload: SpaceId,
+        load: Option<(List, SpaceId)>,
+        unload: Option<SpaceId>,
     },
+    /// A move as written (tests inject orders the bot must repair).
+    Written(String),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -110,6 +111,13 @@ struct Draft {
 /// Panics when even the emptiest message is refused (an engine problem:
 /// the panic shows the message and the errors).
 pub fn orders(game: &GameDef, state: &GameState, cfg: BotConfig) -> BotOrders {
+    orders_with(game, state, cfg, &[])
+}
+
+/// [`orders`] with extra moves, as written (`1 armor: Germany -> Moscow`),
+/// put first in the combat (stage 1) or non-combat (stage 2) section: a
+/// test of the repair loop with orders the engine refuses.
+pub fn orders_with(game: &GameDef, state: &GameState, cfg: BotConfig, extra: &[&str]) -> BotOrders {
     let power = state.current_power(game);
     let mut bot = Bot::new(game, state, power, cfg);
     let stage = if state.phase == Phase::Purchase { 1 } else { 2 };
@@ -118,6 +126,14 @@ pub fn orders(game: &GameDef, state: &GameState, cfg: BotConfig) -> BotOrders {
     } else {
         bot.stage_two()
     };
+    let section = if stage == 1 {
+        &mut draft.combat
+    } else {
+        &mut draft.noncombat
+    };
+    for (i, e) in extra.iter().enumerate() {
+        section.insert(i, Move::Written((*e).to_owned()));
+    }
     let attacks = bot.attacks;
     let mut dropped = Vec::new();
     for _ in 0..200 {
@@ -554,8 +570,16 @@ impl<'a> Bot<'a> {
             .iter()
             .filter(|u| u.owner == self.power && Some(u.unit) == trn)
             .count();
-        if island && coastal && room.is_none() && round % 2 == 0 && transports < 3 && budget >= 14 {
-            buy(trn, 1, &mut budget, &mut list);
+        if island && coastal && room.is_none() {
+            // Enough transports to ship what waits at home.
+            let waiting = self
+                .my_capital()
+                .map_or(0, |c| self.free(c, true).len() as u32);
+            let want = (waiting / 4).min(3);
+            let have = transports as u32;
+            if have < 2 || (want > 0 && have < 8 && round.is_multiple_of(2)) {
+                buy(trn, want.max(1), &mut budget, &mut list);
+            }
         }
         if round % 3 == 2 && budget >= 21 {
             buy(ftr, 1, &mut budget, &mut list);
@@ -831,9 +855,8 @@ impl<'a> Bot<'a> {
             let path = if end == z { vec![z] } else { vec![z, end] };
             draft.combat.push(Move::Transport {
                 path,
-                load: load.clone(),
-                from,
-                unload: e,
+                load: Some((load.clone(), from)),
+                unload: Some(e),
             });
             match plans.iter_mut().find(|p| p.0 == e) {
                 Some(p) => {
@@ -952,8 +975,10 @@ impl<'a> Bot<'a> {
         }
     }
 
-    /// Transports in the rear load idle land units and carry them (up to two
-    /// zones) to a friendly territory nearer the front.
+    /// Transports ferry land units from the rear (islands) to the front:
+    /// an empty transport loads idle rear units next to it, or sails toward
+    /// them; a loaded one sails (two zones a turn) toward the nearest zone
+    /// beside friendly land on the front, and unloads there when it arrives.
     fn ferry(&mut self, draft: &mut Draft) {
         let Some(trn) = self.type_id("transport") else {
             return;
@@ -962,47 +987,73 @@ impl<'a> Bot<'a> {
             .state
             .units
             .iter()
-            .filter(|u| u.owner == self.power && u.unit == trn)
+            .filter(|u| u.owner == self.power && u.unit == trn && !self.used.contains(&u.id))
             .filter(|u| u.moved == 0 && !u.combat_moved && u.unloaded_to.is_none())
-            .filter(|u| !self.state.units.iter().any(|c| c.cargo_of == Some(u.id)))
+            .filter(|u| !self.enemy_ships(u.at))
             .collect();
-        let far = |d: Option<usize>| d.unwrap_or(usize::MAX);
+        let range = usize::from(self.game.unit_types()[trn].movement.unwrap_or(2));
         for t in transports {
             let z = t.at;
-            let Some((from, load, ids)) = self.cargo_from(z, false) else {
-                continue;
+            let aboard = self.state.units.iter().any(|c| c.cargo_of == Some(t.id));
+            let load = if aboard {
+                None
+            } else {
+                self.cargo_from(z, false)
             };
             let (dist, prev) = self.bfs(z, |s| {
                 self.game.is_sea(s) && !self.enemy_ships(s) && !self.enemy_convoy(s)
             });
+            let carrying = aboard || load.is_some();
+            let from = load.as_ref().map(|l| l.0);
             let mut best: Option<(usize, usize, SpaceId, SpaceId)> = None;
             for end in (0..self.game.space_count()).map(SpaceId) {
-                let Some(d) = dist[end.0].filter(|&d| d <= 2) else {
+                let Some(d) = dist[end.0] else {
                     continue;
                 };
                 for &f in self.game.neighbours(end) {
-                    if f == from
-                        || !self.friendly_land(f)
-                        || far(self.front[f.0]) >= far(self.front[from.0])
-                    {
+                    if !self.friendly_land(f) || Some(f) == from {
                         continue;
                     }
-                    let key = (far(self.front[f.0]), d, f, end);
+                    let key = if carrying {
+                        let Some(front) = self.front[f.0] else {
+                            continue;
+                        };
+                        (d.div_ceil(range), front, end, f)
+                    } else {
+                        // Sail empty toward idle units in the rear.
+                        let idle = self
+                            .free(f, true)
+                            .iter()
+                            .filter(|u| self.ut(u).kind == Some(UnitKind::Land))
+                            .count();
+                        if d == 0 || idle < 2 || self.front[f.0].is_some_and(|x| x <= 1) {
+                            continue;
+                        }
+                        (d, 0, end, f)
+                    };
                     if best.is_none_or(|b| key < b) {
                         best = Some(key);
                     }
                 }
             }
-            let Some((_, _, f, end)) = best else {
+            let Some((_, _, end, f)) = best else {
                 continue;
             };
+            let mut path = Self::path_to(&prev, z, end);
+            let arrives = path.len() <= range + 1;
+            path.truncate(range + 1);
+            if path.len() == 1 && !(carrying && arrives) {
+                continue;
+            }
             self.used.insert(t.id);
-            self.used.extend(ids);
+            let load = load.map(|(from, list, ids)| {
+                self.used.extend(ids);
+                (list, from)
+            });
             draft.noncombat.push(Move::Transport {
-                path: Self::path_to(&prev, z, end),
+                path,
                 load,
-                from,
-                unload: f,
+                unload: (carrying && arrives).then_some(f),
             });
         }
     }
@@ -1146,20 +1197,22 @@ impl<'a> Bot<'a> {
                     }
                     out.push('\n');
                 }
-                Move::Transport {
-                    path,
-                    load,
-                    from,
-                    unload,
-                } => {
+                Move::Written(text) => {
+                    let _ = writeln!(out, "  - {text}");
+                }
+                Move::Transport { path, load, unload } => {
                     let _ = writeln!(out, "  - transport: {}", self.path(path));
-                    let _ = writeln!(
-                        out,
-                        "    load: {} from {}",
-                        self.list(load),
-                        self.game.space_name(*from)
-                    );
-                    let _ = writeln!(out, "    unload: {}", self.game.space_name(*unload));
+                    if let Some((load, from)) = load {
+                        let _ = writeln!(
+                            out,
+                            "    load: {} from {}",
+                            self.list(load),
+                            self.game.space_name(*from)
+                        );
+                    }
+                    if let Some(unload) = unload {
+                        let _ = writeln!(out, "    unload: {}", self.game.space_name(*unload));
+                    }
                 }
             }
         }
