@@ -263,6 +263,7 @@ pub(crate) fn fight(
     let mut retreat_tried = false;
     let mut retreated = false;
     let mut stalemate = false;
+    let mut all_submerged = false;
     loop {
         let att = attackers(ctx, state, space);
         let def = defenders(ctx, state, space);
@@ -318,6 +319,10 @@ pub(crate) fn fight(
         }
         let att = attackers(ctx, state, space);
         if att.is_empty() {
+            // Every attacker submerged before rolling: this round was
+            // never fought (before the first, no round at all).
+            round -= 1;
+            all_submerged = true;
             break;
         }
         // First strike: attacking submarines while no enemy destroyer is in
@@ -446,6 +451,12 @@ pub(crate) fn fight(
         "the attacker retreated; the defender holds".to_owned()
     } else if stalemate {
         "neither side can hit the other; both stay".to_owned()
+    } else if all_submerged && round == 0 {
+        "the attacking submarines submerged on arrival (substalling): no round was fought; \
+         both stay"
+            .to_owned()
+    } else if all_submerged {
+        "the attacking submarines submerged before rolling; both stay".to_owned()
     } else if att.is_empty() && def.is_empty() {
         "both sides destroyed".to_owned()
     } else if def.is_empty() {
@@ -577,4 +588,101 @@ pub(crate) fn bombarding_ships(
         ships.extend(here);
     }
     ships
+}
+
+/// The defenders' carriers in the sea zone `zone` (ids), taken before a sea
+/// battle so that [`land_stranded_aircraft`] knows whether one sank.
+pub(crate) fn defending_carriers(ctx: &Ctx, state: &GameState, zone: SpaceId) -> Vec<u32> {
+    state
+        .units_at(zone)
+        .filter(|u| {
+            !allied(ctx.game, u.owner, ctx.power)
+                && u.cargo_of.is_none()
+                && ctx.ut(u).carrier_capacity.unwrap_or(0) > 0
+        })
+        .map(|u| u.id)
+        .collect()
+}
+
+/// The rule that lands defending aircraft whose carrier sank.
+const STRANDED_RULE: &str = "rule: defending fighters whose carrier sank stay only on another \
+     friendly carrier with room in the zone or land on a friendly island lying wholly in it, \
+     else they are lost (classic 2nd edition, DAAK clarifications §3.4(b); docs/rules/aae.md, \
+     Combat)";
+
+/// After the sea battle in `zone`: when one of the defenders' carriers
+/// (`carriers_before`) was sunk, their surviving aircraft there stay only as
+/// far as the friendly carriers left in the zone have room (lowest unit id
+/// first); each other one lands on a friendly island lying wholly in the
+/// zone (the first in board order), else it is lost. Classic 2nd edition
+/// (DAAK clarifications §3.4(b)); the AAE FAQ and digest are silent.
+pub(crate) fn land_stranded_aircraft(
+    ctx: &Ctx,
+    state: &mut GameState,
+    zone: SpaceId,
+    carriers_before: &[u32],
+    events: &mut Vec<Event>,
+) {
+    if carriers_before.iter().all(|id| state.unit(*id).is_some()) {
+        return;
+    }
+    let game = ctx.game;
+    let mut room: Vec<(usize, u32)> = defending_carriers(ctx, state, zone)
+        .into_iter()
+        .filter_map(|id| state.unit(id))
+        .map(|u| (u.owner, u32::from(ctx.ut(u).carrier_capacity.unwrap_or(0))))
+        .collect();
+    let mut planes: Vec<(u32, usize, usize, Option<u8>)> = state
+        .units_at(zone)
+        .filter(|u| {
+            !allied(game, u.owner, ctx.power)
+                && u.cargo_of.is_none()
+                && ctx.ut(u).kind == Some(UnitKind::Air)
+        })
+        .map(|u| (u.id, u.owner, u.unit, ctx.ut(u).carrier_cost))
+        .collect();
+    planes.sort_by_key(|p| p.0);
+    for (id, owner, unit, cost) in planes {
+        if let Some(cost) = cost.map(u32::from)
+            && let Some(slot) = room
+                .iter_mut()
+                .find(|(o, left)| allied(game, *o, owner) && *left >= cost)
+        {
+            slot.1 -= cost;
+            continue;
+        }
+        let island = game.neighbours(zone).iter().copied().find(|&t| {
+            !game.is_sea(t)
+                && game.neighbours(t).iter().all(|n| *n == zone)
+                && state.owner[t.0].is_some_and(|o| allied(game, o, owner))
+        });
+        let name = &game.unit_types()[unit].name;
+        let power = &game.powers()[owner].name;
+        match island {
+            Some(t) => {
+                if let Some(u) = state.unit_mut(id) {
+                    u.at = t;
+                }
+                events.push(Event::Decision {
+                    space: zone,
+                    rule: STRANDED_RULE.into(),
+                    detail: format!(
+                        "{power} {name}: its carrier sank and no friendly carrier here has \
+                         room, so it lands on {}",
+                        game.space_name(t)
+                    ),
+                });
+            }
+            None => {
+                state.units.retain(|u| u.id != id);
+                events.push(Event::Casualty {
+                    space: zone,
+                    power: owner,
+                    unit,
+                    destroyed: true,
+                    reason: STRANDED_RULE.into(),
+                });
+            }
+        }
+    }
 }

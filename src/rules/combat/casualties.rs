@@ -148,12 +148,14 @@ pub(crate) fn rank(
             Chooser::Attacker { .. } => t.attack.unwrap_or(0),
             Chooser::Defender { .. } => t.defense.unwrap_or(0),
         };
-        let reason = if transport && any_non_transport {
-            "rule: transports are lost only when nothing else can take the hit".to_owned()
-        } else if bystander {
+        // A bystander is named by the bystander rule even when it is a
+        // transport: it is lost because its ally could not take the hit.
+        let reason = if bystander {
             "rule: hits the attackers cannot take fall on their allies' ships in the zone \
              (FAQ: if there is a way to take the losses, they must be taken)"
                 .to_owned()
+        } else if transport && any_non_transport {
+            "rule: transports are lost only when nothing else can take the hit".to_owned()
         } else if let Some(i) = listed {
             format!("{source}, losses entry {} ({})", i + 1, t.name)
         } else {

@@ -4,11 +4,13 @@
 //!
 //! Order of play, fixed so that a log replays the same way (each label's
 //! dice do not depend on it anyway): AA fire at aircraft that flew over
-//! enemy AA guns in the combat move ([`aa_guns`]); sea battles, in board
-//! order, before the land battles they feed (an amphibious assault needs its
-//! sea zone cleared); then land battles and strategic bombing raids, in board
-//! order. Within a battle ([`battle`]): AA fire at attacking aircraft, then
-//! rounds (attacking submarines' first strike, the attacker's fire with
+//! enemy AA guns in the combat move ([`aa_guns`]); empty territories taken
+//! in passing by a blitz; sea battles, in board order, before the land
+//! battles they feed (an amphibious assault needs its sea zone cleared),
+//! each followed by the landing of defending aircraft whose carrier sank;
+//! then land battles and strategic bombing raids, in board order. Within a
+//! battle ([`battle`]): AA fire at attacking aircraft, then rounds
+//! (attacking submarines' first strike, the attacker's fire with
 //! bombardment in the first round of an amphibious assault, the defender's
 //! fire, casualties, the attacker's retreat decision). Casualties are chosen
 //! by [`casualties`], retreats by [`retreat`], raids by
@@ -513,6 +515,30 @@ fn resolve(ctx: &Ctx, state: &mut GameState, mut dice: Option<&mut Dice>, events
     // Sea battles first (an amphibious assault needs its zone cleared),
     // each group in board order.
     battles.sort_by_key(|s| (!ctx.game.is_sea(*s), s.0));
+    // Territories taken in passing by a blitz are taken on the way, before
+    // the battles beyond them (a retreat may go back into one).
+    for &space in &battles {
+        if ctx.game.is_sea(space)
+            || !state.taken_in_passing.contains(&space)
+            || ctx.is_raid(space)
+            || state.owner[space.0].is_some_and(|o| allied(ctx.game, o, ctx.power))
+            || !defenders(ctx, state, space).is_empty()
+            || state
+                .units_at(space)
+                .any(|u| u.owner == ctx.power && ctx.ut(u).kind == Some(UnitKind::Air))
+        {
+            continue;
+        }
+        events.push(Event::Decision {
+            space,
+            rule: "rule: armor blitzing through an empty enemy territory takes it on the way \
+                   (digest §5)"
+                .into(),
+            detail: "taken on the way by the blitz, so captured before the battles beyond it"
+                .into(),
+        });
+        capture_territory(ctx.game, state, space, ctx.power, events);
+    }
     let mut fought_at_sea: Vec<SpaceId> = Vec::new();
     let mut bombarded: Vec<u32> = Vec::new();
     for space in battles {
@@ -524,8 +550,10 @@ fn resolve(ctx: &Ctx, state: &mut GameState, mut dice: Option<&mut Dice>, events
                 && let Some(d) = dice.as_deref_mut()
             {
                 fought_at_sea.push(space);
+                let carriers = battle::defending_carriers(ctx, state, space);
                 let report = battle::fight(ctx, state, space, &[], d, events);
                 cleared = report.won;
+                battle::land_stranded_aircraft(ctx, state, space, &carriers, events);
             }
             if cleared {
                 let warship = state
