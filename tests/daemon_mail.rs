@@ -80,7 +80,7 @@ fn a_whole_turn_by_eml_files_on_the_embedded_default() {
     );
     assert!(
         r1.body
-            .contains("Digest these orders contributed to the dice: ")
+            .contains("Digest these orders contributed to the dice:\n    ")
     );
     assert!(
         !r1.body.contains(&secret),
@@ -89,8 +89,10 @@ fn a_whole_turn_by_eml_files_on_the_embedded_default() {
     let head = r1
         .body
         .lines()
-        .find_map(|l| l.strip_prefix("Log head: "))
+        .skip_while(|l| *l != "Log head:")
+        .nth(1)
         .unwrap()
+        .trim()
         .to_owned();
     let log = env.log("t1");
     let out = env.adjutant(&["verify", log.to_str().unwrap(), "--head", &head]);
@@ -105,6 +107,11 @@ fn a_whole_turn_by_eml_files_on_the_embedded_default() {
         rep.body
     );
     assert!(rep.body.contains("Soviet Union to move"), "{}", rep.body);
+    assert!(
+        rep.headers.contains("multipart/alternative") && rep.body.contains("<!DOCTYPE html>"),
+        "a report has a text and an HTML part: {}",
+        rep.headers
+    );
     assert_eq!(count(&env, "t1", "order", ""), 2);
     assert_eq!(count(&env, "t1", "received", "accepted"), 2);
     env.verify("t1");

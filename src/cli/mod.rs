@@ -12,6 +12,7 @@ mod import_triplea;
 mod ingest;
 mod log_cmd;
 mod match_cmd;
+mod report;
 mod run;
 mod scenario;
 mod schema;
@@ -46,6 +47,8 @@ enum Command {
     Submit(match_cmd::SubmitArgs),
     /// Show a match: the board, treasuries, whose turn and which stage.
     Show(match_cmd::ShowArgs),
+    /// Re-render the turn report of an adjudication entry from the match log.
+    Report(report::ReportArgs),
     /// Print a JSON Schema (`schema orders`) for editors with a YAML language server.
     Schema(schema::SchemaArgs),
     /// Run the mail daemon (docs/daemon.md); `--demo` plays a turn by mail.
@@ -66,6 +69,7 @@ pub fn main() -> ExitCode {
         Command::New(args) => match_cmd::new(args),
         Command::Submit(args) => match_cmd::submit(args),
         Command::Show(args) => match_cmd::show(args),
+        Command::Report(args) => report::run(args),
         Command::Schema(args) => schema::run(args),
         Command::Run(args) => run::run(args),
         Command::Ingest(args) => ingest::run(args),

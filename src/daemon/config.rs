@@ -48,6 +48,11 @@ pub struct ConfigFile {
     /// How often the inbox is looked at when idle (default `5s`).
     #[serde(default)]
     pub poll_interval: Option<String>,
+    /// A directory of mail templates overriding the built-in ones by file
+    /// name (`docs/reports.md`; relative paths are under the data
+    /// directory). Default: the built-in templates only.
+    #[serde(default)]
+    pub templates_dir: Option<PathBuf>,
 }
 
 /// `inbound:`, one of its two forms.
@@ -293,6 +298,8 @@ pub struct Config {
     pub deadlines: Deadlines,
     /// Idle poll interval.
     pub poll_interval: Duration,
+    /// The template directory overriding the built-in templates, if any.
+    pub templates_dir: Option<PathBuf>,
 }
 
 /// One thing wrong with a configuration.
@@ -676,6 +683,18 @@ impl ConfigFile {
                 "must be shorter than deadlines.stage".into(),
             );
         }
+        // templates: every override must parse now, not at the first mail.
+        let templates_dir = self.templates_dir.as_deref().map(under);
+        if let Some(dir) = &templates_dir {
+            if !dir.is_dir() {
+                problem(
+                    "templates_dir",
+                    format!("{} is not a directory", dir.display()),
+                );
+            } else if let Err(e) = crate::report::templates::Templates::load(Some(dir)) {
+                problem("templates_dir", e.to_string());
+            }
+        }
         let no_orders = match self.deadlines.no_orders.as_deref().unwrap_or("wait") {
             "wait" => NoOrders::Wait,
             other => {
@@ -709,6 +728,7 @@ impl ConfigFile {
                 no_orders,
             },
             poll_interval,
+            templates_dir,
         })
     }
 }
@@ -757,6 +777,26 @@ mod tests {
         let r: Result<ConfigFile, _> =
             serde_saphyr::from_str("inbound: {maildir: {path: x, extra: 1}}\n");
         assert!(r.is_err());
+    }
+
+    #[test]
+    fn a_broken_template_override_is_a_problem_with_its_name_and_line() {
+        let dir = std::env::temp_dir().join(format!("adjutant-cfg-tpl-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("report.txt"), "ok\n{% for %}\n").unwrap();
+        let yaml = format!("templates_dir: {}\n", dir.display());
+        let file: ConfigFile = serde_saphyr::from_str(&yaml).unwrap();
+        let err = file.validate().unwrap_err();
+        assert_eq!(err.problems[0].path, "templates_dir");
+        assert!(
+            err.problems[0].reason.contains("report.txt, line 2"),
+            "{}",
+            err.problems[0].reason
+        );
+        std::fs::write(dir.join("report.txt"), "ok\n").unwrap();
+        let file: ConfigFile = serde_saphyr::from_str(&yaml).unwrap();
+        assert_eq!(file.validate().unwrap().templates_dir, Some(dir.clone()));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

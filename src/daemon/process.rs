@@ -30,10 +30,11 @@ use crate::mail::transport::{
 use crate::matches::players::{address_hash, address_key};
 use crate::matches::{Match, PlayerSecrets, Roster};
 use crate::report::board;
+use crate::report::templates::Templates;
 
 use super::config::{Config, Inbound as InboundConfig, Transport as TransportConfig};
 use super::ledger::Ledger;
-use super::text::{self, StageRecord};
+use super::text::{self, MailBody};
 
 /// A running daemon: its configuration, inbox, outbox and transport.
 pub struct Daemon {
@@ -50,6 +51,8 @@ pub struct Daemon {
     /// restart forgets them, which at worst sends one more notice).
     unrouted_notices: HashMap<String, DateTime<Utc>>,
     stop: Arc<AtomicBool>,
+    /// The mail templates (built-in, overridden by `templates_dir`).
+    templates: Templates,
 }
 
 /// Why the daemon could not start.
@@ -175,7 +178,10 @@ impl Daemon {
             }
         };
         let transport = transport_of(&config)?;
+        let templates = Templates::load(config.templates_dir.as_deref())
+            .context("cannot load the mail templates")?;
         Ok(Daemon {
+            templates,
             ours: config.orders_address(),
             config,
             maildir,
@@ -287,6 +293,7 @@ impl Daemon {
             let secret = secrets.issue(&seat.power)?;
             secrets.save()?;
             let body = text::welcome_text(
+                &self.templates,
                 id,
                 &game_name,
                 &seat.power,
@@ -790,7 +797,6 @@ impl Daemon {
                 let Some(rec) = ledger.stage_of(i) else {
                     anyhow::bail!("entry {seq}: accepted, but its orders are not in the log");
                 };
-                let board_text = board::render(m.game(), m.state());
                 let key = format!("{id}/{seq}/receipt/{sender}");
                 let tag = format_subject_tag(id, Some(rec.round), Some(&rec.power));
                 let out = self.outgoing(
@@ -799,13 +805,17 @@ impl Daemon {
                     Kind::Reply,
                     Some(tag.clone()),
                     format!("Accepted: stage {} of round {}", rec.stage, rec.round),
-                    text::receipt_text(&rec, &head.to_hex(), &next),
+                    text::receipt_text(&self.templates, &rec, &head.to_hex(), &next),
                     thread,
                     &key,
                     Some(head),
                 );
                 self.enqueue(&key, &out)?;
-                let report = report_for(id, &rec, &board_text, &next, &head.to_hex());
+                let Some(adjudication) = adjudication_before(ledger, i) else {
+                    anyhow::bail!("entry {seq}: accepted, but its adjudication is not in the log");
+                };
+                let report: MailBody =
+                    text::report_text(&self.templates, dir, adjudication)?.into();
                 for addr in roster.addresses() {
                     let key = format!("{id}/{seq}/report/{}", address_key(addr));
                     let out = self.outgoing(
@@ -833,7 +843,7 @@ impl Daemon {
                     Kind::Reply,
                     Some(tag),
                     "Rejected: nothing was applied".into(),
-                    text::rejection_text(&r.errors, &self.deadline_text(ledger)),
+                    text::rejection_text(&self.templates, &r.errors, &self.deadline_text(ledger)),
                     thread,
                     &key,
                     Some(head),
@@ -865,7 +875,7 @@ impl Daemon {
                 let (to, body) = match cmd.as_str() {
                     "help" => (
                         from.to_owned(),
-                        text::help_text(id, &self.ours.for_match(id)),
+                        text::help_text(id, &self.ours.for_match(id)).into(),
                     ),
                     "status" => (
                         from.to_owned(),
@@ -873,22 +883,18 @@ impl Daemon {
                             "{}\nNow: {next}\nDeadline: {}\nLog head: {head}\n",
                             board::render(m.game(), m.state()),
                             self.deadline_text(ledger)
-                        ),
+                        )
+                        .into(),
                     ),
-                    "standing" => (from.to_owned(), standing_text(&m, &power)),
+                    "standing" => (from.to_owned(), standing_text(&m, &power).into()),
                     "resend" => {
-                        let body = match ledger.last_accepted() {
-                            Some(j) => match ledger.stage_of(j) {
-                                Some(rec) => report_for(
-                                    id,
-                                    &rec,
-                                    &board::render(m.game(), m.state()),
-                                    &next,
-                                    &ledger.entries()[j].hash.to_hex(),
-                                ),
-                                None => "The last report cannot be rebuilt from the log.\n".into(),
-                            },
+                        let body: MailBody = match ledger
+                            .last_accepted()
+                            .and_then(|j| adjudication_before(ledger, j))
+                        {
+                            Some(a) => text::report_text(&self.templates, dir, a)?.into(),
                             None => "No stage has been played yet: there is no report to resend.\n"
+                                .to_owned()
                                 .into(),
                         };
                         (from.to_owned(), body)
@@ -901,7 +907,10 @@ impl Daemon {
                         let mut secrets = PlayerSecrets::load(dir)?;
                         let secret = secrets.issue(&power)?;
                         secrets.save()?;
-                        (seat.email.clone(), text::rotated_text(&power, id, &secret))
+                        (
+                            seat.email.clone(),
+                            text::rotated_text(&power, id, &secret).into(),
+                        )
                     }
                     other => anyhow::bail!("entry {seq}: unknown command {other:?}"),
                 };
@@ -930,12 +939,14 @@ impl Daemon {
         kind: Kind,
         tag: Option<String>,
         subject: String,
-        text: String,
+        body: impl Into<MailBody>,
         thread: Option<Thread>,
         key: &str,
         head: Option<Digest32>,
     ) -> Outgoing {
-        let mut out = self.outgoing_plain(to, kind, tag, subject, text, thread, key);
+        let body = body.into();
+        let mut out = self.outgoing_plain(to, kind, tag, subject, body.text, thread, key);
+        out.html = body.html;
         let plus = self.ours.for_match(id);
         out.reply_to = Some(Mailbox {
             address: plus.clone(),
@@ -999,9 +1010,14 @@ impl Daemon {
     }
 }
 
-/// The turn report; issue 6's templates replace [`text::report_text`].
-fn report_for(id: &str, rec: &StageRecord, board: &str, next: &str, head: &str) -> String {
-    text::report_text(id, rec, board, next, head)
+/// The adjudication entry (its sequence number) of the accepted message
+/// whose final `received` entry is at index `i`: the last one before it.
+fn adjudication_before(ledger: &Ledger, i: usize) -> Option<u64> {
+    ledger.entries()[..i]
+        .iter()
+        .rev()
+        .find(|e| matches!(e.body, Body::Adjudication(_)))
+        .map(|e| e.seq)
 }
 
 fn standing_text(m: &Match, power: &str) -> String {

@@ -1,9 +1,15 @@
-//! The words of every mail the daemon sends. Plain text, one function per
-//! kind of mail; the turn report is [`report_text`] alone, so the templates
-//! of the reports issue can replace it in one place.
+//! The words of every mail the daemon sends. The receipt, rejection, turn
+//! report and welcome are rendered from the templates (`docs/reports.md`),
+//! plain text and HTML; the short notices are plain text built here.
 
 use std::fmt::Write as _;
+use std::path::Path;
 
+use serde::Serialize;
+
+use crate::report::mail::{Receipt, Rejection, Seat, Welcome};
+use crate::report::templates::{Rendered, Templates};
+use crate::report::turn::turn_report;
 /// One accepted orders message, as the log records it.
 #[derive(Debug, Clone)]
 pub struct StageRecord {
@@ -21,71 +27,50 @@ pub struct StageRecord {
     pub events: Vec<String>,
 }
 
-fn indent(out: &mut String, text: &str) {
-    for line in text.lines() {
-        let _ = writeln!(out, "    {line}");
+/// Renders `kind` with the configured templates; if an organiser's template
+/// fails on this context, the failure is logged and the built-in template
+/// is used, so a player is never left without an answer.
+fn render<S: Serialize>(templates: &Templates, kind: &str, ctx: &S) -> Rendered {
+    match templates.render_mail(kind, ctx) {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::error!(error = %e, "template failed; the built-in one is used");
+            Templates::shared_builtin()
+                .render_mail(kind, ctx)
+                .expect("the built-in templates render every context")
+        }
     }
 }
 
 /// The receipt of an accepted message.
-pub fn receipt_text(r: &StageRecord, head: &str, next: &str) -> String {
-    let mut s = format!(
-        "Received and applied: stage {} of {}'s round {}.\n\nYour orders as understood:\n",
-        r.stage, r.power, r.round
-    );
-    indent(&mut s, &r.canonical);
-    s.push_str("\nWhat happened:\n");
-    for e in &r.events {
-        let _ = writeln!(s, "    {e}");
-    }
-    if r.events.is_empty() {
-        s.push_str("    nothing to report\n");
-    }
-    let _ = write!(
-        s,
-        "\nDigest these orders contributed to the dice: {}\nLog head: {head}\n(`adjutant verify LOG --head {head}` checks that a log holds this history.)\n\nNow: {next}\n",
-        r.digest
-    );
-    s
+pub fn receipt_text(templates: &Templates, r: &StageRecord, head: &str, next: &str) -> Rendered {
+    let ctx = Receipt {
+        power: r.power.clone(),
+        round: r.round,
+        stage: r.stage,
+        canonical: r.canonical.clone(),
+        digest: r.digest.clone(),
+        events: r.events.clone(),
+        head: head.to_owned(),
+        next: next.to_owned(),
+    };
+    render(templates, "receipt", &ctx)
 }
 
-/// The turn report sent to every player after an accepted stage: the
-/// events and the board.
-pub fn report_text(match_id: &str, r: &StageRecord, board: &str, next: &str, head: &str) -> String {
-    let mut s = format!(
-        "Match {match_id}: {} played stage {} of round {}.\n\nWhat happened:\n",
-        r.power, r.stage, r.round
-    );
-    for e in &r.events {
-        let _ = writeln!(s, "    {e}");
-    }
-    if r.events.is_empty() {
-        s.push_str("    nothing to report\n");
-    }
-    let _ = write!(
-        s,
-        "\nThe board:\n\n{board}\nNow: {next}\nLog head: {head}\n"
-    );
-    s
+/// The turn report of adjudication entry `seq`, derived from the match log
+/// alone (so a resend or `adjutant report` gives the same words).
+pub fn report_text(templates: &Templates, dir: &Path, seq: u64) -> anyhow::Result<Rendered> {
+    let report = turn_report(dir, seq)?;
+    Ok(render(templates, "report", &report))
 }
 
 /// The reply to a rejected message: every error at once.
-pub fn rejection_text(errors: &[String], deadline: &str) -> String {
-    let mut s = String::from("Your message was rejected. Nothing was applied.\n\n");
-    let _ = writeln!(
-        s,
-        "{} problem{}:",
-        errors.len(),
-        if errors.len() == 1 { "" } else { "s" }
-    );
-    for e in errors {
-        let _ = writeln!(s, "  - {e}");
-    }
-    let _ = write!(
-        s,
-        "\nCorrect them and send the whole message again.\nDeadline: {deadline}\n"
-    );
-    s
+pub fn rejection_text(templates: &Templates, errors: &[String], deadline: &str) -> Rendered {
+    let ctx = Rejection {
+        errors: errors.to_vec(),
+        deadline: deadline.to_owned(),
+    };
+    render(templates, "rejection", &ctx)
 }
 
 /// The reply to a message that could not be authenticated.
@@ -98,7 +83,9 @@ pub fn refused_text(errors: &[String]) -> String {
 }
 
 /// The welcome mail of one seat, with its secret.
+#[allow(clippy::too_many_arguments)]
 pub fn welcome_text(
+    templates: &Templates,
     match_id: &str,
     game: &str,
     power: &str,
@@ -106,19 +93,23 @@ pub fn welcome_text(
     secret: &str,
     orders_address: &str,
     seats: &[(String, String)],
-) -> String {
-    let mut s = format!(
-        "Welcome, {name}: you play {power} in match {match_id} of {game}.\n\n\
-         Your secret for this match (keep it; it is shown only this once):\n\n    {secret}\n\n\
-         Send your orders as YAML in the body of a mail (or a .yaml attachment) to\n\n    {orders_address}\n\n\
-         and start every message with:\n\n    match: {match_id}\n    power: {power}\n    secret: {secret}\n\n\
-         Commands: put `command: help` (or status, standing, resend, rotate) in a message with\n\
-         your match, power and secret. `rotate` mails you a new secret.\n\nThe players:\n"
-    );
-    for (p, n) in seats {
-        let _ = writeln!(s, "    {p}: {n}");
-    }
-    s
+) -> Rendered {
+    let ctx = Welcome {
+        match_id: match_id.to_owned(),
+        game: game.to_owned(),
+        power: power.to_owned(),
+        name: name.to_owned(),
+        secret: secret.to_owned(),
+        orders_address: orders_address.to_owned(),
+        seats: seats
+            .iter()
+            .map(|(power, name)| Seat {
+                power: power.clone(),
+                name: name.clone(),
+            })
+            .collect(),
+    };
+    render(templates, "welcome", &ctx)
 }
 
 /// The alert to a player's address of record when their secret was used
@@ -160,4 +151,29 @@ pub fn unrouted_text(orders_address_example: &str) -> String {
          Write to the match's own address ({orders_address_example}) or put the match's tag,\n\
          e.g. [MATCH], in the subject. You will get at most one such notice a day.\n"
     )
+}
+
+/// A mail's body: plain text, with an HTML alternative when the mail comes
+/// from the templates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MailBody {
+    /// The plain-text part.
+    pub text: String,
+    /// The HTML part.
+    pub html: Option<String>,
+}
+
+impl From<String> for MailBody {
+    fn from(text: String) -> MailBody {
+        MailBody { text, html: None }
+    }
+}
+
+impl From<Rendered> for MailBody {
+    fn from(r: Rendered) -> MailBody {
+        MailBody {
+            text: r.text,
+            html: Some(r.html),
+        }
+    }
 }

@@ -6,6 +6,7 @@
 
 mod dice_turn;
 mod game_match;
+pub mod history;
 pub mod players;
 
 pub use dice_turn::{DiceTurn, DiceTurnError};

@@ -1,5 +1,9 @@
-//! Reports: what players read. Rendered from the game's data and a state;
-//! this layer never changes state. Mail templates arrive with the turn
-//! reports issue; today it renders the plain-text board.
+//! Reports: what players read. Rendered from the game's data and a state,
+//! or from a match log; this layer never changes state. `board` is the
+//! plain-text board, `turn` the turn report derived from the log,
+//! `templates` the mail templates (`docs/reports.md`).
 
 pub mod board;
+pub mod mail;
+pub mod templates;
+pub mod turn;

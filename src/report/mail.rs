@@ -1,0 +1,62 @@
+//! The contexts of the mail templates other than the turn report
+//! (`docs/reports.md` lists every variable).
+
+use serde::Serialize;
+
+/// `receipt.txt` / `receipt.html`: an accepted message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Receipt {
+    /// The power.
+    pub power: String,
+    /// The round.
+    pub round: u32,
+    /// 1 or 2.
+    pub stage: u8,
+    /// The orders as understood (canonical form).
+    pub canonical: String,
+    /// The digest they contributed to the dice (hex).
+    pub digest: String,
+    /// What happened, in order.
+    pub events: Vec<String>,
+    /// The log head after the message (hex).
+    pub head: String,
+    /// Who is to move now, and what they must send.
+    pub next: String,
+}
+
+/// `rejection.txt` / `rejection.html`: a rejected message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Rejection {
+    /// Every problem found.
+    pub errors: Vec<String>,
+    /// The stage's deadline, as text.
+    pub deadline: String,
+}
+
+/// `welcome.txt` / `welcome.html`: one seat's welcome, with its secret.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Welcome {
+    /// The match id.
+    pub match_id: String,
+    /// The game's name.
+    pub game: String,
+    /// The seat's power.
+    pub power: String,
+    /// The player's name.
+    pub name: String,
+    /// The player's secret.
+    pub secret: String,
+    /// Where orders go.
+    pub orders_address: String,
+    /// Every seat of the match.
+    pub seats: Vec<Seat>,
+}
+
+/// A seat in [`Welcome`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Seat {
+    /// The power.
+    pub power: String,
+    /// The player's name.
+    pub name: String,
+}

@@ -1,0 +1,239 @@
+//! The turn report, derived from the match log alone: the adjudication
+//! entry's events, the dice of its message, the board replayed to that
+//! entry, and the trust block. The same entry always gives the same report,
+//! so `adjutant report` re-renders exactly what the daemon mailed.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::log::{Body, Entry};
+use crate::matches::MatchError;
+use crate::matches::history::{game_of, read_log, state_at};
+use crate::rules::GameDef;
+
+use super::board::{self, BoardRow};
+
+/// How a reader checks a report's history and dice.
+pub const VERIFY_HINT: &str = "Check this history and every die with `adjutant verify log.jsonl --head HEAD` or `python3 tools/verify_dice.py log.jsonl`.";
+
+/// Everything a turn report shows (the templates' context; `docs/reports.md`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TurnReport {
+    /// The match id.
+    pub match_id: String,
+    /// The game's id.
+    pub game_id: String,
+    /// The game's name.
+    pub game: String,
+    /// The round played.
+    pub round: u32,
+    /// The stage played: 1, 2, or 0 for standing orders.
+    pub stage: u8,
+    /// The power whose message it was.
+    pub power: String,
+    /// The power to move next.
+    pub next_power: String,
+    /// What the power to move next must send.
+    pub next_stage: String,
+    /// What happened, in order, in the game's words (dice, labels, hits and
+    /// casualties with what chose them included).
+    pub events: Vec<String>,
+    /// The board after the turn.
+    pub board: Vec<BoardRow>,
+    /// Each power's treasury after the turn, in turn order.
+    pub ipcs: Vec<Treasury>,
+    /// The side that has won, once one has.
+    pub winner: Option<String>,
+    /// For the power to move next: an orders message to fill in (the
+    /// header, then the sections of its stage as comments).
+    pub skeleton: String,
+    /// The audit trail.
+    pub trust: Trust,
+}
+
+/// One power's IPCs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Treasury {
+    /// The power.
+    pub power: String,
+    /// Its IPCs.
+    pub ipcs: u32,
+}
+
+/// The trust block: what lets a reader check the dice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Trust {
+    /// The dice turn.
+    pub turn: u32,
+    /// Its commitment (hex).
+    pub commitment: String,
+    /// Its secret, once revealed at or before this entry (hex).
+    pub secret: Option<String>,
+    /// The order digests that fed (or, before the reveal, will feed) the
+    /// turn key, in log order.
+    pub digests: Vec<FedDigest>,
+    /// The dice drawn for this message, in the order drawn.
+    pub dice: Vec<DiceGroup>,
+    /// The next dice turn's commitment, when it was opened right after.
+    pub next_commitment: Option<String>,
+    /// The adjudication entry's sequence number.
+    pub seq: u64,
+    /// Its hash: the log head as of this report.
+    pub head: String,
+    /// One line on how to verify.
+    pub verify: String,
+}
+
+/// One order digest of the turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FedDigest {
+    /// Whose orders.
+    pub power: String,
+    /// The log entry.
+    pub seq: u64,
+    /// The digest (hex).
+    pub digest: String,
+}
+
+/// One label's dice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DiceGroup {
+    /// The label.
+    pub label: String,
+    /// Faces per die.
+    pub sides: u32,
+    /// The values.
+    pub values: Vec<u32>,
+}
+
+/// The report of adjudication entry `seq` of the match in `dir`.
+pub fn turn_report(dir: &Path, seq: u64) -> Result<TurnReport, MatchError> {
+    let entries = read_log(dir)?;
+    let genesis = match entries.first().map(|e| &e.body) {
+        Some(Body::Genesis(g)) => g.clone(),
+        _ => return Err(MatchError::Invalid("the log has no genesis".into())),
+    };
+    let game = game_of(dir, &genesis)?;
+    turn_report_from(&game, &entries, seq)
+}
+
+/// The report of adjudication entry `seq`, from the log's entries.
+pub fn turn_report_from(
+    game: &GameDef,
+    entries: &[Entry],
+    seq: u64,
+) -> Result<TurnReport, MatchError> {
+    let not = |why: &str| MatchError::Invalid(format!("entry {seq} {why}"));
+    let entry = seq
+        .checked_sub(1)
+        .and_then(|i| entries.get(i as usize))
+        .ok_or_else(|| not("is not in the log"))?;
+    let Body::Adjudication(a) = &entry.body else {
+        return Err(not("is not an adjudication (see `adjutant log show`)"));
+    };
+    let match_id = match &entries[0].body {
+        Body::Genesis(g) => g.match_id.clone(),
+        _ => return Err(MatchError::Invalid("the log has no genesis".into())),
+    };
+    let state = state_at(game, entries, seq)?;
+    let before = &entries[..(seq - 1) as usize];
+    let turn = a.turn;
+    let commitment = before.iter().find_map(|e| match &e.body {
+        Body::TurnOpen(t) if t.turn == turn => Some(t.commitment.to_string()),
+        _ => None,
+    });
+    let reveal = before.iter().find_map(|e| match &e.body {
+        Body::Reveal(r) if r.turn == turn => Some((e.seq, r.secret.to_hex())),
+        _ => None,
+    });
+    let fed_until = reveal.as_ref().map_or(seq, |(s, _)| *s);
+    let digests = before
+        .iter()
+        .filter(|e| e.seq < fed_until)
+        .filter_map(|e| match &e.body {
+            Body::Order(o) if o.turn == turn => Some(FedDigest {
+                power: o.power.clone(),
+                seq: e.seq,
+                digest: o.digest.to_string(),
+            }),
+            _ => None,
+        })
+        .collect();
+    let own_order = before
+        .iter()
+        .rposition(|e| matches!(e.body, Body::Order(_)))
+        .unwrap_or(0);
+    let dice = before[own_order..]
+        .iter()
+        .filter_map(|e| match &e.body {
+            Body::Dice(d) => Some(d.rolls.iter().map(|g| DiceGroup {
+                label: g.label.to_string(),
+                sides: g.sides,
+                values: g.values.clone(),
+            })),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    let next_commitment = entries.get(seq as usize).and_then(|e| match &e.body {
+        Body::TurnOpen(t) => Some(t.commitment.to_string()),
+        _ => None,
+    });
+    let head = entry.hash.to_hex();
+    let next_power = game.powers()[state.current_power(game)].name.clone();
+    let sections = if state.phase == crate::rules::state::Phase::Purchase {
+        "# purchase: 3 infantry, 1 armor\n# combat:\n#   - 2 infantry: FROM -> TO\n# battles:\n#   default: {retreat: never}\n"
+    } else {
+        "# noncombat:\n#   - 1 armor: FROM -> TO\n# place:\n#   TERRITORY: 3 infantry\n"
+    };
+    let skeleton = format!(
+        "match: {match_id}\npower: {next_power}\nround: {}\nsecret: YOUR-SECRET\n{sections}",
+        state.round
+    );
+    Ok(TurnReport {
+        match_id,
+        game_id: game.id().to_owned(),
+        game: game.files().game.name.clone(),
+        round: a.round,
+        stage: a.stage,
+        power: a.power.clone(),
+        next_power,
+        next_stage: board::stage_name(&state).to_owned(),
+        events: a.events.clone(),
+        board: board::rows(game, &state),
+        ipcs: game
+            .turn_order()
+            .into_iter()
+            .map(|p| Treasury {
+                power: game.powers()[p].name.clone(),
+                ipcs: state.ipcs[p],
+            })
+            .collect(),
+        winner: state
+            .winner
+            .map(|w| game.files().game.sides[w].name.clone()),
+        skeleton,
+        trust: Trust {
+            turn,
+            commitment: commitment.unwrap_or_default(),
+            secret: reveal.map(|(_, s)| s),
+            digests,
+            dice,
+            next_commitment,
+            seq,
+            head: head.clone(),
+            verify: VERIFY_HINT.replace("HEAD", &head),
+        },
+    })
+}
+
+/// The sequence numbers of every adjudication entry of played stages
+/// (1 and 2), in log order: the entries that have a turn report.
+pub fn report_entries(entries: &[Entry]) -> Vec<u64> {
+    entries
+        .iter()
+        .filter(|e| matches!(&e.body, Body::Adjudication(a) if a.stage != 0))
+        .map(|e| e.seq)
+        .collect()
+}

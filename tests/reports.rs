@@ -1,0 +1,345 @@
+//! Turn reports and the mail templates (issue 6): snapshots of every
+//! template over fixed contexts, reports of a bot-played AAE game derived
+//! from its log (every die in them, well-formed HTML, 72 columns), and
+//! `adjutant report` re-rendering them exactly.
+//!
+//! `UPDATE_SNAPSHOTS=1 cargo test --test reports` rewrites the snapshots in
+//! `tests/snapshots/`; review the diff before committing it.
+
+#[path = "common/aae_bot.rs"]
+mod aae_bot;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use adjutant::log::Body;
+use adjutant::matches::Match;
+use adjutant::matches::history::read_log;
+use adjutant::report::board::BoardRow;
+use adjutant::report::mail::{Receipt, Rejection, Seat, Welcome};
+use adjutant::report::templates::{Rendered, TEXT_WIDTH, Templates};
+use adjutant::report::turn::{
+    DiceGroup, FedDigest, Treasury, Trust, TurnReport, VERIFY_HINT, report_entries, turn_report,
+};
+
+fn snapshot(name: &str, actual: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/snapshots")
+        .join(name);
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_SNAPSHOTS=1 writes it)", path.display()));
+    assert!(
+        expected == actual,
+        "{name} differs from its snapshot; UPDATE_SNAPSHOTS=1 rewrites it.\n--- actual ---\n{actual}"
+    );
+}
+
+/// Every line of a plain-text part fits in 72 columns, unless it is one
+/// word too long to break.
+fn assert_fits(name: &str, text: &str) {
+    for line in text.lines() {
+        assert!(
+            line.chars().count() <= TEXT_WIDTH || !line.trim().contains(' '),
+            "{name}: a line is longer than {TEXT_WIDTH} columns:\n{line}"
+        );
+    }
+}
+
+/// A small HTML checker: every element that is not void is closed, in
+/// order; attributes are quoted; no script, no remote resource.
+fn assert_well_formed(name: &str, html: &str) {
+    const VOID: &[&str] = &["br", "meta", "hr", "img", "link", "input"];
+    assert!(html.starts_with("<!DOCTYPE html>"), "{name}: no doctype");
+    for bad in ["<script", "http://", "https://", "src=", "<link", "url("] {
+        assert!(!html.contains(bad), "{name}: contains {bad}");
+    }
+    let mut stack: Vec<String> = Vec::new();
+    let mut rest = html;
+    while let Some(start) = rest.find('<') {
+        let after = &rest[start + 1..];
+        let end = after
+            .find('>')
+            .unwrap_or_else(|| panic!("{name}: unclosed '<'"));
+        let tag = &after[..end];
+        rest = &after[end + 1..];
+        if tag.starts_with('!') {
+            continue;
+        }
+        assert_eq!(tag.matches('"').count() % 2, 0, "{name}: <{tag}>");
+        if let Some(closing) = tag.strip_prefix('/') {
+            let open = stack.pop();
+            assert_eq!(
+                open.as_deref(),
+                Some(closing.trim()),
+                "{name}: </{closing}> closes the wrong element"
+            );
+        } else {
+            let element = tag
+                .split_whitespace()
+                .next()
+                .unwrap_or_else(|| panic!("{name}: empty tag"))
+                .to_ascii_lowercase();
+            if !VOID.contains(&element.as_str()) {
+                stack.push(element);
+            }
+        }
+        // Text between tags must not hold a bare '<' or '>' (escaped).
+        let text_end = rest.find('<').unwrap_or(rest.len());
+        assert!(
+            !rest[..text_end].contains('>'),
+            "{name}: unescaped '>' in {:?}",
+            &rest[..text_end]
+        );
+    }
+    assert!(stack.is_empty(), "{name}: unclosed {stack:?}");
+}
+
+fn check(name: &str, r: &Rendered) {
+    assert_fits(name, &r.text);
+    assert_well_formed(name, &r.html);
+}
+
+const HEX_A: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+const HEX_B: &str = "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210";
+const HEX_C: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+
+/// A fixed-dice turn report: Germany's first stage, one battle.
+fn fixed_report() -> TurnReport {
+    let row = |space: &str, holder: &str, ipc: u32, changed: bool, units: &[&str]| {
+        let units: Vec<String> = units.iter().map(|u| u.to_string()).collect();
+        let mut text = format!(
+            "{space} ({holder}, {ipc} IPC{})",
+            if changed { ", changed hands" } else { "" }
+        );
+        if !units.is_empty() {
+            text.push_str(&format!(": {}", units.join("; ")));
+        }
+        BoardRow {
+            space: space.into(),
+            holder: Some(holder.into()),
+            ipc: Some(ipc),
+            changed,
+            units,
+            text,
+        }
+    };
+    TurnReport {
+        match_id: "league7-aae-03".into(),
+        game_id: "aae".into(),
+        game: "Axis & Allies Europe".into(),
+        round: 1,
+        stage: 1,
+        power: "Germany".into(),
+        next_power: "Germany".into(),
+        next_stage: "stage 2 (non-combat moves, take-overs, placement)".into(),
+        events: vec![
+            "Germany bought 3 infantry, 1 armor for 14 IPCs".into(),
+            "Germany moved 2 infantry, 1 armor from Poland to Eastern Poland".into(),
+            "Eastern Poland: attacker infantry fire: dice [1 hit, 4] needing 1 or less: 1 hit(s) (combat/t1/Eastern Poland/r1/attacker/infantry)".into(),
+            "Eastern Poland: attacker armor fire: dice [3 hit] needing 3 or less: 1 hit(s) (combat/t1/Eastern Poland/r1/attacker/armor)".into(),
+            "Eastern Poland: defender infantry fire: dice [5, 2 hit] needing 2 or less: 1 hit(s) (combat/t1/Eastern Poland/r1/defender/infantry)".into(),
+            "Eastern Poland: Germany infantry lost (battle plan: losses infantry, armor)".into(),
+            "Eastern Poland: Soviet Union infantry lost (standing order: losses infantry first)".into(),
+            "Eastern Poland: Soviet Union infantry lost (rules default: cheapest first)".into(),
+            "Germany captured Eastern Poland <from Soviet Union> & took 2 IPCs".into(),
+        ],
+        board: vec![
+            row("Germany", "Germany", 10, false, &["Germany 6 infantry, 2 armor, 1 fighter"]),
+            row("Eastern Poland", "Germany", 2, true, &["Germany 1 infantry, 1 armor"]),
+            row("Karelia S.S.R.", "Soviet Union", 2, false, &["Soviet Union 4 infantry, 1 artillery, 1 armor, 1 fighter, 1 antiaircraft gun"]),
+        ],
+        ipcs: vec![
+            Treasury { power: "Germany".into(), ipcs: 26 },
+            Treasury { power: "Soviet Union".into(), ipcs: 24 },
+        ],
+        winner: None,
+        skeleton: "match: league7-aae-03\npower: Germany\nround: 1\nsecret: YOUR-SECRET\n# noncombat:\n#   - 1 armor: FROM -> TO\n# place:\n#   TERRITORY: 3 infantry\n".into(),
+        trust: Trust {
+            turn: 1,
+            commitment: HEX_A.into(),
+            secret: Some(HEX_B.into()),
+            digests: vec![FedDigest { power: "Germany".into(), seq: 5, digest: HEX_C.into() }],
+            dice: vec![
+                DiceGroup { label: "combat/t1/Eastern Poland/r1/attacker/infantry".into(), sides: 6, values: vec![1, 4] },
+                DiceGroup { label: "combat/t1/Eastern Poland/r1/attacker/armor".into(), sides: 6, values: vec![3] },
+                DiceGroup { label: "combat/t1/Eastern Poland/r1/defender/infantry".into(), sides: 6, values: vec![5, 2] },
+            ],
+            next_commitment: None,
+            seq: 8,
+            head: HEX_A.into(),
+            verify: VERIFY_HINT.replace("HEAD", HEX_A),
+        },
+    }
+}
+
+fn render_all(t: &Templates) -> Vec<(&'static str, Rendered)> {
+    let receipt = Receipt {
+        power: "Germany".into(),
+        round: 1,
+        stage: 1,
+        canonical: "purchase: 3 infantry, 1 armor\ncombat:\n  - 2 infantry, 1 armor: Poland -> Eastern Poland\n".into(),
+        digest: HEX_C.into(),
+        events: fixed_report().events,
+        head: HEX_A.into(),
+        next: "Germany to move, stage 2 (non-combat moves, take-overs, placement)".into(),
+    };
+    let rejection = Rejection {
+        errors: vec![
+            "line 2: \"infantrie\" is not a unit type; did you mean infantry?".into(),
+            "line 4: armor cannot reach Atlantis from Germany: there is no such territory <or sea zone> in this game & its map".into(),
+        ],
+        deadline: "none".into(),
+    };
+    let welcome = Welcome {
+        match_id: "league7-aae-03".into(),
+        game: "Axis & Allies Europe".into(),
+        power: "Germany".into(),
+        name: "Gerda".into(),
+        secret: "bokat-firum-lesot-mavin".into(),
+        orders_address: "orders+league7-aae-03@adjutant.localhost".into(),
+        seats: vec![
+            Seat {
+                power: "Germany".into(),
+                name: "Gerda".into(),
+            },
+            Seat {
+                power: "Soviet Union".into(),
+                name: "Sasha".into(),
+            },
+        ],
+    };
+    vec![
+        ("receipt", t.render_mail("receipt", &receipt).unwrap()),
+        ("rejection", t.render_mail("rejection", &rejection).unwrap()),
+        ("welcome", t.render_mail("welcome", &welcome).unwrap()),
+        ("report", t.render_mail("report", &fixed_report()).unwrap()),
+    ]
+}
+
+#[test]
+fn every_template_matches_its_snapshot_fits_72_columns_and_is_well_formed_html() {
+    for (kind, r) in render_all(&Templates::builtin()) {
+        check(kind, &r);
+        snapshot(&format!("{kind}.txt"), &r.text);
+        snapshot(&format!("{kind}.html"), &r.html);
+    }
+}
+
+#[test]
+fn html_escapes_what_players_wrote() {
+    let all = render_all(&Templates::builtin());
+    let (_, report) = all.iter().find(|(k, _)| *k == "report").unwrap();
+    assert!(report.html.contains("&lt;from Soviet Union&gt; &amp; took"));
+    assert!(report.text.contains("<from Soviet Union> & took"));
+}
+
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("league7-aae-03")
+}
+
+/// One round of bot play: real dice, battles, captures.
+fn played_match(name: &str) -> PathBuf {
+    let dir = fresh_dir(name);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let players = std::fs::read_to_string(root.join("tests/fixtures/aae-players.yaml")).unwrap();
+    let mut m = Match::create(&dir, &root.join("games"), "aae", &players).unwrap();
+    let standing =
+        "power: Soviet Union\nstanding:\n  losses: infantry, artillery, armor, fighter, bomber\n";
+    m.submit("Soviet Union", standing).unwrap().unwrap();
+    let played = aae_bot::play(&mut m, 1, aae_bot::BotConfig::default());
+    assert!(played.battles > 0, "the test game needs battles");
+    dir
+}
+
+/// Wrapped lines joined back, so that an event can be searched whole.
+fn unwrapped(text: &str) -> String {
+    text.split('\n')
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn every_die_of_a_played_game_is_in_its_reports_which_rerender_exactly() {
+    let dir = played_match("reports-game");
+    let entries = read_log(&dir).unwrap();
+    let seqs = report_entries(&entries);
+    assert!(seqs.len() >= 8, "{seqs:?}");
+    let t = Templates::builtin();
+    let mut dice_seen = 0usize;
+    let mut pending_dice: Vec<(String, Vec<u32>)> = Vec::new();
+    for e in &entries {
+        match &e.body {
+            Body::Dice(d) => pending_dice.extend(
+                d.rolls
+                    .iter()
+                    .map(|g| (g.label.to_string(), g.values.clone())),
+            ),
+            Body::Adjudication(a) if a.stage != 0 => {
+                let report = turn_report(&dir, e.seq).unwrap();
+                let r = t.render_mail("report", &report).unwrap();
+                check(&format!("report of entry {}", e.seq), &r);
+                let text = unwrapped(&r.text).replace(" hit", "");
+                for (label, values) in pending_dice.drain(..) {
+                    let values: Vec<String> = values.iter().map(u32::to_string).collect();
+                    let list = values.join(", ");
+                    // In the events: "dice [v, v] ... (label)".
+                    let at = text
+                        .find(&format!("({label})"))
+                        .unwrap_or_else(|| panic!("entry {}: {label} missing:\n{}", e.seq, r.text));
+                    let open = text[..at].rfind('[').unwrap();
+                    let close = open + text[open..].find(']').unwrap();
+                    assert_eq!(&text[open + 1..close], list, "entry {}: {label}", e.seq);
+                    // And in the trust block.
+                    assert!(
+                        text.contains(&format!("{label}, d6: {list}"))
+                            || text.contains(&format!("{label}, d"))
+                    );
+                    assert!(
+                        r.html.contains(&list),
+                        "entry {}: {label} not in HTML",
+                        e.seq
+                    );
+                    dice_seen += values.len();
+                }
+                assert_eq!(report.trust.head, e.hash.to_hex());
+                assert_eq!(report.power, a.power);
+                // `adjutant report` re-renders it byte for byte.
+                for (flag, part) in [(None, &r.text), (Some("--html"), &r.html)] {
+                    let mut cmd = Command::new(env!("CARGO_BIN_EXE_adjutant"));
+                    cmd.args(["report", "--match", dir.to_str().unwrap(), "--entry"])
+                        .arg(e.seq.to_string());
+                    if let Some(f) = flag {
+                        cmd.arg(f);
+                    }
+                    let out = cmd.output().unwrap();
+                    assert!(
+                        out.status.success(),
+                        "{}",
+                        String::from_utf8_lossy(&out.stderr)
+                    );
+                    assert_eq!(&String::from_utf8(out.stdout).unwrap(), part);
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(dice_seen > 0);
+    assert!(pending_dice.is_empty());
+}
+
+#[test]
+fn a_report_needs_an_adjudication_entry() {
+    let dir = played_match("reports-errors");
+    let err = turn_report(&dir, 1).unwrap_err().to_string();
+    assert!(err.contains("entry 1 is not an adjudication"), "{err}");
+    let err = turn_report(&dir, 1_000_000).unwrap_err().to_string();
+    assert!(err.contains("not in the log"), "{err}");
+}
