@@ -36,48 +36,8 @@ pub fn render(game: &GameDef, state: &GameState) -> String {
         let _ = writeln!(out, "Battles pending: {}", names.join(", "));
     }
     let _ = writeln!(out);
-    for s in 0..game.space_count() {
-        let space = SpaceId(s);
-        let mut by_power: BTreeMap<usize, BTreeMap<usize, u32>> = BTreeMap::new();
-        for u in state.units_at(space) {
-            *by_power
-                .entry(u.owner)
-                .or_default()
-                .entry(u.unit)
-                .or_default() += 1;
-        }
-        let owner = state.owner[s];
-        let changed = owner != game.starting_owner(space);
-        if by_power.is_empty() && !changed {
-            continue;
-        }
-        let mut line = String::from(game.space_name(space));
-        if let Some(t) = game.territory(space) {
-            let ipc = t.ipc.unwrap_or(0);
-            let holder = owner.map_or("neutral", |p| game.powers()[p].name.as_str());
-            let _ = write!(
-                line,
-                " ({holder}, {ipc} IPC{})",
-                if changed { ", changed hands" } else { "" }
-            );
-        } else if let Some(p) = owner {
-            let _ = write!(line, " (convoy held by {})", game.powers()[p].name);
-        }
-        let units: Vec<String> = by_power
-            .iter()
-            .map(|(p, types)| {
-                let list: Vec<String> = types
-                    .iter()
-                    .map(|(u, n)| format!("{n} {}", game.unit_types()[*u].name))
-                    .collect();
-                format!("{} {}", game.powers()[*p].name, list.join(", "))
-            })
-            .collect();
-        if units.is_empty() {
-            let _ = writeln!(out, "{line}");
-        } else {
-            let _ = writeln!(out, "{line}: {}", units.join("; "));
-        }
+    for row in rows(game, state) {
+        let _ = writeln!(out, "{}", row.text);
     }
     out
 }
