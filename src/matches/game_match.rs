@@ -12,10 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::dice::{Dice, DiceKind, Digest32, OrderDigest, RollGroup, TurnKey, TurnSecret};
-use crate::log::chain::for_each_line;
-use crate::log::{
-    Adjudication, Body, DiceEntry, Genesis, LOG_FORMAT, MatchLog, PlayerEntry, parse_line,
-};
+use crate::log::{Adjudication, Body, DiceEntry, Genesis, LOG_FORMAT, MatchLog, PlayerEntry};
 use crate::rules::entries::Entries;
 use crate::rules::orders::parse::parse_message;
 use crate::rules::orders::{OrderError, Orders, PowerId};
@@ -502,7 +499,7 @@ pub fn state_digest(state: &GameState) -> Digest32 {
 
 /// Loads the match's copy of its game and checks it against the genesis
 /// entry's `game_hash`.
-fn match_game(dir: &Path, genesis: &Genesis) -> Result<GameDef, MatchError> {
+pub(crate) fn match_game(dir: &Path, genesis: &Genesis) -> Result<GameDef, MatchError> {
     let game_id = genesis
         .game
         .as_deref()
@@ -551,7 +548,7 @@ pub fn replay_match(log_path: &Path, genesis: &Genesis) -> Result<Replayed, Matc
 
 /// Orders that were logged but whose adjudication was not (a crash between
 /// the two appends).
-struct Pending {
+pub(crate) struct Pending {
     power: String,
     stage: u8,
     orders: Orders,
@@ -594,99 +591,90 @@ fn replay(
     game: &GameDef,
     log_path: &Path,
 ) -> Result<(GameState, Option<Pending>, usize), MatchError> {
-    let data = fs::read(log_path).map_err(io(log_path))?;
+    let entries = super::history::read_entries(log_path)?;
+    replay_entries(game, &entries, u64::MAX)
+}
+
+/// [`replay`] over entries already read, up to and including entry `until`.
+pub(crate) fn replay_entries(
+    game: &GameDef,
+    entries: &[crate::log::Entry],
+    until: u64,
+) -> Result<(GameState, Option<Pending>, usize), MatchError> {
     let mut state = GameState::initial(game);
     let mut chain = crate::log::Chain::new();
     let mut pending: Option<Pending> = None;
     let mut matched = 0usize;
-    let mut failure = None;
-    let _ = for_each_line(&data, |seq, _, line| {
-        if failure.is_some() {
-            return Ok(());
-        }
-        let entry = parse_line(line).expect("MatchLog::open verified every line");
-        chain
-            .apply(&entry)
-            .expect("MatchLog::open verified the chain");
-        let fail = |reason: String| Some(MatchError::Replay { seq, reason });
-        match entry.body {
+    for entry in entries.iter().take_while(|e| e.seq <= until) {
+        let seq = entry.seq;
+        let fail = |reason: String| MatchError::Replay { seq, reason };
+        chain.apply(entry).map_err(fail)?;
+        match &entry.body {
             Body::Order(o) => {
-                let parsed = game
-                    .power(&o.power)
-                    .ok_or_else(|| format!("unknown power {}", o.power))
-                    .and_then(|_| {
-                        parse_message(game, &o.canonical).map_err(|errors| {
+                game.power(&o.power)
+                    .ok_or_else(|| fail(format!("unknown power {}", o.power)))?;
+                let m = parse_message(game, &o.canonical).map_err(|errors| {
+                    fail(format!(
+                        "the logged orders do not parse: {}",
+                        errors
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    ))
+                })?;
+                let stage = if is_standing_only(&m.orders) {
+                    0
+                } else {
+                    stage_of(&state)
+                };
+                pending = Some(Pending {
+                    power: o.power.clone(),
+                    stage,
+                    orders: m.orders,
+                    before: state.clone(),
+                    logged_rolls: Vec::new(),
+                });
+            }
+            Body::Dice(d) => pending
+                .as_mut()
+                .ok_or_else(|| fail("dice without the orders they belong to".into()))?
+                .logged_rolls
+                .extend(d.rolls.iter().cloned()),
+            Body::Adjudication(a) => {
+                let p = pending
+                    .take()
+                    .ok_or_else(|| fail("an adjudication without its orders".into()))?;
+                let power = game.power(&p.power).expect("checked at the order");
+                let key = chain.open_turn().and_then(|(_, k)| k);
+                let (next, _, rolls) = resolve(game, &state, power, p.stage, &p.orders, key)
+                    .map_err(|errors| {
+                        fail(format!(
+                            "the logged orders are rejected: {}",
                             errors
                                 .iter()
                                 .map(ToString::to_string)
                                 .collect::<Vec<_>>()
                                 .join("; ")
-                        })
-                    });
-                match parsed {
-                    Ok(m) => {
-                        let stage = if is_standing_only(&m.orders) {
-                            0
-                        } else {
-                            stage_of(&state)
-                        };
-                        pending = Some(Pending {
-                            power: o.power.clone(),
-                            stage,
-                            orders: m.orders,
-                            before: state.clone(),
-                            logged_rolls: Vec::new(),
-                        });
-                    }
-                    Err(e) => failure = fail(format!("the logged orders do not parse: {e}")),
+                        ))
+                    })?;
+                if rolls != p.logged_rolls {
+                    return Err(fail(format!(
+                        "the engine draws {} dice for these orders, but the log holds {} that differ",
+                        rolls.iter().map(|g| g.values.len()).sum::<usize>(),
+                        p.logged_rolls.iter().map(|g| g.values.len()).sum::<usize>()
+                    )));
                 }
+                if state_digest(&next) != a.state {
+                    return Err(fail(
+                        "the orders before it give a different state than recorded".into(),
+                    ));
+                }
+                state = next;
+                matched += 1;
             }
-            Body::Dice(d) => match pending.as_mut() {
-                Some(p) => p.logged_rolls.extend(d.rolls),
-                None => failure = fail("dice without the orders they belong to".into()),
-            },
-            Body::Adjudication(a) => match pending.take() {
-                Some(p) => {
-                    let power = game.power(&p.power).expect("checked at the order");
-                    let key = chain.open_turn().and_then(|(_, k)| k);
-                    match resolve(game, &state, power, p.stage, &p.orders, key) {
-                        Ok((next, _, rolls)) if rolls != p.logged_rolls => {
-                            let _ = next;
-                            failure = fail(format!(
-                                "the engine draws {} dice for these orders, but the log holds {} that differ",
-                                rolls.iter().map(|g| g.values.len()).sum::<usize>(),
-                                p.logged_rolls.iter().map(|g| g.values.len()).sum::<usize>()
-                            ));
-                        }
-                        Ok((next, _, _)) if state_digest(&next) == a.state => {
-                            state = next;
-                            matched += 1;
-                        }
-                        Ok(_) => {
-                            failure = fail(
-                                "the orders before it give a different state than recorded".into(),
-                            )
-                        }
-                        Err(errors) => {
-                            failure = fail(format!(
-                                "the logged orders are rejected: {}",
-                                errors
-                                    .iter()
-                                    .map(ToString::to_string)
-                                    .collect::<Vec<_>>()
-                                    .join("; ")
-                            ))
-                        }
-                    }
-                }
-                None => failure = fail("an adjudication without its orders".into()),
-            },
             _ => {}
         }
-        Ok(())
-    });
-    if let Some(f) = failure {
-        return Err(f);
     }
     Ok((state, pending, matched))
 }
