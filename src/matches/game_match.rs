@@ -346,11 +346,7 @@ impl Match {
                 seq,
                 reason: format!(
                     "orders that passed their check failed when applied: {}",
-                    errors
-                        .iter()
-                        .map(ToString::to_string)
-                        .collect::<Vec<_>>()
-                        .join("; ")
+                    joined(&errors)
                 ),
             })?;
         match logged {
@@ -398,6 +394,15 @@ impl Match {
         self.open = Some(dt);
         Ok(())
     }
+}
+
+/// Every error of a refused message on one line, for a replay failure.
+fn joined(errors: &[OrderError]) -> String {
+    errors
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn general(reason: String) -> OrderError {
@@ -616,11 +621,7 @@ pub(crate) fn replay_entries(
                 let m = parse_message(game, &o.canonical).map_err(|errors| {
                     fail(format!(
                         "the logged orders do not parse: {}",
-                        errors
-                            .iter()
-                            .map(ToString::to_string)
-                            .collect::<Vec<_>>()
-                            .join("; ")
+                        joined(&errors)
                     ))
                 })?;
                 let stage = if is_standing_only(&m.orders) {
@@ -651,11 +652,7 @@ pub(crate) fn replay_entries(
                     .map_err(|errors| {
                         fail(format!(
                             "the logged orders are rejected: {}",
-                            errors
-                                .iter()
-                                .map(ToString::to_string)
-                                .collect::<Vec<_>>()
-                                .join("; ")
+                            joined(&errors)
                         ))
                     })?;
                 if rolls != p.logged_rolls {
