@@ -8,6 +8,12 @@ use adjutant::matches::DiceTurn;
 use common::{Shape, write_log};
 
 fn small_log() -> Vec<u8> {
+    log_with(3)
+}
+
+/// A two-turn log (entries: 1 genesis, 2 turn_open, 3-4 orders, 5 reveal,
+/// 6-7 dice, 8 late order, 9 turn_open, ...) with two labels per turn.
+fn log_with(dice_per_label: usize) -> Vec<u8> {
     let dir = tempdir();
     let path = dir.join("m.log");
     write_log(
@@ -15,7 +21,7 @@ fn small_log() -> Vec<u8> {
         Shape {
             turns: 2,
             labels_per_turn: 2,
-            dice_per_label: 3,
+            dice_per_label,
         },
     );
     std::fs::read(&path).unwrap()
@@ -298,7 +304,10 @@ fn a_head_from_a_mail_must_be_in_the_log() {
 /// Forgeries with every hash recomputed: only the semantic checks remain.
 #[test]
 fn forged_but_rechained_logs_are_caught_by_their_meaning() {
-    let data = small_log();
+    // Enough dice in entry 6 (20 per label) that a changed turn key cannot
+    // leave them all unchanged by chance (with 1 die per label it did, 1 run
+    // in 36).
+    let data = log_with(40);
     // Entries: 1 genesis, 2 turn_open, 3-4 orders, 5 reveal, 6-7 dice, 8 late order, 9 turn_open ...
     type Edit = Box<dyn Fn(&mut adjutant::log::Entry)>;
     let cases: Vec<(&str, u64, Edit)> = vec![
