@@ -344,6 +344,60 @@ fn a_bad_configuration_is_refused_with_every_problem() {
     ] {
         assert!(err.contains(want), "{want}: {err}");
     }
+    // IMAP settings: every problem at once, before any connection.
+    let env = Env::new(
+        "badimap",
+        Some(
+            "inbound:\n  imap: {host: imap.example.org, security: plain, user: '', password_file: /nonexistent/pw, processed_folder: INBOX, timeout: 0s}\n",
+        ),
+    );
+    let out = env.adjutant(&[
+        "run",
+        "--check",
+        "--config",
+        env.config.as_ref().unwrap().to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    for want in [
+        "5 problem(s)",
+        "inbound.imap.security",
+        "loopback",
+        "inbound.imap.user",
+        "inbound.imap.password_file",
+        "inbound.imap.processed_folder",
+        "inbound.imap.timeout",
+    ] {
+        assert!(err.contains(want), "{want}: {err}");
+    }
+    // A server that is not there stops the daemon at start, with the reason.
+    let pw = env.root.join("pw");
+    std::fs::write(&pw, "x\n").unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let env = Env::new(
+        "noimap",
+        Some(&format!(
+            "inbound:\n  imap: {{host: 127.0.0.1, port: {port}, security: plain, user: orders, password_file: {}, timeout: 5s}}\n",
+            pw.display()
+        )),
+    );
+    let out = env.adjutant(&[
+        "run",
+        "--once",
+        "--config",
+        env.config.as_ref().unwrap().to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("cannot open the IMAP inbox orders@127.0.0.1"),
+        "{err}"
+    );
+
     let env = Env::new("unknownkey", Some("inbox: x\n"));
     let out = env.adjutant(&[
         "run",

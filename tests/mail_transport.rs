@@ -8,17 +8,19 @@
 
 use std::fs;
 use std::io::{BufRead, BufReader};
-use std::net::TcpListener;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+mod mail_support;
+
 use adjutant::mail::outbox::{Outbox, RetryPolicy};
 use adjutant::mail::transport::{
     Envelope, FileTransport, SendmailTransport, SmtpConfig, SmtpSecurity, SmtpTransport, Transport,
 };
+use mail_support::{Certs, free_port, make_certs, openssl, python_with_aiosmtpd};
 
 fn tempdir() -> PathBuf {
     use std::sync::atomic::{AtomicUsize, Ordering};
@@ -175,43 +177,6 @@ fn sendmail_failures_are_classified() {
 
 // ---------------------------------------------------------------- SMTP
 
-/// A Python interpreter with aiosmtpd, or `None` (after saying so loudly;
-/// a panic under CI, where `.ci/run` must have installed it).
-fn python_with_aiosmtpd() -> Option<String> {
-    for python in ["python3", "/usr/bin/python3"] {
-        let ok = Command::new(python)
-            .args(["-c", "import aiosmtpd"])
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        if ok {
-            return Some(python.to_string());
-        }
-    }
-    missing("Python's aiosmtpd (apt-get install python3-aiosmtpd)")
-}
-
-fn missing(what: &str) -> Option<String> {
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{what} is missing under CI=true; .ci/run must install it");
-    }
-    eprintln!("\n*** SKIPPING SMTP TEST: {what} is not installed ***\n");
-    None
-}
-
-fn openssl() -> Option<String> {
-    let ok = Command::new("openssl")
-        .arg("version")
-        .stdout(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if ok {
-        Some("openssl".into())
-    } else {
-        missing("the openssl command")
-    }
-}
-
 const SERVER: &str = r#"
 import asyncio, json, os, ssl, sys
 from aiosmtpd.smtp import SMTP, AuthResult
@@ -285,14 +250,6 @@ impl Drop for Server {
     }
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 fn start_server(python: &str, dir: &Path, mode: &str, certs: Option<&Certs>) -> Server {
     let out = dir.join(format!("received-{mode}"));
     fs::create_dir_all(&out).unwrap();
@@ -333,86 +290,6 @@ fn start_server(python: &str, dir: &Path, mode: &str, certs: Option<&Certs>) -> 
         .expect("aiosmtpd did not start within 20 s");
     assert_eq!(line.trim(), "READY", "aiosmtpd failed to start");
     server
-}
-
-struct Certs {
-    ca: PathBuf,
-    leaf: PathBuf,
-    leaf_key: PathBuf,
-}
-
-/// A private CA and a server certificate for 127.0.0.1 signed by it.
-fn make_certs(openssl: &str, dir: &Path) -> Certs {
-    let run = |args: &[&str]| {
-        let out = Command::new(openssl)
-            .args(args)
-            .current_dir(dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "openssl {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
-    run(&[
-        "req",
-        "-x509",
-        "-newkey",
-        "ec",
-        "-pkeyopt",
-        "ec_paramgen_curve:P-256",
-        "-nodes",
-        "-keyout",
-        "ca.key",
-        "-out",
-        "ca.pem",
-        "-days",
-        "2",
-        "-subj",
-        "/CN=Adjutant Test CA",
-    ]);
-    run(&[
-        "req",
-        "-newkey",
-        "ec",
-        "-pkeyopt",
-        "ec_paramgen_curve:P-256",
-        "-nodes",
-        "-keyout",
-        "leaf.key",
-        "-out",
-        "leaf.csr",
-        "-subj",
-        "/CN=127.0.0.1",
-    ]);
-    fs::write(
-        dir.join("leaf.ext"),
-        "subjectAltName=IP:127.0.0.1\nbasicConstraints=critical,CA:FALSE\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature\n",
-    )
-    .unwrap();
-    run(&[
-        "x509",
-        "-req",
-        "-in",
-        "leaf.csr",
-        "-CA",
-        "ca.pem",
-        "-CAkey",
-        "ca.key",
-        "-CAcreateserial",
-        "-out",
-        "leaf.pem",
-        "-days",
-        "2",
-        "-extfile",
-        "leaf.ext",
-    ]);
-    Certs {
-        ca: dir.join("ca.pem"),
-        leaf: dir.join("leaf.pem"),
-        leaf_key: dir.join("leaf.key"),
-    }
 }
 
 fn config(port: u16, security: SmtpSecurity, ca: Option<&Path>) -> SmtpConfig {

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+pub use crate::mail::imap::ImapSecurity;
 use crate::mail::message::Mailbox;
 use crate::mail::route::is_match_id;
 use crate::mail::transport::SmtpSecurity;
@@ -79,12 +80,12 @@ pub struct MaildirFile {
 pub struct ImapFile {
     /// Server host.
     pub host: String,
-    /// Server port (default 993 with TLS, 143 without).
+    /// Server port (default 993 for tls, 143 for starttls and plain).
     #[serde(default)]
     pub port: Option<u16>,
-    /// Implicit TLS (default true).
+    /// `tls` (default), `starttls` or `plain` (loopback only).
     #[serde(default)]
-    pub tls: Option<bool>,
+    pub security: Option<String>,
     /// Login.
     pub user: String,
     /// A file holding the password (first line).
@@ -92,6 +93,17 @@ pub struct ImapFile {
     /// The folder to read (default `INBOX`).
     #[serde(default)]
     pub folder: Option<String>,
+    /// Where handled messages are moved (default `processed`, created if
+    /// missing).
+    #[serde(default)]
+    pub processed_folder: Option<String>,
+    /// An extra trusted CA certificate (PEM), for a server with a private
+    /// CA or a self-signed certificate.
+    #[serde(default)]
+    pub ca_file: Option<PathBuf>,
+    /// Timeout per IMAP command (default `60s`).
+    #[serde(default)]
+    pub timeout: Option<String>,
 }
 
 /// `transport:`, one of its three forms.
@@ -144,6 +156,10 @@ pub struct SmtpFile {
     /// Timeout per SMTP command (default `30s`).
     #[serde(default)]
     pub timeout: Option<String>,
+    /// An extra trusted CA certificate (PEM), for a server with a private
+    /// CA or a self-signed certificate.
+    #[serde(default)]
+    pub ca_file: Option<PathBuf>,
 }
 
 /// `mail:`.
@@ -204,20 +220,30 @@ pub enum Inbound {
     /// A Maildir.
     Maildir(PathBuf),
     /// An IMAP mailbox.
-    Imap {
-        /// Host.
-        host: String,
-        /// Port.
-        port: u16,
-        /// Implicit TLS.
-        tls: bool,
-        /// Login.
-        user: String,
-        /// Password file.
-        password_file: PathBuf,
-        /// Folder.
-        folder: String,
-    },
+    Imap(ImapSource),
+}
+
+/// A checked `inbound: {imap: ...}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImapSource {
+    /// Host.
+    pub host: String,
+    /// Port.
+    pub port: u16,
+    /// Transport security.
+    pub security: ImapSecurity,
+    /// Login.
+    pub user: String,
+    /// Password file (read at start).
+    pub password_file: PathBuf,
+    /// Folder read.
+    pub folder: String,
+    /// Folder handled mail is moved to.
+    pub processed_folder: String,
+    /// Extra trusted CA (PEM file).
+    pub ca_file: Option<PathBuf>,
+    /// Timeout per command.
+    pub timeout: Duration,
 }
 
 /// How mail goes out.
@@ -239,6 +265,8 @@ pub enum Transport {
         login: Option<(String, PathBuf)>,
         /// Timeout per command.
         timeout: Duration,
+        /// Extra trusted CA (PEM file).
+        ca_file: Option<PathBuf>,
     },
 }
 
@@ -500,28 +528,75 @@ impl ConfigFile {
                     problem("inbound.imap.user", "is empty".into());
                 }
                 readable("inbound.imap.password_file", &i.password_file, &mut problem);
-                let tls = i.tls.unwrap_or(true);
-                if !tls && !is_loopback(&i.host) {
+                if let Some(ca) = &i.ca_file {
+                    readable("inbound.imap.ca_file", ca, &mut problem);
+                }
+                let security = match i.security.as_deref().unwrap_or("tls") {
+                    "tls" => ImapSecurity::ImplicitTls,
+                    "starttls" => ImapSecurity::StartTls,
+                    "plain" => ImapSecurity::Plain,
+                    other => {
+                        problem(
+                            "inbound.imap.security",
+                            format!("{other:?} is not one of tls, starttls, plain"),
+                        );
+                        ImapSecurity::ImplicitTls
+                    }
+                };
+                if security == ImapSecurity::Plain && !is_loopback(&i.host) {
                     problem(
-                        "inbound.imap.tls",
+                        "inbound.imap.security",
                         format!(
-                            "false is only allowed to a loopback address, not {:?}: a password must not cross a network in clear",
+                            "plain is only allowed to a loopback address, not {:?}: a password must not cross a network in clear",
                             i.host
                         ),
                     );
                 }
-                problem(
-                    "inbound.imap",
-                    "the IMAP source is not available in this version; deliver to a Maildir (Dovecot, fetchmail, getmail) and use inbound: {maildir: {path: ...}} (docs/daemon.md)".into(),
-                );
-                Inbound::Imap {
-                    port: i.port.unwrap_or(if tls { 993 } else { 143 }),
+                let folder = i.folder.unwrap_or_else(|| "INBOX".into());
+                let processed_folder = i.processed_folder.unwrap_or_else(|| "processed".into());
+                for (path, name) in [
+                    ("inbound.imap.folder", &folder),
+                    ("inbound.imap.processed_folder", &processed_folder),
+                ] {
+                    if name.is_empty() || !name.is_ascii() || name.chars().any(|c| c.is_control()) {
+                        problem(
+                            path,
+                            format!("{name:?} must be a non-empty ASCII folder name"),
+                        );
+                    }
+                }
+                if folder.eq_ignore_ascii_case(&processed_folder) {
+                    problem(
+                        "inbound.imap.processed_folder",
+                        "must differ from the folder read".into(),
+                    );
+                }
+                let timeout = match i.timeout.as_deref().map(parse_duration) {
+                    None => Duration::from_secs(60),
+                    Some(Ok(d)) if !d.is_zero() => d,
+                    Some(Ok(_)) => {
+                        problem("inbound.imap.timeout", "must be more than 0s".into());
+                        Duration::from_secs(60)
+                    }
+                    Some(Err(e)) => {
+                        problem("inbound.imap.timeout", e);
+                        Duration::from_secs(60)
+                    }
+                };
+                Inbound::Imap(ImapSource {
+                    port: i.port.unwrap_or(match security {
+                        ImapSecurity::ImplicitTls => 993,
+                        _ => 143,
+                    }),
                     host: i.host,
-                    tls,
+                    security,
                     user: i.user,
                     password_file: i.password_file,
-                    folder: i.folder.unwrap_or_else(|| "INBOX".into()),
-                }
+                    folder,
+                    processed_folder,
+                    ca_file: i.ca_file,
+                    timeout,
+                })
             }
         };
 
@@ -601,12 +676,16 @@ impl ConfigFile {
                         Duration::from_secs(30)
                     }
                 };
+                if let Some(ca) = &s.ca_file {
+                    readable("transport.smtp.ca_file", ca, &mut problem);
+                }
                 Transport::Smtp {
                     host: s.host,
                     port,
                     security,
                     login,
                     timeout,
+                    ca_file: s.ca_file,
                 }
             }
         };

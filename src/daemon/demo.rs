@@ -91,7 +91,10 @@ pub fn run(daemon: &mut Daemon, games: &Path) -> anyhow::Result<String> {
             i + 1,
             orders,
         );
-        let delivered = daemon.maildir().deliver(&mail)?;
+        let delivered = daemon
+            .maildir()
+            .context("the demo needs a Maildir inbox")?
+            .deliver(&mail)?;
         let pass = daemon.process_pending()?;
         daemon.deliver()?;
         let _ = writeln!(

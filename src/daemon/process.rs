@@ -20,7 +20,9 @@ use crate::dice::Digest32;
 use crate::log::{Body, MatchLog, Outcome, Received, Welcome, parse_line};
 use crate::mail::compose::{Kind, Outgoing, Thread, compose, message_id_for};
 use crate::mail::hygiene;
-use crate::mail::maildir::{Entry as MailEntry, Maildir};
+use crate::mail::imap::ImapConfig;
+use crate::mail::inbox::{ImapInbox, Inbox, Waiting};
+use crate::mail::maildir::Maildir;
 use crate::mail::message::{Inbound, Mailbox, ParseLimits, parse};
 use crate::mail::outbox::{DeliveryReport, Outbox, OutboxError, RetryPolicy};
 use crate::mail::route::{Address, format_subject_tag, route};
@@ -40,7 +42,7 @@ use super::text::{self, MailBody};
 pub struct Daemon {
     config: Config,
     ours: Address,
-    maildir: Maildir,
+    inbox: Inbox,
     outbox: Outbox,
     transport: Box<dyn MailTransport>,
     /// Match id -> directory.
@@ -133,6 +135,7 @@ fn transport_of(config: &Config) -> anyhow::Result<Box<dyn MailTransport>> {
             security,
             login,
             timeout,
+            ca_file,
         } => {
             let credentials = match login {
                 Some((user, file)) => {
@@ -152,7 +155,12 @@ fn transport_of(config: &Config) -> anyhow::Result<Box<dyn MailTransport>> {
                 credentials,
                 timeout: *timeout,
                 hello_name: Some(config.domain.clone()),
-                extra_root_pem: None,
+                extra_root_pem: match ca_file {
+                    Some(f) => Some(
+                        std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?,
+                    ),
+                    None => None,
+                },
             })?)
         }
     })
@@ -162,12 +170,40 @@ impl Daemon {
     /// Opens the inbox, takes the outbox (one daemon per data directory)
     /// and builds the transport.
     pub fn open(config: Config, stop: Arc<AtomicBool>) -> Result<Daemon, StartError> {
-        let InboundConfig::Maildir(inbox) = &config.inbound else {
-            return Err(anyhow::anyhow!("the IMAP source is not available in this version").into());
-        };
         std::fs::create_dir_all(&config.matches_dir)
             .with_context(|| format!("cannot create {}", config.matches_dir.display()))?;
-        let maildir = Maildir::open(inbox).context("cannot open the inbox")?;
+        let inbox = match &config.inbound {
+            InboundConfig::Maildir(dir) => {
+                Inbox::Maildir(Maildir::open(dir).context("cannot open the inbox")?)
+            }
+            InboundConfig::Imap(i) => {
+                let password = std::fs::read_to_string(&i.password_file)
+                    .with_context(|| format!("cannot read {}", i.password_file.display()))?;
+                let extra_root_pem = match &i.ca_file {
+                    Some(f) => Some(
+                        std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?,
+                    ),
+                    None => None,
+                };
+                let mut imap = ImapInbox::new(
+                    ImapConfig {
+                        host: i.host.clone(),
+                        port: i.port,
+                        security: i.security,
+                        user: i.user.clone(),
+                        password: password.lines().next().unwrap_or_default().to_owned(),
+                        timeout: i.timeout,
+                        extra_root_pem,
+                    },
+                    &i.folder,
+                    &i.processed_folder,
+                );
+                // A wrong host or password is reported at start.
+                imap.connect()
+                    .with_context(|| format!("cannot open the IMAP inbox {}@{}", i.user, i.host))?;
+                Inbox::Imap(Box::new(imap))
+            }
+        };
         let outbox = match Outbox::open(&config.outbox_dir, RetryPolicy::default()) {
             Ok(o) => o,
             Err(OutboxError::Locked(p)) => return Err(StartError::Running(p)),
@@ -184,7 +220,7 @@ impl Daemon {
             templates,
             ours: config.orders_address(),
             config,
-            maildir,
+            inbox,
             outbox,
             transport,
             matches: BTreeMap::new(),
@@ -200,8 +236,11 @@ impl Daemon {
     }
 
     /// The inbox.
-    pub fn maildir(&self) -> &Maildir {
-        &self.maildir
+    pub fn maildir(&self) -> Option<&Maildir> {
+        match &self.inbox {
+            Inbox::Maildir(m) => Some(m),
+            Inbox::Imap(_) => None,
+        }
     }
 
     fn stopping(&self) -> bool {
@@ -324,18 +363,18 @@ impl Daemon {
     /// the message in hand is always finished).
     pub fn process_pending(&mut self) -> anyhow::Result<Pass> {
         let mut pass = Pass::default();
-        for entry in self.maildir.pending()? {
+        for entry in self.inbox.pending()? {
             if self.stopping() {
                 break;
             }
             match self.handle(&entry) {
                 Ok(()) => {
-                    self.maildir.mark_processed(&entry)?;
+                    self.inbox.mark_processed(&entry)?;
                     pass.processed += 1;
                 }
                 Err(e) => {
                     pass.failed += 1;
-                    tracing::error!(message = %entry.unique, error = %format!("{e:#}"), "message left in the inbox; it will be tried again");
+                    tracing::error!(message = %entry.name(), error = %format!("{e:#}"), "message left in the inbox; it will be tried again");
                 }
             }
         }
@@ -364,7 +403,18 @@ impl Daemon {
         tracing::info!(data = %self.config.data_dir.display(), "adjutant daemon running");
         loop {
             self.discover()?;
-            let pass = self.process_pending()?;
+            let pass = match self.process_pending() {
+                Ok(p) => p,
+                // A mail server that is down is waited for, not fatal.
+                Err(e)
+                    if !until_idle
+                        && e.downcast_ref::<crate::mail::inbox::InboxError>().is_some() =>
+                {
+                    tracing::warn!(error = %format!("{e:#}"), "inbox unavailable; trying again");
+                    Pass::default()
+                }
+                Err(e) => return Err(e),
+            };
             self.deliver()?;
             if self.stopping() {
                 tracing::info!("stop requested: exiting cleanly");
@@ -372,7 +422,7 @@ impl Daemon {
             }
             if until_idle {
                 let due = self.outbox.next_due()?.is_some_and(|t| t <= Utc::now());
-                if self.maildir.pending()?.is_empty() && !due {
+                if self.inbox.pending()?.is_empty() && !due {
                     return Ok(());
                 }
                 if pass.processed == 0 && pass.failed > 0 && !due {
@@ -380,9 +430,15 @@ impl Daemon {
                 }
                 continue;
             }
-            let until = std::time::Instant::now() + self.config.poll_interval;
-            while std::time::Instant::now() < until && !self.stopping() {
-                std::thread::sleep(std::time::Duration::from_millis(50));
+            // Wake for new mail (IMAP IDLE), a stop, or the next due send.
+            let mut wait = self.config.poll_interval;
+            if let Some(t) = self.outbox.next_due()? {
+                let left = (t - Utc::now()).to_std().unwrap_or_default();
+                wait = wait.min(left.max(std::time::Duration::from_millis(50)));
+            }
+            if let Err(e) = self.inbox.wait(wait, &self.stop) {
+                tracing::warn!(error = %e, "inbox unavailable; trying again");
+                std::thread::sleep(std::time::Duration::from_secs(1));
             }
             if self.stopping() {
                 tracing::info!("stop requested: exiting cleanly");
@@ -392,27 +448,30 @@ impl Daemon {
     }
 
     /// One message, up to and including its replies in the outbox.
-    fn handle(&mut self, entry: &MailEntry) -> anyhow::Result<()> {
-        let raw = self.maildir.read(entry)?;
+    fn handle(&mut self, entry: &Waiting) -> anyhow::Result<()> {
+        let Some(raw) = self.inbox.read(entry)? else {
+            tracing::info!(message = %entry.name(), "message gone from the inbox before it was read");
+            return Ok(());
+        };
         let limits = ParseLimits {
             max_bytes: self.config.limits.max_message_bytes,
         };
         let mail = match parse(&raw, limits) {
             Ok(m) => m,
             Err(e) => {
-                tracing::warn!(message = %entry.unique, error = %e, "not a mail message; set aside");
+                tracing::warn!(message = %entry.name(), error = %e, "not a mail message; set aside");
                 return Ok(());
             }
         };
         if let Some(reason) = hygiene::auto_generated(&mail) {
-            tracing::info!(message = %entry.unique, reason = ?reason, "machine-generated mail: no reply");
+            tracing::info!(message = %entry.name(), reason = ?reason, "machine-generated mail: no reply");
             if let Some(b) = hygiene::bounce(&mail, &raw) {
                 self.record_bounce(&mail, &b)?;
             }
             return Ok(());
         }
         let Some(from) = mail.from.as_ref().map(|m| m.address.clone()) else {
-            tracing::info!(message = %entry.unique, "no From address: no reply");
+            tracing::info!(message = %entry.name(), "no From address: no reply");
             return Ok(());
         };
         let routed = route(&self.ours, &mail);

@@ -30,6 +30,8 @@
 
 pub mod compose;
 pub mod hygiene;
+pub mod imap;
+pub mod inbox;
 pub mod maildir;
 pub mod message;
 pub mod outbox;
