@@ -455,12 +455,12 @@ class Verifier:
         handler = {"turn_open": self.turn_open, "order": self.order,
                    "reveal": self.reveal, "dice": self.dice,
                    "adjudication": self.adjudication, "received": self.received,
-                   "welcome": self.welcome}.get(kind)
+                   "welcome": self.welcome, "deadline": self.deadline}.get(kind)
         if kind == "genesis":
             raise _Bad("genesis is only allowed as entry 1")
         if handler is None:
             raise _Bad("unknown kind %r (format adjutant-log/1 has genesis, turn_open, "
-                       "order, reveal, dice, adjudication, received, welcome)" % (kind,))
+                       "order, reveal, dice, adjudication, received, welcome, deadline)" % (kind,))
         handler(body)
 
     def genesis(self, body):
@@ -585,6 +585,20 @@ class Verifier:
             raise _Bad("powers is not a list")
         for i, p in enumerate(body["powers"]):
             _check_string(p, "powers[%d]" % i)
+
+    def deadline(self, body):
+        # log.md kinds table: a reminder, late notice or no-orders pass of
+        # one stage. It feeds neither the dice nor the state.
+        _check_keys(body, ["round", "power", "stage", "due", "event"])
+        if not isinstance(body["round"], int) or isinstance(body["round"], bool) \
+                or body["round"] < 0:
+            raise _Bad("round is not a whole number")
+        _check_string(body["power"], "power")
+        if body["stage"] not in (1, 2) or isinstance(body["stage"], bool):
+            raise _Bad("deadline stage %r is not 1 or 2" % (body["stage"],))
+        _check_string(body["due"], "due")
+        if body["event"] not in ("reminder", "late", "passed"):
+            raise _Bad("deadline event %r is not reminder, late or passed" % (body["event"],))
 
     def dice(self, body):
         _check_keys(body, ["turn", "rolls"])

@@ -117,6 +117,14 @@ fn describe(body: &Body) -> String {
             s
         }
         Body::Welcome(w) => format!("welcome mails sent to {}", w.powers.join(", ")),
+        Body::Deadline(d) => format!(
+            "deadline {} of {} round {} stage {} (due {})",
+            d.event.as_str(),
+            d.power,
+            d.round,
+            d.stage,
+            d.due
+        ),
         Body::Dice(d) => {
             let n: usize = d.rolls.iter().map(|g| g.values.len()).sum();
             let mut s = format!("turn {}, {n} dice", d.turn);

@@ -16,6 +16,7 @@ pub use crate::mail::imap::ImapSecurity;
 use crate::mail::message::Mailbox;
 use crate::mail::route::is_match_id;
 use crate::mail::transport::SmtpSecurity;
+pub use crate::matches::deadlines::{DeadlineSettings, NoOrders, parse_duration};
 
 /// The data directory of the embedded default.
 pub const DEFAULT_DATA_DIR: &str = "adjutant-data";
@@ -208,8 +209,7 @@ pub struct DeadlinesFile {
     /// How long before a deadline the reminder goes out (default `24h`).
     #[serde(default)]
     pub reminder_before: Option<String>,
-    /// What happens when a deadline passes: `wait` (the default and the only
-    /// policy in this version).
+    /// What happens when a deadline passes: `wait` (the default) or `pass`.
     #[serde(default)]
     pub no_orders: Option<String>,
 }
@@ -283,23 +283,8 @@ pub struct Limits {
     pub unknown_sender_notices_per_hour: u32,
 }
 
-/// What happens when a stage's deadline passes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NoOrders {
-    /// The match waits for the orders.
-    Wait,
-}
-
-/// Deadlines.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Deadlines {
-    /// Time allowed per stage; `None`: no deadline.
-    pub stage: Option<Duration>,
-    /// Reminder lead time.
-    pub reminder_before: Duration,
-    /// The no-orders policy.
-    pub no_orders: NoOrders,
-}
+/// The daemon's deadlines (a match's players file may override them).
+pub type Deadlines = DeadlineSettings;
 
 /// A checked configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -388,30 +373,6 @@ impl Config {
     pub fn orders_address(&self) -> crate::mail::route::Address {
         crate::mail::route::Address::new(&self.orders_local_part, &self.domain)
     }
-}
-
-/// Parses `90s`, `30m`, `72h`, `3d` (a whole number and a unit).
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let t = text.trim();
-    let split = t
-        .find(|c: char| !c.is_ascii_digit())
-        .ok_or_else(|| format!("{t:?} has no unit; write e.g. 90s, 30m, 72h or 3d"))?;
-    let (n, unit) = t.split_at(split);
-    let n: u64 = n
-        .parse()
-        .map_err(|_| format!("{t:?} does not start with a whole number"))?;
-    let secs = match unit.trim() {
-        "s" => n,
-        "m" => n * 60,
-        "h" => n * 3600,
-        "d" => n * 86_400,
-        other => {
-            return Err(format!(
-                "{other:?} is not a unit; use s (seconds), m (minutes), h (hours) or d (days)"
-            ));
-        }
-    };
-    Ok(Duration::from_secs(secs))
 }
 
 fn is_loopback(host: &str) -> bool {
@@ -774,13 +735,11 @@ impl ConfigFile {
                 problem("templates_dir", e.to_string());
             }
         }
-        let no_orders = match self.deadlines.no_orders.as_deref().unwrap_or("wait") {
-            "wait" => NoOrders::Wait,
-            other => {
-                problem(
-                    "deadlines.no_orders",
-                    format!("{other:?} is not a policy; this version has: wait"),
-                );
+        let no_orders = match NoOrders::parse(self.deadlines.no_orders.as_deref().unwrap_or("wait"))
+        {
+            Ok(p) => p,
+            Err(e) => {
+                problem("deadlines.no_orders", e);
                 NoOrders::Wait
             }
         };

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 
 use crate::dice::Digest32;
 use crate::log::chain::for_each_line;
-use crate::log::{Body, Entry, Outcome, Received, parse_line};
+use crate::log::{Body, DeadlineEvent, Entry, Outcome, Received, parse_line};
 
 use super::text::StageRecord;
 
@@ -142,20 +142,56 @@ impl Ledger {
             .filter(|r| outcome.is_none_or(|o| r.outcome == o))
             .count()
     }
+}
 
-    /// When the current stage began: the last adjudication, dice turn
-    /// opening or the genesis.
-    pub fn stage_start(&self) -> Option<DateTime<Utc>> {
-        self.entries
-            .iter()
+impl Ledger {
+    /// When the stage now waited for began, for its deadline: the last
+    /// adjudication of a stage (not a standing-orders change), or the
+    /// match's welcome, or its genesis; with the index of that entry.
+    pub fn stage_clock_start(&self) -> Option<(usize, DateTime<Utc>)> {
+        let i = (0..self.entries.len())
             .rev()
-            .find(|e| {
-                matches!(
-                    e.body,
-                    Body::Adjudication(_) | Body::TurnOpen(_) | Body::Genesis(_)
-                )
+            .find(|&i| match &self.entries[i].body {
+                Body::Adjudication(a) => a.stage != 0,
+                Body::Welcome(_) | Body::Genesis(_) => true,
+                _ => false,
+            })?;
+        Some((i, time_of(&self.entries[i])?))
+    }
+
+    /// The deadline events logged after entry `since` for one stage, with
+    /// their sequence numbers.
+    pub fn deadline_events(
+        &self,
+        since: usize,
+        round: u32,
+        power: &str,
+        stage: u8,
+    ) -> Vec<(u64, DeadlineEvent, String)> {
+        self.entries[since + 1..]
+            .iter()
+            .filter_map(|e| match &e.body {
+                Body::Deadline(d) if d.round == round && d.power == power && d.stage == stage => {
+                    Some((e.seq, d.event, d.due.clone()))
+                }
+                _ => None,
             })
-            .and_then(time_of)
+            .collect()
+    }
+
+    /// The last `passed` deadline entry, by index.
+    pub fn last_passed(&self) -> Option<usize> {
+        (0..self.entries.len()).rev().find(|&i| {
+            matches!(&self.entries[i].body, Body::Deadline(d) if d.event == DeadlineEvent::Passed)
+        })
+    }
+
+    /// The adjudication after entry `i`, by sequence number.
+    pub fn adjudication_after(&self, i: usize) -> Option<(u64, &crate::log::Adjudication)> {
+        self.entries[i + 1..].iter().find_map(|e| match &e.body {
+            Body::Adjudication(a) => Some((e.seq, a)),
+            _ => None,
+        })
     }
 }
 

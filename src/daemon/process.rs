@@ -35,6 +35,8 @@ use crate::report::board;
 use crate::report::templates::Templates;
 
 use super::config::{Config, Inbound as InboundConfig, Transport as TransportConfig};
+
+mod deadlines;
 use super::ledger::Ledger;
 use super::text::{self, MailBody};
 
@@ -55,6 +57,8 @@ pub struct Daemon {
     stop: Arc<AtomicBool>,
     /// The mail templates (built-in, overridden by `templates_dir`).
     templates: Templates,
+    /// Per match: when its deadlines were last looked at.
+    clocks: HashMap<String, deadlines::Clock>,
 }
 
 /// Why the daemon could not start.
@@ -227,6 +231,7 @@ impl Daemon {
             welcomed: HashSet::new(),
             unrouted_notices: HashMap::new(),
             stop,
+            clocks: HashMap::new(),
         })
     }
 
@@ -415,6 +420,7 @@ impl Daemon {
                 }
                 Err(e) => return Err(e),
             };
+            let next_deadline = self.check_deadlines(Utc::now())?;
             self.deliver()?;
             if self.stopping() {
                 tracing::info!("stop requested: exiting cleanly");
@@ -432,7 +438,10 @@ impl Daemon {
             }
             // Wake for new mail (IMAP IDLE), a stop, or the next due send.
             let mut wait = self.config.poll_interval;
-            if let Some(t) = self.outbox.next_due()? {
+            for t in [self.outbox.next_due()?, next_deadline]
+                .into_iter()
+                .flatten()
+            {
                 let left = (t - Utc::now()).to_std().unwrap_or_default();
                 wait = wait.min(left.max(std::time::Duration::from_millis(50)));
             }
@@ -789,13 +798,30 @@ impl Daemon {
         Ok((ledger, i))
     }
 
-    fn deadline_text(&self, ledger: &Ledger) -> String {
-        match (self.config.deadlines.stage, ledger.stage_start()) {
-            (Some(d), Some(start)) => {
-                let at = start + ChronoDuration::from_std(d).unwrap_or_default();
-                format!("{} (UTC)", at.format("%Y-%m-%d %H:%M"))
+    /// The current stage's deadline as `reader` sees it (UTC, and their
+    /// own zone when set).
+    fn deadline_text(&self, ledger: &Ledger, roster: &Roster, reader: &str) -> String {
+        let settings = crate::matches::deadlines::DeadlineSettings::with_match(
+            self.config.deadlines,
+            roster.deadlines(),
+        )
+        .unwrap_or(self.config.deadlines);
+        let due = ledger
+            .stage_clock_start()
+            .and_then(|(_, start)| settings.due(start));
+        match due {
+            Some(due) => {
+                let tz = roster
+                    .report_recipients()
+                    .into_iter()
+                    .find(|(a, _)| address_key(a) == address_key(reader))
+                    .and_then(|(_, tz)| tz);
+                match crate::matches::deadlines::format_due(due, tz) {
+                    (utc, Some(local)) => format!("{utc} ({local})"),
+                    (utc, None) => utc,
+                }
             }
-            _ => "none set: the match waits for your orders".into(),
+            None => "none set: the match waits for your orders".into(),
         }
     }
 
@@ -875,7 +901,7 @@ impl Daemon {
                 };
                 let report: MailBody =
                     text::report_text(&self.templates, dir, adjudication)?.into();
-                for addr in roster.addresses() {
+                for (addr, _) in roster.report_recipients() {
                     let key = format!("{id}/{seq}/report/{}", address_key(addr));
                     let out = self.outgoing(
                         id,
@@ -902,7 +928,11 @@ impl Daemon {
                     Kind::Reply,
                     Some(tag),
                     "Rejected: nothing was applied".into(),
-                    text::rejection_text(&self.templates, &r.errors, &self.deadline_text(ledger)),
+                    text::rejection_text(
+                        &self.templates,
+                        &r.errors,
+                        &self.deadline_text(ledger, &roster, from),
+                    ),
                     thread,
                     &key,
                     Some(head),
@@ -941,7 +971,7 @@ impl Daemon {
                         format!(
                             "{}\nNow: {next}\nDeadline: {}\nLog head: {head}\n",
                             board::render(m.game(), m.state()),
-                            self.deadline_text(ledger)
+                            self.deadline_text(ledger, &roster, from)
                         )
                         .into(),
                     ),

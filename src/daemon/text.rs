@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::report::mail::{Receipt, Rejection, Seat, Welcome};
+use crate::report::mail::{DeadlineNotice, Receipt, Rejection, Seat, Welcome};
 use crate::report::templates::{Rendered, Templates};
 use crate::report::turn::turn_report;
 /// One accepted orders message, as the log records it.
@@ -62,6 +62,11 @@ pub fn receipt_text(templates: &Templates, r: &StageRecord, head: &str, next: &s
 pub fn report_text(templates: &Templates, dir: &Path, seq: u64) -> anyhow::Result<Rendered> {
     let report = turn_report(dir, seq)?;
     Ok(render(templates, "report", &report))
+}
+
+/// A deadline notice (`reminder` or `late`).
+pub fn notice_text(templates: &Templates, kind: &str, ctx: &DeadlineNotice) -> Rendered {
+    render(templates, kind, ctx)
 }
 
 /// The reply to a rejected message: every error at once.

@@ -219,6 +219,15 @@ impl Chain {
             // The daemon's records of mail: allowed at any point after
             // genesis; they feed neither the dice nor the state.
             Body::Received(_) | Body::Welcome(_) => Ok(()),
+            Body::Deadline(d) => {
+                if !(1..=2).contains(&d.stage) {
+                    return Err(format!("deadline of stage {}, not 1 or 2", d.stage));
+                }
+                chrono::DateTime::parse_from_rfc3339(&d.due).map_err(|e| {
+                    format!("deadline due {:?} is not an RFC 3339 time: {e}", d.due)
+                })?;
+                Ok(())
+            }
             Body::Dice(d) => {
                 let open = Self::open_mut(&mut self.open, d.turn, "dice")?;
                 let Some(key) = open.key else {

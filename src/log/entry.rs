@@ -187,6 +187,50 @@ pub struct Welcome {
     pub powers: Vec<String>,
 }
 
+/// What a deadline event was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeadlineEvent {
+    /// The reminder before the deadline was sent to the power's player.
+    Reminder,
+    /// The deadline passed without the stage's orders: the late notices
+    /// were sent.
+    Late,
+    /// The match's no-orders policy applies: the stage is adjudicated with
+    /// no orders (standing orders still apply). Written before the stage's
+    /// entries, so a crash in between is finished on restart.
+    Passed,
+}
+
+impl DeadlineEvent {
+    /// The word written in the log.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeadlineEvent::Reminder => "reminder",
+            DeadlineEvent::Late => "late",
+            DeadlineEvent::Passed => "passed",
+        }
+    }
+}
+
+/// A deadline event of one stage: logged before its mail is sent, so each
+/// reminder or notice goes out once, and anyone holding the log sees when
+/// the server acted for a player who did not.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Deadline {
+    /// The round.
+    pub round: u32,
+    /// The power to move.
+    pub power: String,
+    /// The stage, 1 or 2.
+    pub stage: u8,
+    /// The deadline (RFC 3339, UTC).
+    pub due: String,
+    /// What happened.
+    pub event: DeadlineEvent,
+}
+
 /// The body of an entry, tagged by its kind.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "body", rename_all = "snake_case")]
@@ -207,6 +251,8 @@ pub enum Body {
     Received(Received),
     /// See [`Welcome`].
     Welcome(Welcome),
+    /// See [`Deadline`].
+    Deadline(Deadline),
 }
 
 impl Body {
@@ -221,6 +267,7 @@ impl Body {
             Body::Adjudication(_) => "adjudication",
             Body::Received(_) => "received",
             Body::Welcome(_) => "welcome",
+            Body::Deadline(_) => "deadline",
         }
     }
 }
@@ -304,9 +351,10 @@ impl<'de: 'a, 'a> serde::de::Visitor<'de> for LineVisitor<'a> {
             "adjudication" => Body::Adjudication(m.next_value()?),
             "received" => Body::Received(m.next_value()?),
             "welcome" => Body::Welcome(m.next_value()?),
+            "deadline" => Body::Deadline(m.next_value()?),
             other => {
                 return Err(M::Error::custom(format!(
-                    "unknown kind {other:?}; this version knows genesis, turn_open, order, reveal, dice, adjudication, received, welcome"
+                    "unknown kind {other:?}; this version knows genesis, turn_open, order, reveal, dice, adjudication, received, welcome, deadline"
                 )));
             }
         };

@@ -31,6 +31,41 @@ pub struct PlayersFile {
     pub match_id: Option<String>,
     /// Power -> player.
     pub players: Entries<Player>,
+    /// This match's deadlines, overriding the daemon's (`docs/daemon.md`).
+    #[serde(default)]
+    pub deadlines: Option<MatchDeadlines>,
+    /// Addresses that get every turn report but send no orders.
+    #[serde(default)]
+    pub observers: Vec<Observer>,
+}
+
+/// `deadlines:` of a players file: each key overrides the daemon's. The
+/// texts are checked by `adjutant new` and read by the daemon.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct MatchDeadlines {
+    /// Time allowed per stage (`72h`), or `none`.
+    #[serde(default)]
+    pub stage: Option<String>,
+    /// Reminder lead time (`24h`).
+    #[serde(default)]
+    pub reminder_before: Option<String>,
+    /// `wait` or `pass`.
+    #[serde(default)]
+    pub no_orders: Option<String>,
+}
+
+/// An observer of a match.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Observer {
+    /// Display name.
+    pub name: String,
+    /// Address.
+    pub email: String,
+    /// The observer's time zone for deadlines (IANA name), default UTC.
+    #[serde(default)]
+    pub time_zone: Option<String>,
 }
 
 /// A player of a power.
@@ -41,6 +76,10 @@ pub struct Player {
     pub name: String,
     /// Address of record (private: it stays in `players.yaml`).
     pub email: String,
+    /// The player's time zone for deadlines (IANA name, e.g.
+    /// `Europe/Berlin`), default UTC.
+    #[serde(default)]
+    pub time_zone: Option<String>,
 }
 
 /// Why a match could not be created, opened or advanced.
@@ -438,6 +477,11 @@ fn check_players(game: &GameDef, players: &PlayersFile) -> Result<Vec<PlayerEntr
                         player.email
                     ));
                 }
+                if let Some(tz) = &player.time_zone
+                    && let Err(e) = super::deadlines::parse_time_zone(tz)
+                {
+                    problems.push(format!("{power}: time_zone: {e}"));
+                }
                 entries.push(PlayerEntry {
                     power: game.powers()[p].name.clone(),
                     name: player.name.clone(),
@@ -453,6 +497,31 @@ fn check_players(game: &GameDef, players: &PlayersFile) -> Result<Vec<PlayerEntr
                 game.powers()[p].name
             ));
         }
+    }
+    for o in &players.observers {
+        if !o.email.contains('@') {
+            problems.push(format!(
+                "observer {}: {:?} is not an email address",
+                o.name, o.email
+            ));
+        }
+        if let Some(tz) = &o.time_zone
+            && let Err(e) = super::deadlines::parse_time_zone(tz)
+        {
+            problems.push(format!("observer {}: time_zone: {e}", o.name));
+        }
+    }
+    // The daemon's defaults do not matter here: only the match's own keys
+    // are checked.
+    let any = super::deadlines::DeadlineSettings {
+        stage: None,
+        reminder_before: std::time::Duration::ZERO,
+        no_orders: super::deadlines::NoOrders::Wait,
+    };
+    if let Err(errs) =
+        super::deadlines::DeadlineSettings::with_match(any, players.deadlines.as_ref())
+    {
+        problems.extend(errs.into_iter().map(|(k, e)| format!("{k}: {e}")));
     }
     if problems.is_empty() {
         Ok(entries)
@@ -676,7 +745,9 @@ pub(crate) fn replay_entries(
     Ok((state, pending, matched))
 }
 
-fn stage_of(state: &GameState) -> u8 {
+/// The stage of the turn by mail that `state` waits for: 1 (purchase and
+/// combat) or 2 (non-combat and placement).
+pub fn stage_of(state: &GameState) -> u8 {
     if state.phase == Phase::Purchase { 1 } else { 2 }
 }
 

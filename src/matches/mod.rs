@@ -4,6 +4,7 @@
 //! This layer ties dice and log together; it will grow players, stages,
 //! deadlines and GM actions. It does not speak SMTP or IMAP.
 
+pub mod deadlines;
 mod dice_turn;
 mod game_match;
 pub mod history;
@@ -11,7 +12,7 @@ pub mod players;
 
 pub use dice_turn::{DiceTurn, DiceTurnError};
 pub use game_match::{
-    Match, MatchError, Player, PlayersFile, Receipt, Replayed, game_hash, replay_match,
-    state_digest,
+    Match, MatchDeadlines, MatchError, Observer, Player, PlayersFile, Receipt, Replayed, game_hash,
+    replay_match, stage_of, state_digest,
 };
 pub use players::{PlayerSecrets, PlayersError, Roster, Seat};

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::dice::Digest32;
 use crate::rules::GameDef;
 
-use super::PlayersFile;
+use super::{MatchDeadlines, Observer, PlayersFile};
 
 /// The file in a match directory that holds the secrets' hashes.
 pub const SECRETS_FILE: &str = "player-secrets.json";
@@ -63,12 +63,16 @@ pub struct Seat {
     pub name: String,
     /// The address of record.
     pub email: String,
+    /// The player's time zone (IANA name), if set.
+    pub time_zone: Option<String>,
 }
 
 /// Who plays which power in a match (`players.yaml`).
 #[derive(Debug, Clone)]
 pub struct Roster {
     seats: Vec<Seat>,
+    deadlines: Option<MatchDeadlines>,
+    observers: Vec<Observer>,
 }
 
 impl Roster {
@@ -97,9 +101,24 @@ impl Roster {
                 power: game.powers()[p].name.clone(),
                 name: player.name.clone(),
                 email: player.email.trim().to_owned(),
+                time_zone: player.time_zone.clone(),
             });
         }
-        Ok(Roster { seats })
+        Ok(Roster {
+            seats,
+            deadlines: file.deadlines,
+            observers: file.observers,
+        })
+    }
+
+    /// The match's own deadline settings, if its players file has any.
+    pub fn deadlines(&self) -> Option<&MatchDeadlines> {
+        self.deadlines.as_ref()
+    }
+
+    /// The match's observers.
+    pub fn observers(&self) -> &[Observer] {
+        &self.observers
     }
 
     /// Every seat, in the players file's order.
@@ -119,6 +138,23 @@ impl Roster {
             .iter()
             .filter(|s| address_key(&s.email) == key)
             .collect()
+    }
+
+    /// Who gets the turn reports: every distinct player address, then the
+    /// observers not already among them; each with its time zone.
+    pub fn report_recipients(&self) -> Vec<(&str, Option<&str>)> {
+        let mut out: Vec<(&str, Option<&str>)> = Vec::new();
+        let seats = self.seats.iter().map(|s| (&s.email, &s.time_zone));
+        let observers = self.observers.iter().map(|o| (&o.email, &o.time_zone));
+        for (email, tz) in seats.chain(observers) {
+            if !out
+                .iter()
+                .any(|(a, _)| address_key(a) == address_key(email))
+            {
+                out.push((email.as_str(), tz.as_deref()));
+            }
+        }
+        out
     }
 
     /// The distinct addresses of record, in order.

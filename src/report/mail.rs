@@ -60,3 +60,29 @@ pub struct Seat {
     /// The player's name.
     pub name: String,
 }
+
+/// `reminder.txt` / `reminder.html` and `late.txt` / `late.html`: a stage's
+/// deadline is near, or passed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DeadlineNotice {
+    /// The match id.
+    pub match_id: String,
+    /// The power whose orders are due.
+    pub power: String,
+    /// The round.
+    pub round: u32,
+    /// 1 or 2.
+    pub stage: u8,
+    /// The deadline in UTC (`2026-11-24 10:00 UTC`).
+    pub due_utc: String,
+    /// The deadline in the reader's time zone, if one is set.
+    pub due_local: Option<String>,
+    /// The no-orders policy: `wait` or `pass`.
+    pub policy: String,
+    /// True for the player who owes the orders, false for the others.
+    pub to_player: bool,
+    /// Where orders go.
+    pub orders_address: String,
+    /// The header of an orders message (match, power, round, secret line).
+    pub skeleton: String,
+}

@@ -24,6 +24,13 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ),
     ("report.txt", include_str!("../../templates/report.txt")),
     ("report.html", include_str!("../../templates/report.html")),
+    ("reminder.txt", include_str!("../../templates/reminder.txt")),
+    (
+        "reminder.html",
+        include_str!("../../templates/reminder.html"),
+    ),
+    ("late.txt", include_str!("../../templates/late.txt")),
+    ("late.html", include_str!("../../templates/late.html")),
     ("welcome.txt", include_str!("../../templates/welcome.txt")),
     ("welcome.html", include_str!("../../templates/welcome.html")),
 ];

@@ -1,0 +1,349 @@
+//! Deadlines in the daemon: for each match with a deadline, the reminder
+//! before it, the late notices after it, and the no-orders policy.
+//!
+//! Every event is logged before its mail is enqueued (keys
+//! `MATCH/SEQ/reminder|late|report/ADDRESS`), so after a crash the mail is
+//! enqueued from the log and never twice. A `pass` is logged before the
+//! stage is adjudicated; a `passed` entry with no adjudication of its stage
+//! after it is finished on the next look.
+
+use std::path::Path;
+
+use anyhow::Context;
+use chrono::{DateTime, Utc};
+
+use crate::log::{Body, Deadline, DeadlineEvent, MatchLog};
+use crate::mail::compose::Kind;
+use crate::mail::route::format_subject_tag;
+use crate::matches::deadlines::{Action, DeadlineSettings, format_due, next_action};
+use crate::matches::players::address_key;
+use crate::matches::{Match, Roster, stage_of};
+use crate::report::mail::DeadlineNotice;
+
+use super::super::ledger::Ledger;
+use super::super::text::{self, MailBody};
+use super::Daemon;
+
+/// What the daemon remembers of a match between looks: the log's length
+/// when it last looked and when to look again.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Clock {
+    log_len: u64,
+    next: Option<DateTime<Utc>>,
+}
+
+fn log_len(dir: &Path) -> u64 {
+    std::fs::metadata(dir.join("log.jsonl"))
+        .map(|m| m.len())
+        .unwrap_or(0)
+}
+
+impl Daemon {
+    /// Acts on every deadline due at `now`; returns when the next one falls
+    /// (the daemon's wait ends then). A match is looked at again only when
+    /// its log changed or its next event came.
+    pub fn check_deadlines(&mut self, now: DateTime<Utc>) -> anyhow::Result<Option<DateTime<Utc>>> {
+        let mut wake: Option<DateTime<Utc>> = None;
+        let matches: Vec<(String, std::path::PathBuf)> = self
+            .matches
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        for (id, dir) in matches {
+            if self.stopping() {
+                break;
+            }
+            let len = log_len(&dir);
+            if let Some(c) = self.clocks.get(&id)
+                && c.log_len == len
+                && c.next.is_none_or(|t| t > now)
+            {
+                wake = earliest(wake, c.next);
+                continue;
+            }
+            match self.deadlines_of(&id, &dir, now) {
+                Ok(next) => {
+                    self.clocks.insert(
+                        id,
+                        Clock {
+                            log_len: log_len(&dir),
+                            next,
+                        },
+                    );
+                    wake = earliest(wake, next);
+                }
+                Err(e) => {
+                    tracing::error!(match_id = %id, error = %format!("{e:#}"), "deadlines not checked");
+                    // Not again until the log changes.
+                    self.clocks.insert(
+                        id,
+                        Clock {
+                            log_len: len,
+                            next: None,
+                        },
+                    );
+                }
+            }
+        }
+        Ok(wake)
+    }
+
+    /// One match: take every action due, make sure the mail of every event
+    /// of the current stage is enqueued, and say when to look again.
+    fn deadlines_of(
+        &mut self,
+        id: &str,
+        dir: &Path,
+        now: DateTime<Utc>,
+    ) -> anyhow::Result<Option<DateTime<Utc>>> {
+        // Most matches of a league without deadlines: decided from the
+        // players file alone, without replaying the match.
+        if self.config.deadlines.stage.is_none() && !has_own_deadlines(dir) {
+            return Ok(None);
+        }
+        let m = Match::open(dir)?;
+        let roster = Roster::load(dir, m.game())?;
+        drop(m);
+        let settings = DeadlineSettings::with_match(self.config.deadlines, roster.deadlines())
+            .map_err(|errs| {
+                let list: Vec<String> = errs.iter().map(|(k, e)| format!("{k}: {e}")).collect();
+                anyhow::anyhow!("players.yaml: {}", list.join("; "))
+            })?;
+        let mut ledger = Ledger::read(dir)?;
+        self.ensure_pass_reports(id, dir, &ledger, &roster)?;
+        if settings.stage.is_none() {
+            return Ok(None);
+        }
+        // Each pass adjudicates a stage and starts the next one's clock;
+        // the bound only guards against a policy that cannot advance.
+        for _ in 0..64 {
+            // The match holds its log's lock while open: read what is
+            // needed and let it go before appending.
+            let m = Match::open(dir)?;
+            if m.state().winner.is_some() {
+                return Ok(None);
+            }
+            let game = m.game();
+            let power = game.powers()[m.state().current_power(game)].name.clone();
+            let round = m.state().round;
+            let stage = stage_of(m.state());
+            drop(m);
+            let Some((since, start)) = ledger.stage_clock_start() else {
+                return Ok(None);
+            };
+            let due = settings.due(start).expect("a stage deadline is set");
+            let events = ledger.deadline_events(since, round, &power, stage);
+            let logged: Vec<DeadlineEvent> = events.iter().map(|(_, e, _)| *e).collect();
+            for (seq, event, _) in &events {
+                self.ensure_deadline_mail(
+                    id, &roster, *seq, *event, &power, round, stage, due, &settings,
+                )?;
+            }
+            if logged.contains(&DeadlineEvent::Passed) {
+                // Logged, but the stage was not played before a crash.
+                self.play_pass(dir, &power, round)?;
+                ledger = Ledger::read(dir)?;
+                self.ensure_pass_reports(id, dir, &ledger, &roster)?;
+                continue;
+            }
+            let (action, next) = next_action(&settings, start, &logged, now);
+            let Some(action) = action else {
+                return Ok(next);
+            };
+            let mut log = MatchLog::open(&dir.join("log.jsonl"))?;
+            let written = log.append(Body::Deadline(Deadline {
+                round,
+                power: power.clone(),
+                stage,
+                due: due.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                event: action.event(),
+            }))?;
+            drop(log);
+            tracing::info!(match_id = %id, power = %power, round, stage, event = action.event().as_str(), "deadline event logged");
+            if action == Action::Pass {
+                self.play_pass(dir, &power, round)?;
+            } else {
+                self.ensure_deadline_mail(
+                    id,
+                    &roster,
+                    written.seq,
+                    action.event(),
+                    &power,
+                    round,
+                    stage,
+                    due,
+                    &settings,
+                )?;
+            }
+            ledger = Ledger::read(dir)?;
+            self.ensure_pass_reports(id, dir, &ledger, &roster)?;
+        }
+        anyhow::bail!("deadlines: more than 64 stages passed in one look; stopped")
+    }
+
+    /// Adjudicates the stage of `power` with no orders.
+    fn play_pass(&mut self, dir: &Path, power: &str, round: u32) -> anyhow::Result<()> {
+        let yaml = format!("power: {power}\nround: {round}\n");
+        match Match::open(dir)?.submit(power, &yaml)? {
+            Ok(_) => Ok(()),
+            Err(errors) => {
+                let list: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+                anyhow::bail!(
+                    "the no-orders policy could not play {power}'s stage: {}",
+                    list.join("; ")
+                )
+            }
+        }
+    }
+
+    /// The turn reports of the last `passed` stage, enqueued once.
+    fn ensure_pass_reports(
+        &mut self,
+        id: &str,
+        dir: &Path,
+        ledger: &Ledger,
+        roster: &Roster,
+    ) -> anyhow::Result<()> {
+        let Some(i) = ledger.last_passed() else {
+            return Ok(());
+        };
+        let seq = ledger.entries()[i].seq;
+        let Some((adj_seq, a)) = ledger.adjudication_after(i) else {
+            return Ok(());
+        };
+        let recipients = roster.report_recipients();
+        let keys: Vec<String> = recipients
+            .iter()
+            .map(|(addr, _)| format!("{id}/{seq}/report/{}", address_key(addr)))
+            .collect();
+        let mut all_known = true;
+        for k in &keys {
+            all_known &= self.outbox.status(k)?.is_some();
+        }
+        if all_known {
+            return Ok(());
+        }
+        let head = ledger
+            .entries()
+            .iter()
+            .find(|e| e.seq == adj_seq)
+            .map(|e| e.hash)
+            .context("the adjudication entry")?;
+        let tag = format_subject_tag(id, Some(a.round), Some(&a.power));
+        let report: MailBody = text::report_text(&self.templates, dir, adj_seq)?.into();
+        for ((addr, _), key) in recipients.iter().zip(&keys) {
+            let out = self.outgoing(
+                id,
+                addr,
+                Kind::Report,
+                Some(tag.clone()),
+                format!(
+                    "Report: {} stage {} of round {} (no orders by the deadline)",
+                    a.power, a.stage, a.round
+                ),
+                report.clone(),
+                None,
+                key,
+                Some(head),
+            );
+            self.enqueue(key, &out)?;
+        }
+        Ok(())
+    }
+
+    /// The mail of a reminder (to the player) or late entry (to everyone).
+    #[allow(clippy::too_many_arguments)]
+    fn ensure_deadline_mail(
+        &mut self,
+        id: &str,
+        roster: &Roster,
+        seq: u64,
+        event: DeadlineEvent,
+        power: &str,
+        round: u32,
+        stage: u8,
+        due: DateTime<Utc>,
+        settings: &DeadlineSettings,
+    ) -> anyhow::Result<()> {
+        let (kind, recipients): (&str, Vec<(String, Option<String>)>) = match event {
+            DeadlineEvent::Reminder => (
+                "reminder",
+                roster
+                    .seat(power)
+                    .map(|s| vec![(s.email.clone(), s.time_zone.clone())])
+                    .unwrap_or_default(),
+            ),
+            DeadlineEvent::Late => (
+                "late",
+                roster
+                    .report_recipients()
+                    .into_iter()
+                    .map(|(a, tz)| (a.to_owned(), tz.map(str::to_owned)))
+                    .collect(),
+            ),
+            DeadlineEvent::Passed => return Ok(()),
+        };
+        let player = roster.seat(power).map(|s| address_key(&s.email));
+        let tag = format_subject_tag(id, Some(round), Some(power));
+        for (addr, tz) in recipients {
+            let key = format!("{id}/{seq}/{kind}/{}", address_key(&addr));
+            if self.outbox.status(&key)?.is_some() {
+                continue;
+            }
+            let to_player = player.as_deref() == Some(address_key(&addr).as_str());
+            let (due_utc, due_local) = format_due(due, tz.as_deref());
+            let ctx = DeadlineNotice {
+                match_id: id.to_owned(),
+                power: power.to_owned(),
+                round,
+                stage,
+                due_utc: due_utc.clone(),
+                due_local,
+                policy: settings.no_orders.as_str().to_owned(),
+                to_player,
+                orders_address: self.ours.for_match(id),
+                skeleton: format!(
+                    "match: {id}\npower: {power}\nround: {round}\nsecret: YOUR-SECRET\n"
+                ),
+            };
+            let subject = match (event, to_player) {
+                (DeadlineEvent::Reminder, _) => {
+                    format!("Reminder: your stage {stage} orders are due by {due_utc}")
+                }
+                (_, true) => format!("Late: your stage {stage} orders were due by {due_utc}"),
+                (_, false) => format!("{power} is late with stage {stage}"),
+            };
+            let body: MailBody = text::notice_text(&self.templates, kind, &ctx).into();
+            let out = self.outgoing(
+                id,
+                &addr,
+                Kind::Report,
+                Some(tag.clone()),
+                subject,
+                body,
+                None,
+                &key,
+                None,
+            );
+            self.enqueue(&key, &out)?;
+        }
+        Ok(())
+    }
+}
+
+/// Does the match's players file set deadlines of its own? (An unreadable
+/// file counts as yes, so the full path reports the problem.)
+fn has_own_deadlines(dir: &Path) -> bool {
+    std::fs::read_to_string(dir.join("players.yaml"))
+        .ok()
+        .and_then(|t| serde_saphyr::from_str::<crate::matches::PlayersFile>(&t).ok())
+        .is_none_or(|f| f.deadlines.is_some())
+}
+
+fn earliest(a: Option<DateTime<Utc>>, b: Option<DateTime<Utc>>) -> Option<DateTime<Utc>> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}

@@ -1,0 +1,288 @@
+//! Deadlines through the real binary: the reminder, the late notices and
+//! the no-orders policy, each logged once and mailed once, with short
+//! deadlines (seconds) so the test runs in real time.
+
+mod daemon_support;
+
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+use daemon_support::{Env, TURN_ORDER, player_address, text};
+
+/// The `deadline` entries of a match: (event, power, stage).
+fn deadline_events(env: &Env, id: &str) -> Vec<(String, String, u64)> {
+    env.entries(id)
+        .into_iter()
+        .filter(|e| e["kind"] == "deadline")
+        .map(|e| {
+            (
+                e["body"]["event"].as_str().unwrap().to_owned(),
+                e["body"]["power"].as_str().unwrap().to_owned(),
+                e["body"]["stage"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The time of the first entry of `kind`.
+fn time_of(env: &Env, id: &str, kind: &str) -> DateTime<Utc> {
+    let e = env
+        .entries(id)
+        .into_iter()
+        .find(|e| e["kind"] == kind)
+        .unwrap_or_else(|| panic!("no {kind} entry"));
+    DateTime::parse_from_rfc3339(e["time"].as_str().unwrap())
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+/// Sleeps until `at` (no-op if it passed).
+fn sleep_until(at: DateTime<Utc>) {
+    if let Ok(d) = (at - Utc::now()).to_std() {
+        std::thread::sleep(d);
+    }
+}
+
+fn new_match_from(env: &Env, id: &str, players_yaml: &str) {
+    let players = env.root.join(format!("{id}-players.yaml"));
+    std::fs::write(&players, players_yaml).unwrap();
+    let dir = env.data.join("matches").join(id);
+    std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let out = env.adjutant(&[
+        "new",
+        "--game",
+        "aae",
+        "--players",
+        players.to_str().unwrap(),
+        "--dir",
+        dir.to_str().unwrap(),
+        "--games",
+        games.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn reminder_then_late_notices_and_the_match_waits() {
+    let env = Env::new(
+        "deadline-wait",
+        Some("deadlines: {stage: 10s, reminder_before: 5s}\n"),
+    );
+    env.new_match("dw");
+    env.run_once();
+    let start = time_of(&env, "dw", "welcome");
+    assert!(deadline_events(&env, "dw").is_empty());
+
+    sleep_until(start + chrono::Duration::milliseconds(5_500));
+    env.run_once();
+    assert_eq!(
+        deadline_events(&env, "dw"),
+        [("reminder".to_owned(), "Germany".to_owned(), 1)]
+    );
+    let germany = player_address("dw", "Germany");
+    let reminders: Vec<_> = env
+        .sent()
+        .into_iter()
+        .filter(|s| s.subject.contains("Reminder"))
+        .collect();
+    assert_eq!(reminders.len(), 1, "{reminders:#?}");
+    assert_eq!(reminders[0].to, germany);
+    assert!(
+        reminders[0]
+            .subject
+            .starts_with("[dw round 1 Germany] Reminder: your stage 1 orders are due by "),
+        "{}",
+        reminders[0].subject
+    );
+    assert!(
+        reminders[0].body.contains("the match waits for you"),
+        "{}",
+        reminders[0].body
+    );
+
+    sleep_until(start + chrono::Duration::milliseconds(10_500));
+    env.run_once();
+    env.run_once();
+    assert_eq!(
+        deadline_events(&env, "dw"),
+        [
+            ("reminder".to_owned(), "Germany".to_owned(), 1),
+            ("late".to_owned(), "Germany".to_owned(), 1)
+        ],
+        "each event once, however often the daemon looks"
+    );
+    let late: Vec<_> = env
+        .sent()
+        .into_iter()
+        .filter(|s| s.subject.contains("Late") || s.subject.contains("is late"))
+        .collect();
+    assert_eq!(late.len(), 4, "the player and the three others: {late:#?}");
+    let to_player = late.iter().find(|s| s.to == germany).unwrap();
+    assert!(
+        to_player
+            .subject
+            .contains("Late: your stage 1 orders were due by")
+    );
+    assert!(
+        to_player.body.contains("The match waits"),
+        "{}",
+        to_player.body
+    );
+    for (power, _) in &TURN_ORDER[1..] {
+        let other = late
+            .iter()
+            .find(|s| s.to == player_address("dw", power))
+            .unwrap_or_else(|| panic!("no late notice to {power}"));
+        assert!(
+            other.subject.ends_with("Germany is late with stage 1"),
+            "{}",
+            other.subject
+        );
+    }
+    // The match waited: still Germany's stage 1, no orders in the log.
+    assert!(!env.entries("dw").iter().any(|e| e["kind"] == "order"));
+    env.verify("dw");
+}
+
+#[test]
+fn the_pass_policy_of_a_match_plays_the_stage_with_no_orders() {
+    // No deadline in the daemon's configuration: the match's own settings
+    // apply, with a player's time zone and an observer.
+    let env = Env::new("deadline-pass", Some(""));
+    let mut yaml = String::from(
+        "match: dp\ndeadlines: {stage: 4s, reminder_before: 0s, no_orders: pass}\nobservers:\n  - {name: Umpire, email: umpire@league.test, time_zone: America/New_York}\nplayers:\n",
+    );
+    for (p, _) in TURN_ORDER {
+        let tz = if p == "Germany" {
+            ", time_zone: Europe/Berlin"
+        } else {
+            ""
+        };
+        yaml.push_str(&format!(
+            "  {p}: {{name: {p} player, email: {}{tz}}}\n",
+            player_address("dp", p)
+        ));
+    }
+    new_match_from(&env, "dp", &yaml);
+    env.run_once();
+    let start = time_of(&env, "dp", "welcome");
+    sleep_until(start + chrono::Duration::milliseconds(4_500));
+    env.run_once();
+    let events = deadline_events(&env, "dp");
+    assert_eq!(
+        events,
+        [
+            ("late".to_owned(), "Germany".to_owned(), 1),
+            ("passed".to_owned(), "Germany".to_owned(), 1)
+        ]
+    );
+    // The stage was played, as an order entry with no orders.
+    let entries = env.entries("dp");
+    let passed = entries
+        .iter()
+        .position(|e| e["kind"] == "deadline" && e["body"]["event"] == "passed")
+        .unwrap();
+    assert_eq!(
+        entries[passed + 1]["kind"],
+        "order",
+        "the pass is logged before the stage"
+    );
+    assert!(
+        entries[passed..]
+            .iter()
+            .any(|e| e["kind"] == "adjudication")
+    );
+
+    let sent = env.sent();
+    let germany = player_address("dp", "Germany");
+    let late = sent
+        .iter()
+        .find(|s| s.to == germany && s.subject.contains("Late"))
+        .unwrap();
+    assert!(
+        late.body.contains("CET (Europe/Berlin)") || late.body.contains("CEST (Europe/Berlin)"),
+        "the player's own time zone: {}",
+        late.body
+    );
+    assert!(late.body.contains("played with no orders"), "{}", late.body);
+    let umpire_late = sent
+        .iter()
+        .find(|s| s.to == "umpire@league.test" && s.subject.contains("is late"))
+        .expect("observers hear of it too");
+    assert!(
+        umpire_late.body.contains("(America/New_York)"),
+        "{}",
+        umpire_late.body
+    );
+    let reports: Vec<_> = sent
+        .iter()
+        .filter(|s| s.subject.contains("(no orders by the deadline)"))
+        .collect();
+    assert_eq!(
+        reports.len(),
+        5,
+        "four players and the observer: {reports:#?}"
+    );
+    assert!(reports.iter().any(|r| r.to == "umpire@league.test"));
+
+    // The next stage has its own clock: Germany's stage 2 passes too.
+    let stage2_start = time_of(&env, "dp", "adjudication");
+    sleep_until(stage2_start + chrono::Duration::milliseconds(4_500));
+    env.run_once();
+    let events = deadline_events(&env, "dp");
+    assert_eq!(events.len(), 4, "{events:?}");
+    assert_eq!(events[3], ("passed".to_owned(), "Germany".to_owned(), 2));
+    assert_eq!(
+        env.sent()
+            .iter()
+            .filter(|s| s.subject.contains("(no orders by the deadline)"))
+            .count(),
+        10
+    );
+    env.verify("dp");
+    // Nothing is sent twice on another look.
+    let before = env.sent().len();
+    env.run_once();
+    assert_eq!(env.sent().len(), before);
+}
+
+#[test]
+fn bad_match_settings_are_refused_by_adjutant_new() {
+    let env = Env::new("deadline-bad", Some(""));
+    let mut yaml = String::from(
+        "match: db\ndeadlines: {stage: soon, no_orders: skip}\nobservers:\n  - {name: U, email: nobody, time_zone: Mars/Olympus}\nplayers:\n",
+    );
+    for (p, _) in TURN_ORDER {
+        yaml.push_str(&format!(
+            "  {p}: {{name: {p} player, email: {}, time_zone: Europe/Berlinn}}\n",
+            player_address("db", p)
+        ));
+    }
+    let players = env.root.join("db-players.yaml");
+    std::fs::write(&players, yaml).unwrap();
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let dir = env.data.join("matches").join("db");
+    let out = env.adjutant(&[
+        "new",
+        "--game",
+        "aae",
+        "--players",
+        players.to_str().unwrap(),
+        "--dir",
+        dir.to_str().unwrap(),
+        "--games",
+        games.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    for want in [
+        "Germany: time_zone: \"Europe/Berlinn\" is not a time zone name",
+        "observer U: \"nobody\" is not an email address",
+        "observer U: time_zone",
+        "deadlines.stage",
+        "deadlines.no_orders",
+    ] {
+        assert!(err.contains(want), "{want}: {err}");
+    }
+}
