@@ -321,6 +321,100 @@ fn rejections_duplicates_secrets_commands_and_machines() {
 }
 
 #[test]
+fn secret_rotation_and_bounces_are_recorded() {
+    let env = Env::new("rotate", Some(""));
+    env.new_match("r1");
+    env.run_once();
+    let old = env.secret("r1", "Germany");
+    let germany = player_address("r1", "Germany");
+    let to = orders_to("r1");
+    let orders = |secret: &str| {
+        format!("match: r1\npower: Germany\nround: 1\nsecret: {secret}\npurchase: 1 infantry\n")
+    };
+    // `rotate` from a new address: the new secret goes to the address of
+    // record only.
+    env.drop_mail(
+        1,
+        &mail(
+            "gerda@laptop.test",
+            &to,
+            "rot@p",
+            "rotate",
+            &format!("match: r1\npower: Germany\nsecret: {old}\ncommand: rotate\n"),
+        ),
+    );
+    env.run_once();
+    let sent = env.sent();
+    let rotated: Vec<_> = sent
+        .iter()
+        .filter(|s| s.body.contains("Your new secret for Germany"))
+        .collect();
+    assert_eq!(rotated.len(), 1, "{sent:#?}");
+    assert_eq!(rotated[0].to, germany, "never to the asking address");
+    let new = rotated[0]
+        .body
+        .lines()
+        .map(str::trim)
+        .find(|l| l.split('-').count() == 5 && !l.contains(' '))
+        .expect("the new secret on its own line")
+        .to_owned();
+    assert_ne!(new, old);
+    assert!(
+        !sent
+            .iter()
+            .any(|s| s.to == "gerda@laptop.test" && s.body.contains(&new))
+    );
+
+    // The old secret is refused, the new one accepted.
+    env.drop_mail(2, &mail(&germany, &to, "old@p", "orders", &orders(&old)));
+    env.drop_mail(3, &mail(&germany, &to, "new@p", "orders", &orders(&new)));
+    env.run_once();
+    let sent = env.sent();
+    let reply = |id: &str| {
+        sent.iter()
+            .find(|s| s.in_reply_to.as_deref() == Some(id))
+            .unwrap_or_else(|| panic!("no reply to {id}: {sent:#?}"))
+    };
+    assert!(
+        reply("<old@p>").subject.contains("Refused"),
+        "{}",
+        reply("<old@p>").subject
+    );
+    assert!(reply("<new@p>").subject.contains("Accepted: stage 1"));
+
+    // A delivery status notification for mail to Germany's address: logged
+    // against the player, never answered.
+    let dsn = String::from_utf8(
+        std::fs::read(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/mail/dsn_bounce.eml"),
+        )
+        .unwrap(),
+    )
+    .unwrap()
+    .replace("To: orders@adjutant.test", &format!("To: {to}"))
+    .replace("frank@example.com", &germany);
+    let before = env.sent().len();
+    env.drop_mail(4, dsn.as_bytes());
+    env.run_once();
+    assert_eq!(env.sent().len(), before, "no reply to a bounce");
+    let bounces: Vec<_> = env
+        .entries("r1")
+        .into_iter()
+        .filter(|e| e["kind"] == "received" && e["body"]["outcome"] == "bounce")
+        .collect();
+    assert_eq!(bounces.len(), 1, "the bounce is in the log");
+    assert_eq!(bounces[0]["body"]["power"], "Germany");
+    let errors = bounces[0]["body"]["errors"].to_string();
+    assert!(errors.contains("5.1.1"), "{errors}");
+    assert!(
+        !errors.contains(&germany),
+        "addresses stay out of the log: {errors}"
+    );
+    env.verify("r1");
+}
+
+#[test]
 fn a_bad_configuration_is_refused_with_every_problem() {
     let env = Env::new(
         "badcfg",

@@ -768,7 +768,9 @@ impl Daemon {
         if let Some(seat) = seat {
             let mut errors = vec![format!("mail to the player of {} bounced", seat.power)];
             errors.extend(b.status.iter().map(|s| format!("status {s}")));
-            errors.extend(b.diagnostic.clone());
+            // The log is public to the players: the diagnostic loses every
+            // address it quotes (docs/log.md: addresses stay out).
+            errors.extend(b.diagnostic.as_deref().map(redact_addresses));
             let from = mail.from.as_ref().map(|m| m.address.as_str()).unwrap_or("");
             self.append_received(
                 &dir,
@@ -1109,6 +1111,26 @@ fn adjudication_before(ledger: &Ledger, i: usize) -> Option<u64> {
         .map(|e| e.seq)
 }
 
+/// `text` with every word that holds an address (`<a@b>`, `a@b`) replaced
+/// by `<address>`.
+fn redact_addresses(text: &str) -> String {
+    text.split(' ')
+        .map(|w| {
+            if w.contains('@') {
+                let tail: String = w
+                    .chars()
+                    .rev()
+                    .take_while(|c| matches!(c, ':' | ',' | ';' | '.'))
+                    .collect();
+                format!("<address>{tail}")
+            } else {
+                w.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn standing_text(m: &Match, power: &str) -> String {
     let game = m.game();
     let Some(p) = game.power(power) else {
@@ -1138,6 +1160,14 @@ fn standing_text(m: &Match, power: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bounce_diagnostics_lose_their_addresses() {
+        assert_eq!(
+            redact_addresses("550 5.1.1 <g.r1@players.test>: Recipient rejected, to x@y.z."),
+            "550 5.1.1 <address>: Recipient rejected, to <address>."
+        );
+    }
 
     #[test]
     fn the_header_is_read_even_from_broken_yaml() {
