@@ -321,6 +321,42 @@ fn rejections_duplicates_secrets_commands_and_machines() {
 }
 
 #[test]
+fn mail_for_no_match_gets_one_notice_a_day_across_restarts() {
+    let env = Env::new("unrouted", Some(""));
+    env.new_match("u1");
+    env.run_once();
+    for n in 0..3 {
+        // A separate daemon process each time: the limit is on disk.
+        env.drop_mail(
+            n,
+            &mail(
+                "lost@elsewhere.test",
+                "orders@adjutant.localhost",
+                &format!("lost{n}@e"),
+                "hello",
+                "purchase: 1 infantry\n",
+            ),
+        );
+        env.run_once();
+    }
+    let notices: Vec<_> = env
+        .sent()
+        .into_iter()
+        .filter(|s| s.to == "lost@elsewhere.test")
+        .collect();
+    assert_eq!(notices.len(), 1, "{notices:#?}");
+    assert_eq!(notices[0].subject, "Which match?");
+    assert!(
+        notices[0].body.contains("orders+MATCH@adjutant.localhost"),
+        "{}",
+        notices[0].body
+    );
+    let store = std::fs::read_to_string(env.data.join("unrouted-notices.json")).unwrap();
+    assert!(!store.contains("lost@"), "hashes, not addresses: {store}");
+    assert_eq!(env.pending(), 0);
+}
+
+#[test]
 fn secret_rotation_and_bounces_are_recorded() {
     let env = Env::new("rotate", Some(""));
     env.new_match("r1");

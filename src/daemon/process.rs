@@ -51,8 +51,9 @@ pub struct Daemon {
     matches: BTreeMap<String, PathBuf>,
     /// Matches whose welcome was checked in this process.
     welcomed: HashSet<String>,
-    /// Unrouted-mail notices sent in this process, by sender (in memory: a
-    /// restart forgets them, which at worst sends one more notice).
+    /// Unrouted-mail notices of the last day, by the sender's address hash
+    /// (persisted in `DATA/unrouted-notices.json`, so a restart does not
+    /// reset the limit).
     unrouted_notices: HashMap<String, DateTime<Utc>>,
     stop: Arc<AtomicBool>,
     /// The mail templates (built-in, overridden by `templates_dir`).
@@ -220,6 +221,7 @@ impl Daemon {
         let transport = transport_of(&config)?;
         let templates = Templates::load(config.templates_dir.as_deref())
             .context("cannot load the mail templates")?;
+        let unrouted_notices = load_notices(&config.data_dir);
         Ok(Daemon {
             templates,
             ours: config.orders_address(),
@@ -229,7 +231,7 @@ impl Daemon {
             transport,
             matches: BTreeMap::new(),
             welcomed: HashSet::new(),
-            unrouted_notices: HashMap::new(),
+            unrouted_notices,
             stop,
             clocks: HashMap::new(),
         })
@@ -723,15 +725,21 @@ impl Daemon {
     fn unrouted(&mut self, mail: &Inbound, from: &str) -> anyhow::Result<()> {
         let now = Utc::now();
         let k = address_key(from);
+        let h = address_hash(from).to_hex();
         if self
             .unrouted_notices
-            .get(&k)
+            .get(&h)
             .is_some_and(|t| now - *t < ChronoDuration::days(1))
         {
             tracing::info!("mail for no known match: no notice (rate limit)");
             return Ok(());
         }
-        self.unrouted_notices.insert(k.clone(), now);
+        // Recorded before the notice is queued: after a crash in between,
+        // a stranger gets one notice too few, never one too many.
+        self.unrouted_notices
+            .retain(|_, t| now - *t < ChronoDuration::days(1));
+        self.unrouted_notices.insert(h, now);
+        save_notices(&self.config.data_dir, &self.unrouted_notices)?;
         let key = format!("unrouted/{}/{k}", mail.sha256);
         let out = self.outgoing_plain(
             from,
@@ -1109,6 +1117,26 @@ fn adjudication_before(ledger: &Ledger, i: usize) -> Option<u64> {
         .rev()
         .find(|e| matches!(e.body, Body::Adjudication(_)))
         .map(|e| e.seq)
+}
+
+const NOTICES_FILE: &str = "unrouted-notices.json";
+
+fn load_notices(data_dir: &Path) -> HashMap<String, DateTime<Utc>> {
+    std::fs::read(data_dir.join(NOTICES_FILE))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
+fn save_notices(data_dir: &Path, notices: &HashMap<String, DateTime<Utc>>) -> anyhow::Result<()> {
+    let path = data_dir.join(NOTICES_FILE);
+    let tmp = data_dir.join(format!("{NOTICES_FILE}.tmp"));
+    let _ = std::fs::remove_file(&tmp);
+    crate::mail::fsutil::write_new_synced(&tmp, &serde_json::to_vec(notices)?)
+        .with_context(|| format!("cannot write {}", tmp.display()))?;
+    crate::mail::fsutil::rename_synced(&tmp, &path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
 }
 
 /// `text` with every word that holds an address (`<a@b>`, `a@b`) replaced

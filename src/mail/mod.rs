@@ -38,7 +38,7 @@ pub mod outbox;
 pub mod route;
 pub mod transport;
 
-mod fsutil;
+pub(crate) mod fsutil;
 
 /// The header every message Adjutant sends carries, with our domain as its
 /// value. Inbound mail bearing it is never answered (see [`hygiene`]), so two
