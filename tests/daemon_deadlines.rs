@@ -24,6 +24,12 @@ fn deadline_events(env: &Env, id: &str) -> Vec<(String, String, u64)> {
         .collect()
 }
 
+fn ev(list: &[(&str, &str, u64)]) -> Vec<(String, String, u64)> {
+    list.iter()
+        .map(|(e, p, s)| (e.to_string(), p.to_string(), *s))
+        .collect()
+}
+
 /// The time of the first entry of `kind`.
 fn time_of(env: &Env, id: &str, kind: &str) -> DateTime<Utc> {
     let e = env
@@ -72,13 +78,14 @@ fn reminder_then_late_notices_and_the_match_waits() {
     env.new_match("dw");
     env.run_once();
     let start = time_of(&env, "dw", "welcome");
-    assert!(deadline_events(&env, "dw").is_empty());
+    // The stage's deadline is set when it starts, from the welcome.
+    assert_eq!(deadline_events(&env, "dw"), ev(&[("set", "Germany", 1)]));
 
     sleep_until(start + chrono::Duration::milliseconds(5_500));
     env.run_once();
     assert_eq!(
         deadline_events(&env, "dw"),
-        [("reminder".to_owned(), "Germany".to_owned(), 1)]
+        ev(&[("set", "Germany", 1), ("reminder", "Germany", 1)])
     );
     let germany = player_address("dw", "Germany");
     let reminders: Vec<_> = env
@@ -106,10 +113,11 @@ fn reminder_then_late_notices_and_the_match_waits() {
     env.run_once();
     assert_eq!(
         deadline_events(&env, "dw"),
-        [
-            ("reminder".to_owned(), "Germany".to_owned(), 1),
-            ("late".to_owned(), "Germany".to_owned(), 1)
-        ],
+        ev(&[
+            ("set", "Germany", 1),
+            ("reminder", "Germany", 1),
+            ("late", "Germany", 1)
+        ]),
         "each event once, however often the daemon looks"
     );
     let late: Vec<_> = env
@@ -142,6 +150,38 @@ fn reminder_then_late_notices_and_the_match_waits() {
     }
     // The match waited: still Germany's stage 1, no orders in the log.
     assert!(!env.entries("dw").iter().any(|e| e["kind"] == "order"));
+
+    // Late orders are still accepted; the next stage's deadline is logged
+    // before the reports, which quote it.
+    let secret = env.secret("dw", "Germany");
+    let (_, body) = daemon_support::burst_orders("dw", 0, &|_| secret.clone());
+    env.drop_mail(
+        1,
+        &daemon_support::mail(
+            &germany,
+            &daemon_support::orders_to("dw"),
+            "late-orders@p",
+            "orders",
+            &body,
+        ),
+    );
+    env.run_once();
+    let events = deadline_events(&env, "dw");
+    assert_eq!(
+        events.last().unwrap(),
+        &("set".to_owned(), "Germany".to_owned(), 2)
+    );
+    let report = env
+        .sent()
+        .into_iter()
+        .find(|s| s.subject.contains("Report") && s.to == germany)
+        .expect("a report");
+    assert!(report.body.contains("Deadline: "), "{}", report.body);
+    assert!(
+        report.body.contains("now sends stage 2"),
+        "the battle-stage report asks for stage 2: {}",
+        report.body
+    );
     env.verify("dw");
 }
 
@@ -172,10 +212,13 @@ fn the_pass_policy_of_a_match_plays_the_stage_with_no_orders() {
     let events = deadline_events(&env, "dp");
     assert_eq!(
         events,
-        [
-            ("late".to_owned(), "Germany".to_owned(), 1),
-            ("passed".to_owned(), "Germany".to_owned(), 1)
-        ]
+        ev(&[
+            ("set", "Germany", 1),
+            ("late", "Germany", 1),
+            ("passed", "Germany", 1),
+            ("set", "Germany", 2)
+        ]),
+        "the next stage's deadline is set as it starts"
     );
     // The stage was played, as an order entry with no orders.
     let entries = env.entries("dp");
@@ -231,8 +274,15 @@ fn the_pass_policy_of_a_match_plays_the_stage_with_no_orders() {
     sleep_until(stage2_start + chrono::Duration::milliseconds(4_500));
     env.run_once();
     let events = deadline_events(&env, "dp");
-    assert_eq!(events.len(), 4, "{events:?}");
-    assert_eq!(events[3], ("passed".to_owned(), "Germany".to_owned(), 2));
+    assert_eq!(events.len(), 7, "{events:?}");
+    assert_eq!(
+        events[4..].to_vec(),
+        ev(&[
+            ("late", "Germany", 2),
+            ("passed", "Germany", 2),
+            ("set", "Soviet Union", 1)
+        ])
+    );
     assert_eq!(
         env.sent()
             .iter()

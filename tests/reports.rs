@@ -12,14 +12,16 @@ mod aae_bot;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use adjutant::daemon::text::report_template;
 use adjutant::log::Body;
 use adjutant::matches::Match;
 use adjutant::matches::history::read_log;
 use adjutant::report::board::BoardRow;
-use adjutant::report::mail::{Receipt, Rejection, Seat, Welcome};
+use adjutant::report::mail::{DeadlineNotice, Receipt, Rejection, Seat, Welcome};
 use adjutant::report::templates::{Rendered, TEXT_WIDTH, Templates};
 use adjutant::report::turn::{
-    DiceGroup, FedDigest, Treasury, Trust, TurnReport, VERIFY_HINT, report_entries, turn_report,
+    DiceGroup, DueView, FedDigest, Treasury, Trust, TurnReport, VERIFY_HINT, report_entries,
+    turn_report,
 };
 
 fn snapshot(name: &str, actual: &str) {
@@ -153,10 +155,16 @@ fn fixed_report() -> TurnReport {
             row("Karelia S.S.R.", "Soviet Union", 2, false, &["Soviet Union 4 infantry, 1 artillery, 1 armor, 1 fighter, 1 antiaircraft gun"]),
         ],
         ipcs: vec![
-            Treasury { power: "Germany".into(), ipcs: 26 },
-            Treasury { power: "Soviet Union".into(), ipcs: 24 },
+            Treasury { power: "Germany".into(), ipcs: 26, income: 42, capacity: "no limit (2 complexes)".into() },
+            Treasury { power: "Soviet Union".into(), ipcs: 24, income: 22, capacity: "no limit (2 complexes)".into() },
         ],
         winner: None,
+        victory: vec!["No victory condition is held: nobody is one round from winning.".into()],
+        deadline: Some(DueView {
+            at: "2026-11-24T10:00:00Z".into(),
+            utc: "2026-11-24 10:00 UTC".into(),
+            local: None,
+        }),
         skeleton: "match: league7-aae-03\npower: Germany\nround: 1\nsecret: YOUR-SECRET\n# noncombat:\n#   - 1 armor: FROM -> TO\n# place:\n#   TERRITORY: 3 infantry\n".into(),
         trust: Trust {
             turn: 1,
@@ -212,11 +220,44 @@ fn render_all(t: &Templates) -> Vec<(&'static str, Rendered)> {
             },
         ],
     };
+    // Stage 2 of the same turn, for a reader in Berlin, with a victory
+    // condition held: the turn report proper.
+    let mut stage2 = fixed_report().for_reader(Some("Europe/Berlin"));
+    stage2.stage = 2;
+    stage2.next_power = "Soviet Union".into();
+    stage2.next_stage = "stage 1 (purchase, combat moves, battle plans)".into();
+    stage2.skeleton = "match: league7-aae-03\npower: Soviet Union\nround: 1\nsecret: YOUR-SECRET\n# purchase: 3 infantry, 1 armor\n".into();
+    stage2.victory = vec!["Germany has held Moscow together with its own capital since the end of its turn in round 1; its side wins if it still does at the end of Germany's next turn.".into()];
+    let notice = |to_player: bool, policy: &str| DeadlineNotice {
+        match_id: "league7-aae-03".into(),
+        power: "Germany".into(),
+        round: 1,
+        stage: 2,
+        due_utc: "2026-11-24 10:00 UTC".into(),
+        due_local: Some("2026-11-24 11:00 CET (Europe/Berlin)".into()),
+        policy: policy.into(),
+        to_player,
+        orders_address: "orders+league7-aae-03@adjutant.localhost".into(),
+        skeleton: "match: league7-aae-03\npower: Germany\nround: 1\nsecret: YOUR-SECRET\n".into(),
+    };
     vec![
         ("receipt", t.render_mail("receipt", &receipt).unwrap()),
         ("rejection", t.render_mail("rejection", &rejection).unwrap()),
         ("welcome", t.render_mail("welcome", &welcome).unwrap()),
-        ("report", t.render_mail("report", &fixed_report()).unwrap()),
+        ("battle", t.render_mail("battle", &fixed_report()).unwrap()),
+        ("report", t.render_mail("report", &stage2).unwrap()),
+        (
+            "reminder",
+            t.render_mail("reminder", &notice(true, "wait")).unwrap(),
+        ),
+        (
+            "late-player",
+            t.render_mail("late", &notice(true, "wait")).unwrap(),
+        ),
+        (
+            "late-others-pass",
+            t.render_mail("late", &notice(false, "pass")).unwrap(),
+        ),
     ]
 }
 
@@ -284,7 +325,7 @@ fn every_die_of_a_played_game_is_in_its_reports_which_rerender_exactly() {
             ),
             Body::Adjudication(a) if a.stage != 0 => {
                 let report = turn_report(&dir, e.seq).unwrap();
-                let r = t.render_mail("report", &report).unwrap();
+                let r = t.render_mail(report_template(&report), &report).unwrap();
                 check(&format!("report of entry {}", e.seq), &r);
                 let text = unwrapped(&r.text).replace(" hit", "");
                 for (label, values) in pending_dice.drain(..) {

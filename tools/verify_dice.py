@@ -587,7 +587,7 @@ class Verifier:
             _check_string(p, "powers[%d]" % i)
 
     def deadline(self, body):
-        # log.md kinds table: a reminder, late notice or no-orders pass of
+        # log.md kinds table: a deadline set, reminder, late notice or no-orders pass of
         # one stage. It feeds neither the dice nor the state.
         _check_keys(body, ["round", "power", "stage", "due", "event"])
         if not isinstance(body["round"], int) or isinstance(body["round"], bool) \
@@ -597,8 +597,8 @@ class Verifier:
         if body["stage"] not in (1, 2) or isinstance(body["stage"], bool):
             raise _Bad("deadline stage %r is not 1 or 2" % (body["stage"],))
         _check_string(body["due"], "due")
-        if body["event"] not in ("reminder", "late", "passed"):
-            raise _Bad("deadline event %r is not reminder, late or passed" % (body["event"],))
+        if body["event"] not in ("set", "reminder", "late", "passed"):
+            raise _Bad("deadline event %r is not set, reminder, late or passed" % (body["event"],))
 
     def dice(self, body):
         _check_keys(body, ["turn", "rolls"])

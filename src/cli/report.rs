@@ -27,6 +27,10 @@ pub struct ReportArgs {
     /// (as the daemon's `templates_dir`).
     #[arg(long)]
     templates: Option<PathBuf>,
+    /// The reader's time zone (IANA name), as in the players file: the
+    /// deadline is shown in it too, as that reader's copy was.
+    #[arg(long = "time-zone")]
+    time_zone: Option<String>,
 }
 
 pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
@@ -38,12 +42,12 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     };
     let templates = Templates::load(args.templates.as_deref())?;
-    let report = turn_report(&args.dir, seq)?;
-    let name = if args.html {
-        "report.html"
-    } else {
-        "report.txt"
-    };
-    print!("{}", templates.render(name, &report)?);
+    if let Some(z) = &args.time_zone {
+        crate::matches::deadlines::parse_time_zone(z).map_err(anyhow::Error::msg)?;
+    }
+    let report = turn_report(&args.dir, seq)?.for_reader(args.time_zone.as_deref());
+    let kind = crate::daemon::text::report_template(&report);
+    let name = format!("{kind}.{}", if args.html { "html" } else { "txt" });
+    print!("{}", templates.render(&name, &report)?);
     Ok(ExitCode::SUCCESS)
 }

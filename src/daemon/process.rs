@@ -854,6 +854,11 @@ impl Daemon {
         let r = ledger.received(i).expect("a received entry").clone();
         let thread = Thread::replying_to(mail);
         let sender = address_key(from);
+        if r.outcome == Outcome::Accepted {
+            // The next stage's deadline goes into the log before the
+            // report that quotes it is rendered.
+            self.set_deadline_of_next_stage(dir)?;
+        }
         let m = Match::open(dir)?;
         let roster = Roster::load(dir, m.game())?;
         let round = m.state().round;
@@ -909,9 +914,9 @@ impl Daemon {
                 let Some(adjudication) = adjudication_before(ledger, i) else {
                     anyhow::bail!("entry {seq}: accepted, but its adjudication is not in the log");
                 };
-                let report: MailBody =
-                    text::report_text(&self.templates, dir, adjudication)?.into();
-                for (addr, _) in roster.report_recipients() {
+                for (addr, zone) in roster.report_recipients() {
+                    let report: MailBody =
+                        text::report_text(&self.templates, dir, adjudication, zone)?.into();
                     let key = format!("{id}/{seq}/report/{}", address_key(addr));
                     let out = self.outgoing(
                         id,
@@ -991,7 +996,14 @@ impl Daemon {
                             .last_accepted()
                             .and_then(|j| adjudication_before(ledger, j))
                         {
-                            Some(a) => text::report_text(&self.templates, dir, a)?.into(),
+                            Some(a) => {
+                                let zone = roster
+                                    .report_recipients()
+                                    .into_iter()
+                                    .find(|(x, _)| address_key(x) == sender)
+                                    .and_then(|(_, z)| z);
+                                text::report_text(&self.templates, dir, a, zone)?.into()
+                            }
                             None => "No stage has been played yet: there is no report to resend.\n"
                                 .to_owned()
                                 .into(),

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::report::mail::{DeadlineNotice, Receipt, Rejection, Seat, Welcome};
 use crate::report::templates::{Rendered, Templates};
-use crate::report::turn::turn_report;
+use crate::report::turn::{TurnReport, turn_report};
 /// One accepted orders message, as the log records it.
 #[derive(Debug, Clone)]
 pub struct StageRecord {
@@ -58,10 +58,26 @@ pub fn receipt_text(templates: &Templates, r: &StageRecord, head: &str, next: &s
 }
 
 /// The turn report of adjudication entry `seq`, derived from the match log
-/// alone (so a resend or `adjutant report` gives the same words).
-pub fn report_text(templates: &Templates, dir: &Path, seq: u64) -> anyhow::Result<Rendered> {
-    let report = turn_report(dir, seq)?;
-    Ok(render(templates, "report", &report))
+/// alone (so a resend or `adjutant report` gives the same words), for a
+/// reader in time zone `zone`. A stage 1 report uses the battle-stage
+/// template (`battle`), which asks for stage 2.
+pub fn report_text(
+    templates: &Templates,
+    dir: &Path,
+    seq: u64,
+    zone: Option<&str>,
+) -> anyhow::Result<Rendered> {
+    let report = turn_report(dir, seq)?.for_reader(zone);
+    Ok(render(templates, report_template(&report), &report))
+}
+
+/// The template of a turn report: `battle` after stage 1, `report` else.
+pub fn report_template(report: &TurnReport) -> &'static str {
+    if report.stage == 1 {
+        "battle"
+    } else {
+        "report"
+    }
 }
 
 /// A deadline notice (`reminder` or `late`).

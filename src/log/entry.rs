@@ -191,6 +191,10 @@ pub struct Welcome {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DeadlineEvent {
+    /// The stage began with this deadline (written when a stage starts, so
+    /// the reports and every later look read the same time even if the
+    /// match's settings change).
+    Set,
     /// The reminder before the deadline was sent to the power's player.
     Reminder,
     /// The deadline passed without the stage's orders: the late notices
@@ -206,6 +210,7 @@ impl DeadlineEvent {
     /// The word written in the log.
     pub fn as_str(self) -> &'static str {
         match self {
+            DeadlineEvent::Set => "set",
             DeadlineEvent::Reminder => "reminder",
             DeadlineEvent::Late => "late",
             DeadlineEvent::Passed => "passed",

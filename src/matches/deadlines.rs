@@ -189,18 +189,17 @@ impl Action {
     }
 }
 
-/// What to do about a stage that started at `start`, given the events
-/// already logged for it, at `now`: the action due (at most one; call again
-/// after logging it) and, when nothing is due, when to look again.
+/// What to do about a stage that started at `start` and is due at `due`
+/// (as its `set` entry says), given the events already logged for it, at
+/// `now`: the action due (at most one; call again after logging it) and,
+/// when nothing is due, when to look again.
 pub fn next_action(
     settings: &DeadlineSettings,
     start: DateTime<Utc>,
+    due: DateTime<Utc>,
     logged: &[DeadlineEvent],
     now: DateTime<Utc>,
 ) -> (Option<Action>, Option<DateTime<Utc>>) {
-    let Some(due) = settings.due(start) else {
-        return (None, None);
-    };
     let has = |e: DeadlineEvent| logged.contains(&e);
     if now >= due {
         if !has(DeadlineEvent::Late) {
@@ -211,7 +210,12 @@ pub fn next_action(
         }
         return (None, None);
     }
-    match settings.reminder_at(start) {
+    let reminder_at = chrono::Duration::from_std(settings.reminder_before)
+        .ok()
+        .filter(|_| !settings.reminder_before.is_zero())
+        .map(|lead| due - lead)
+        .filter(|at| *at > start);
+    match reminder_at {
         Some(at) if !has(DeadlineEvent::Reminder) => {
             if now >= at {
                 (Some(Action::Remind), None)
@@ -243,46 +247,46 @@ mod tests {
     fn a_stage_goes_reminder_then_late_then_waits_or_passes() {
         use DeadlineEvent::*;
         let s = settings(NoOrders::Wait);
-        assert_eq!(next_action(&s, t(0), &[], t(1)), (None, Some(t(48))));
+        assert_eq!(next_action(&s, t(0), t(72), &[], t(1)), (None, Some(t(48))));
         assert_eq!(
-            next_action(&s, t(0), &[], t(48)),
+            next_action(&s, t(0), t(72), &[], t(48)),
             (Some(Action::Remind), None)
         );
         assert_eq!(
-            next_action(&s, t(0), &[Reminder], t(50)),
+            next_action(&s, t(0), t(72), &[Reminder], t(50)),
             (None, Some(t(72)))
         );
         assert_eq!(
-            next_action(&s, t(0), &[Reminder], t(72)),
+            next_action(&s, t(0), t(72), &[Reminder], t(72)),
             (Some(Action::Late), None)
         );
         assert_eq!(
-            next_action(&s, t(0), &[Reminder, Late], t(500)),
+            next_action(&s, t(0), t(72), &[Reminder, Late], t(500)),
             (None, None)
         );
         // Found late with no reminder sent (the daemon was down): no
         // reminder after the deadline, straight to the late notices.
         assert_eq!(
-            next_action(&s, t(0), &[], t(80)),
+            next_action(&s, t(0), t(72), &[], t(80)),
             (Some(Action::Late), None)
         );
         let p = settings(NoOrders::Pass);
         assert_eq!(
-            next_action(&p, t(0), &[Late], t(73)),
+            next_action(&p, t(0), t(72), &[Late], t(73)),
             (Some(Action::Pass), None)
         );
-        assert_eq!(next_action(&p, t(0), &[Late, Passed], t(73)), (None, None));
+        assert_eq!(
+            next_action(&p, t(0), t(72), &[Late, Passed], t(73)),
+            (None, None)
+        );
     }
 
     #[test]
-    fn no_deadline_means_nothing_ever_and_short_stages_skip_the_reminder() {
-        let mut s = settings(NoOrders::Wait);
-        s.stage = None;
-        assert_eq!(next_action(&s, t(0), &[], t(10_000)), (None, None));
+    fn short_stages_skip_the_reminder() {
         let mut s = settings(NoOrders::Wait);
         s.stage = Some(Duration::from_secs(12 * 3600));
         assert_eq!(s.reminder_at(t(0)), None);
-        assert_eq!(next_action(&s, t(0), &[], t(1)), (None, Some(t(12))));
+        assert_eq!(next_action(&s, t(0), t(12), &[], t(1)), (None, Some(t(12))));
     }
 
     #[test]

@@ -24,6 +24,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ),
     ("report.txt", include_str!("../../templates/report.txt")),
     ("report.html", include_str!("../../templates/report.html")),
+    ("battle.txt", include_str!("../../templates/battle.txt")),
+    ("battle.html", include_str!("../../templates/battle.html")),
     ("reminder.txt", include_str!("../../templates/reminder.txt")),
     (
         "reminder.html",

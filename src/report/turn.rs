@@ -7,10 +7,14 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::log::DeadlineEvent;
 use crate::log::{Body, Entry};
 use crate::matches::MatchError;
+use crate::matches::deadlines::format_due;
 use crate::matches::history::{game_of, read_log, state_at};
 use crate::rules::GameDef;
+use crate::rules::income::income;
+use crate::rules::state::GameState;
 
 use super::board::{self, BoardRow};
 
@@ -45,6 +49,11 @@ pub struct TurnReport {
     pub ipcs: Vec<Treasury>,
     /// The side that has won, once one has.
     pub winner: Option<String>,
+    /// The victory conditions being held, and what each still needs.
+    pub victory: Vec<String>,
+    /// The deadline of the stage now waited for, when the match has one
+    /// (from its `set` entry in the log).
+    pub deadline: Option<DueView>,
     /// For the power to move next: an orders message to fill in (the
     /// header, then the sections of its stage as comments).
     pub skeleton: String,
@@ -59,6 +68,37 @@ pub struct Treasury {
     pub power: String,
     /// Its IPCs.
     pub ipcs: u32,
+    /// What it would collect at the end of its turn as the board stands.
+    pub income: u32,
+    /// How many units its industrial complexes can place: `no limit (2
+    /// complexes)`, `3 units (1 complex)`, `none`.
+    pub capacity: String,
+}
+
+/// A deadline as one reader sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DueView {
+    /// The deadline (RFC 3339, UTC), as logged.
+    pub at: String,
+    /// In UTC: `2026-11-24 10:00 UTC`.
+    pub utc: String,
+    /// In the reader's time zone, when one is set.
+    pub local: Option<String>,
+}
+
+impl TurnReport {
+    /// The report as a reader in time zone `zone` sees it (the deadline in
+    /// their zone too).
+    pub fn for_reader(mut self, zone: Option<&str>) -> TurnReport {
+        if let Some(d) = self.deadline.as_mut()
+            && let Ok(at) = chrono::DateTime::parse_from_rfc3339(&d.at)
+        {
+            let (utc, local) = format_due(at.with_timezone(&chrono::Utc), zone);
+            d.utc = utc;
+            d.local = local;
+        }
+        self
+    }
 }
 
 /// The trust block: what lets a reader check the dice.
@@ -208,11 +248,15 @@ pub fn turn_report_from(
             .map(|p| Treasury {
                 power: game.powers()[p].name.clone(),
                 ipcs: state.ipcs[p],
+                income: income(game, &state, p).total(),
+                capacity: capacity(game, &state, p),
             })
             .collect(),
         winner: state
             .winner
             .map(|w| game.files().game.sides[w].name.clone()),
+        victory: victory_status(game, &state),
+        deadline: deadline_after(entries, seq),
         skeleton,
         trust: Trust {
             turn,
@@ -226,6 +270,72 @@ pub fn turn_report_from(
             verify: VERIFY_HINT.replace("HEAD", &head),
         },
     })
+}
+
+/// The `set` deadline of the stage that follows adjudication `seq`: the
+/// first one logged after it and before the next stage's adjudication.
+fn deadline_after(entries: &[Entry], seq: u64) -> Option<DueView> {
+    for e in entries.iter().skip(seq as usize) {
+        match &e.body {
+            Body::Adjudication(a) if a.stage != 0 => return None,
+            Body::Deadline(d) if d.event == DeadlineEvent::Set => {
+                let at = chrono::DateTime::parse_from_rfc3339(&d.due).ok()?;
+                let (utc, local) = format_due(at.with_timezone(&chrono::Utc), None);
+                return Some(DueView {
+                    at: d.due.clone(),
+                    utc,
+                    local,
+                });
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A power's production capacity in words.
+fn capacity(game: &GameDef, state: &GameState, power: usize) -> String {
+    let complexes = crate::rules::production::complexes(game, state, power);
+    if complexes.is_empty() {
+        return "none".into();
+    }
+    let n = complexes.len();
+    let noun = if n == 1 { "complex" } else { "complexes" };
+    if complexes.iter().any(|c| c.limit.is_none()) {
+        return format!("no limit ({n} {noun})");
+    }
+    let units: u32 = complexes.iter().filter_map(|c| c.limit).sum();
+    format!(
+        "{units} unit{} ({n} {noun})",
+        if units == 1 { "" } else { "s" }
+    )
+}
+
+/// The victory conditions held now, each with what it still needs.
+fn victory_status(game: &GameDef, state: &GameState) -> Vec<String> {
+    if let Some(w) = state.winner {
+        return vec![format!("{} has won.", game.files().game.sides[w].name)];
+    }
+    let mut out: Vec<String> = state
+        .holds
+        .iter()
+        .map(|h| {
+            let name = &game.powers()[h.power].name;
+            let what = match h.capital {
+                Some(c) => format!("{} together with its own capital", game.space_name(c)),
+                None => "every capital for its side".to_owned(),
+            };
+            format!(
+                "{name} has held {what} since the end of its turn in round {}; \
+                 its side wins if it still does at the end of {name}'s next turn.",
+                h.since
+            )
+        })
+        .collect();
+    if out.is_empty() {
+        out.push("No victory condition is held: nobody is one round from winning.".into());
+    }
+    out
 }
 
 /// The sequence numbers of every adjudication entry of played stages

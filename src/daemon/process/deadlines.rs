@@ -109,76 +109,66 @@ impl Daemon {
                 let list: Vec<String> = errs.iter().map(|(k, e)| format!("{k}: {e}")).collect();
                 anyhow::anyhow!("players.yaml: {}", list.join("; "))
             })?;
-        let mut ledger = Ledger::read(dir)?;
-        self.ensure_pass_reports(id, dir, &ledger, &roster)?;
         if settings.stage.is_none() {
+            let ledger = Ledger::read(dir)?;
+            self.ensure_pass_reports(id, dir, &ledger, &roster)?;
             return Ok(None);
         }
         // Each pass adjudicates a stage and starts the next one's clock;
         // the bound only guards against a policy that cannot advance.
         for _ in 0..64 {
-            // The match holds its log's lock while open: read what is
-            // needed and let it go before appending.
-            let m = Match::open(dir)?;
-            if m.state().winner.is_some() {
-                return Ok(None);
-            }
-            let game = m.game();
-            let power = game.powers()[m.state().current_power(game)].name.clone();
-            let round = m.state().round;
-            let stage = stage_of(m.state());
-            drop(m);
-            let Some((since, start)) = ledger.stage_clock_start() else {
+            let Some(st) = ensure_stage_set(dir, &settings)? else {
+                let ledger = Ledger::read(dir)?;
+                self.ensure_pass_reports(id, dir, &ledger, &roster)?;
                 return Ok(None);
             };
-            let due = settings.due(start).expect("a stage deadline is set");
-            let events = ledger.deadline_events(since, round, &power, stage);
+            let ledger = Ledger::read(dir)?;
+            // After the `set` entry: the reports of a pass quote the next
+            // stage's deadline.
+            self.ensure_pass_reports(id, dir, &ledger, &roster)?;
+            let events = ledger.deadline_events(st.since, st.round, &st.power, st.stage);
             let logged: Vec<DeadlineEvent> = events.iter().map(|(_, e, _)| *e).collect();
             for (seq, event, _) in &events {
-                self.ensure_deadline_mail(
-                    id, &roster, *seq, *event, &power, round, stage, due, &settings,
-                )?;
+                self.ensure_deadline_mail(id, &roster, *seq, *event, &st, &settings)?;
             }
             if logged.contains(&DeadlineEvent::Passed) {
                 // Logged, but the stage was not played before a crash.
-                self.play_pass(dir, &power, round)?;
-                ledger = Ledger::read(dir)?;
-                self.ensure_pass_reports(id, dir, &ledger, &roster)?;
+                self.play_pass(dir, &st.power, st.round)?;
                 continue;
             }
-            let (action, next) = next_action(&settings, start, &logged, now);
+            let (action, next) = next_action(&settings, st.start, st.due, &logged, now);
             let Some(action) = action else {
                 return Ok(next);
             };
-            let mut log = MatchLog::open(&dir.join("log.jsonl"))?;
-            let written = log.append(Body::Deadline(Deadline {
-                round,
-                power: power.clone(),
-                stage,
-                due: due.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-                event: action.event(),
-            }))?;
-            drop(log);
-            tracing::info!(match_id = %id, power = %power, round, stage, event = action.event().as_str(), "deadline event logged");
+            let written = append_deadline(dir, &st, action.event())?;
+            tracing::info!(match_id = %id, power = %st.power, round = st.round, stage = st.stage, event = action.event().as_str(), "deadline event logged");
             if action == Action::Pass {
-                self.play_pass(dir, &power, round)?;
+                self.play_pass(dir, &st.power, st.round)?;
             } else {
-                self.ensure_deadline_mail(
-                    id,
-                    &roster,
-                    written.seq,
-                    action.event(),
-                    &power,
-                    round,
-                    stage,
-                    due,
-                    &settings,
-                )?;
+                self.ensure_deadline_mail(id, &roster, written, action.event(), &st, &settings)?;
             }
-            ledger = Ledger::read(dir)?;
-            self.ensure_pass_reports(id, dir, &ledger, &roster)?;
         }
         anyhow::bail!("deadlines: more than 64 stages passed in one look; stopped")
+    }
+
+    /// Before the replies to an accepted stage are rendered: the next
+    /// stage's `set` entry, so that its turn report quotes the deadline.
+    pub(super) fn set_deadline_of_next_stage(&self, dir: &Path) -> anyhow::Result<()> {
+        if self.config.deadlines.stage.is_none() && !has_own_deadlines(dir) {
+            return Ok(());
+        }
+        let m = Match::open(dir)?;
+        let roster = Roster::load(dir, m.game())?;
+        drop(m);
+        let Ok(settings) = DeadlineSettings::with_match(self.config.deadlines, roster.deadlines())
+        else {
+            // Reported by the deadline check; the reply goes without.
+            return Ok(());
+        };
+        if settings.stage.is_some() {
+            ensure_stage_set(dir, &settings)?;
+        }
+        Ok(())
     }
 
     /// Adjudicates the stage of `power` with no orders.
@@ -230,8 +220,8 @@ impl Daemon {
             .map(|e| e.hash)
             .context("the adjudication entry")?;
         let tag = format_subject_tag(id, Some(a.round), Some(&a.power));
-        let report: MailBody = text::report_text(&self.templates, dir, adj_seq)?.into();
-        for ((addr, _), key) in recipients.iter().zip(&keys) {
+        for ((addr, zone), key) in recipients.iter().zip(&keys) {
+            let report: MailBody = text::report_text(&self.templates, dir, adj_seq, *zone)?.into();
             let out = self.outgoing(
                 id,
                 addr,
@@ -252,19 +242,16 @@ impl Daemon {
     }
 
     /// The mail of a reminder (to the player) or late entry (to everyone).
-    #[allow(clippy::too_many_arguments)]
     fn ensure_deadline_mail(
         &mut self,
         id: &str,
         roster: &Roster,
         seq: u64,
         event: DeadlineEvent,
-        power: &str,
-        round: u32,
-        stage: u8,
-        due: DateTime<Utc>,
+        st: &StageNow,
         settings: &DeadlineSettings,
     ) -> anyhow::Result<()> {
+        let (power, round, stage, due) = (st.power.as_str(), st.round, st.stage, st.due);
         let (kind, recipients): (&str, Vec<(String, Option<String>)>) = match event {
             DeadlineEvent::Reminder => (
                 "reminder",
@@ -281,7 +268,7 @@ impl Daemon {
                     .map(|(a, tz)| (a.to_owned(), tz.map(str::to_owned)))
                     .collect(),
             ),
-            DeadlineEvent::Passed => return Ok(()),
+            DeadlineEvent::Passed | DeadlineEvent::Set => return Ok(()),
         };
         let player = roster.seat(power).map(|s| address_key(&s.email));
         let tag = format_subject_tag(id, Some(round), Some(power));
@@ -329,6 +316,81 @@ impl Daemon {
         }
         Ok(())
     }
+}
+
+/// The stage a match waits for, and its deadline.
+pub(super) struct StageNow {
+    power: String,
+    round: u32,
+    stage: u8,
+    /// The index of the entry that started the stage's clock.
+    since: usize,
+    start: DateTime<Utc>,
+    due: DateTime<Utc>,
+}
+
+/// The stage the match in `dir` waits for, with its `set` entry logged if
+/// it had none (the deadline from the stage's start and `settings`);
+/// `None` once the game is won. The match is opened and closed here (it
+/// holds the log's lock while open).
+fn ensure_stage_set(dir: &Path, settings: &DeadlineSettings) -> anyhow::Result<Option<StageNow>> {
+    let m = Match::open(dir)?;
+    if m.state().winner.is_some() {
+        return Ok(None);
+    }
+    let game = m.game();
+    let power = game.powers()[m.state().current_power(game)].name.clone();
+    let round = m.state().round;
+    let stage = stage_of(m.state());
+    drop(m);
+    let ledger = Ledger::read(dir)?;
+    let Some((since, start)) = ledger.stage_clock_start() else {
+        return Ok(None);
+    };
+    let set = ledger
+        .deadline_events(since, round, &power, stage)
+        .into_iter()
+        .find(|(_, e, _)| *e == DeadlineEvent::Set);
+    let due = match set {
+        Some((_, _, due)) => DateTime::parse_from_rfc3339(&due)
+            .with_context(|| format!("deadline entry: due {due:?}"))?
+            .with_timezone(&Utc),
+        None => {
+            let Some(due) = settings.due(start) else {
+                return Ok(None);
+            };
+            let st = StageNow {
+                power,
+                round,
+                stage,
+                since,
+                start,
+                due,
+            };
+            append_deadline(dir, &st, DeadlineEvent::Set)?;
+            return Ok(Some(st));
+        }
+    };
+    Ok(Some(StageNow {
+        power,
+        round,
+        stage,
+        since,
+        start,
+        due,
+    }))
+}
+
+fn append_deadline(dir: &Path, st: &StageNow, event: DeadlineEvent) -> anyhow::Result<u64> {
+    let mut log = MatchLog::open(&dir.join("log.jsonl"))?;
+    let written = log.append(Body::Deadline(Deadline {
+        round: st.round,
+        power: st.power.clone(),
+        stage: st.stage,
+        due: st.due.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        event,
+    }))?;
+    Ok(written.seq)
 }
 
 /// Does the match's players file set deadlines of its own? (An unreadable
