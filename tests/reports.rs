@@ -384,3 +384,88 @@ fn a_report_needs_an_adjudication_entry() {
     let err = turn_report(&dir, 1_000_000).unwrap_err().to_string();
     assert!(err.contains("not in the log"), "{err}");
 }
+
+/// Headless Chromium from Debian's packages, or `None` (loudly; a failure
+/// under `CI=true`, where `.ci/run` installs it).
+fn chromium() -> Option<PathBuf> {
+    for p in ["/usr/bin/chromium", "/usr/bin/chromium-browser"] {
+        if Path::new(p).exists() {
+            return Some(PathBuf::from(p));
+        }
+    }
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("chromium is missing under CI=true; .ci/run must install it");
+    }
+    eprintln!("\n*** SKIPPING THE SCREENSHOT TEST: chromium is not installed ***\n");
+    None
+}
+
+/// Width and height from a PNG's IHDR chunk.
+fn png_size(png: &[u8]) -> (u32, u32) {
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "not a PNG");
+    assert_eq!(&png[12..16], b"IHDR");
+    let be = |b: &[u8]| u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+    (be(&png[16..20]), be(&png[20..24]))
+}
+
+#[test]
+fn the_html_report_renders_in_headless_chromium_on_a_phone_and_a_desktop() {
+    let Some(chromium) = chromium() else {
+        return;
+    };
+    let dir = played_match("reports-chromium");
+    let entries = read_log(&dir).unwrap();
+    // The report with the most events: battles, captures, placements.
+    let seq = report_entries(&entries)
+        .into_iter()
+        .max_by_key(|s| turn_report(&dir, *s).unwrap().events.len())
+        .unwrap();
+    let report = turn_report(&dir, seq).unwrap();
+    let html = Templates::builtin()
+        .render_mail(report_template(&report), &report)
+        .unwrap()
+        .html;
+    let out = dir.parent().unwrap().join("png");
+    std::fs::create_dir_all(&out).unwrap();
+    let page = out.join("report.html");
+    std::fs::write(&page, &html).unwrap();
+    for (name, width, height) in [("phone", 412u32, 2400u32), ("desktop", 1280, 2400)] {
+        let png = out.join(format!("report-{name}.png"));
+        let _ = std::fs::remove_file(&png);
+        let profile = out.join(format!("profile-{name}"));
+        let status = Command::new(&chromium)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--hide-scrollbars",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg(format!("--window-size={width},{height}"))
+            .arg(format!("--screenshot={}", png.display()))
+            .arg(format!("file://{}", page.display()))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert!(
+            status.success(),
+            "chromium failed for the {name} screenshot"
+        );
+        let bytes = std::fs::read(&png).unwrap();
+        assert_eq!(png_size(&bytes), (width, height), "{name}");
+        // A blank page compresses to a few hundred bytes; text, tables and
+        // the highlighted rows do not.
+        assert!(
+            bytes.len() > 30_000,
+            "{name}: {} bytes: the page looks empty ({})",
+            bytes.len(),
+            png.display()
+        );
+    }
+}
