@@ -17,7 +17,7 @@ use adjutant::log::Body;
 use adjutant::matches::Match;
 use adjutant::matches::history::read_log;
 use adjutant::report::board::BoardRow;
-use adjutant::report::mail::{DeadlineNotice, Receipt, Rejection, Seat, Welcome};
+use adjutant::report::mail::{DeadlineNotice, Receipt, Rejection, RuleOption, Seat, Welcome};
 use adjutant::report::templates::{Rendered, TEXT_WIDTH, Templates};
 use adjutant::report::turn::{
     DiceGroup, DueView, FedDigest, Treasury, Trust, TurnReport, VERIFY_HINT, report_entries,
@@ -219,6 +219,12 @@ fn render_all(t: &Templates) -> Vec<(&'static str, Rendered)> {
                 name: "Sasha".into(),
             },
         ],
+        options: vec![RuleOption {
+            name: "low_luck".into(),
+            value: "false".into(),
+            about: "Low Luck: each firing group scores one hit per six points of strength, and rolls one die for the rest (a common league option).".into(),
+        }],
+        deadlines: "72h per stage, a reminder 24h before; then the match waits for the late orders".into(),
     };
     // Stage 2 of the same turn, for a reader in Berlin, with a victory
     // condition held: the turn report proper.

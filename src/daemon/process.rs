@@ -32,6 +32,7 @@ use crate::mail::transport::{
 use crate::matches::players::{address_hash, address_key};
 use crate::matches::{Match, PlayerSecrets, Roster};
 use crate::report::board;
+use crate::report::mail::{RuleOption, Seat, Welcome as WelcomeMail};
 use crate::report::templates::Templates;
 
 use super::config::{Config, Inbound as InboundConfig, Transport as TransportConfig};
@@ -310,7 +311,27 @@ impl Daemon {
         let m = Match::open(dir)?;
         let roster = Roster::load(dir, m.game())?;
         let game_name = m.game().files().game.name.clone();
+        let options: Vec<RuleOption> = m
+            .game()
+            .rule_set()
+            .options()
+            .iter()
+            .filter_map(|spec| {
+                Some(RuleOption {
+                    name: spec.name.to_owned(),
+                    value: m.game().option(spec.name)?.to_string(),
+                    about: spec.about.to_owned(),
+                })
+            })
+            .collect();
         drop(m);
+        let deadlines = match crate::matches::deadlines::DeadlineSettings::with_match(
+            self.config.deadlines,
+            roster.deadlines(),
+        ) {
+            Ok(d) => d.describe(),
+            Err(_) => "see the organiser (the match's deadline settings have a problem)".into(),
+        };
         let mut ledger = Ledger::read(dir)?;
         if ledger.welcome().is_none() {
             let mut log = MatchLog::open(&dir.join("log.jsonl"))?;
@@ -323,10 +344,13 @@ impl Daemon {
         }
         let seq = ledger.welcome().expect("just logged");
         let mut secrets = PlayerSecrets::load(dir)?;
-        let seats: Vec<(String, String)> = roster
+        let seats: Vec<Seat> = roster
             .seats()
             .iter()
-            .map(|s| (s.power.clone(), s.name.clone()))
+            .map(|s| Seat {
+                power: s.power.clone(),
+                name: s.name.clone(),
+            })
             .collect();
         let mut issued = Vec::new();
         for seat in roster.seats() {
@@ -340,13 +364,17 @@ impl Daemon {
             secrets.save()?;
             let body = text::welcome_text(
                 &self.templates,
-                id,
-                &game_name,
-                &seat.power,
-                &seat.name,
-                &secret,
-                &self.ours.for_match(id),
-                &seats,
+                &WelcomeMail {
+                    match_id: id.to_owned(),
+                    game: game_name.clone(),
+                    power: seat.power.clone(),
+                    name: seat.name.clone(),
+                    secret: secret.clone(),
+                    orders_address: self.ours.for_match(id),
+                    seats: seats.clone(),
+                    options: options.clone(),
+                    deadlines: deadlines.clone(),
+                },
             );
             let out = self.outgoing(
                 id,

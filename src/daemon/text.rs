@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::report::mail::{DeadlineNotice, Receipt, Rejection, Seat, Welcome};
+use crate::report::mail::{DeadlineNotice, Receipt, Rejection, Welcome};
 use crate::report::templates::{Rendered, Templates};
 use crate::report::turn::{TurnReport, turn_report};
 /// One accepted orders message, as the log records it.
@@ -104,33 +104,8 @@ pub fn refused_text(errors: &[String]) -> String {
 }
 
 /// The welcome mail of one seat, with its secret.
-#[allow(clippy::too_many_arguments)]
-pub fn welcome_text(
-    templates: &Templates,
-    match_id: &str,
-    game: &str,
-    power: &str,
-    name: &str,
-    secret: &str,
-    orders_address: &str,
-    seats: &[(String, String)],
-) -> Rendered {
-    let ctx = Welcome {
-        match_id: match_id.to_owned(),
-        game: game.to_owned(),
-        power: power.to_owned(),
-        name: name.to_owned(),
-        secret: secret.to_owned(),
-        orders_address: orders_address.to_owned(),
-        seats: seats
-            .iter()
-            .map(|(power, name)| Seat {
-                power: power.clone(),
-                name: name.clone(),
-            })
-            .collect(),
-    };
-    render(templates, "welcome", &ctx)
+pub fn welcome_text(templates: &Templates, ctx: &Welcome) -> Rendered {
+    render(templates, "welcome", ctx)
 }
 
 /// The alert to a player's address of record when their secret was used

@@ -151,6 +151,35 @@ impl DeadlineSettings {
         }
     }
 
+    /// The settings in words, for the welcome mail.
+    pub fn describe(&self) -> String {
+        let Some(stage) = self.stage else {
+            return "none: the match waits for each stage's orders".into();
+        };
+        let words = |d: Duration| {
+            let s = d.as_secs();
+            if s.is_multiple_of(86_400) {
+                format!("{}d", s / 86_400)
+            } else if s.is_multiple_of(3600) {
+                format!("{}h", s / 3600)
+            } else if s.is_multiple_of(60) {
+                format!("{}m", s / 60)
+            } else {
+                format!("{s}s")
+            }
+        };
+        let reminder = if self.reminder_before.is_zero() || self.reminder_before >= stage {
+            "no reminder".to_owned()
+        } else {
+            format!("a reminder {} before", words(self.reminder_before))
+        };
+        let policy = match self.no_orders {
+            NoOrders::Wait => "then the match waits for the late orders",
+            NoOrders::Pass => "then the stage is played with no orders (standing orders apply)",
+        };
+        format!("{} per stage, {reminder}; {policy}", words(stage))
+    }
+
     /// The deadline of a stage that started at `start`.
     pub fn due(&self, start: DateTime<Utc>) -> Option<DateTime<Utc>> {
         let d = chrono::Duration::from_std(self.stage?).ok()?;

@@ -50,6 +50,22 @@ pub struct Welcome {
     pub orders_address: String,
     /// Every seat of the match.
     pub seats: Vec<Seat>,
+    /// The rule options in force (the match's game data over the rule
+    /// set's defaults).
+    pub options: Vec<RuleOption>,
+    /// The match's deadlines in words (`72h per stage, ...`, or none).
+    pub deadlines: String,
+}
+
+/// A rule option in [`Welcome`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RuleOption {
+    /// Its key in `game.yaml`.
+    pub name: String,
+    /// Its value.
+    pub value: String,
+    /// What it changes.
+    pub about: String,
 }
 
 /// A seat in [`Welcome`].
