@@ -268,6 +268,44 @@ fn the_pass_policy_of_a_match_plays_the_stage_with_no_orders() {
         "four players and the observer: {reports:#?}"
     );
     assert!(reports.iter().any(|r| r.to == "umpire@league.test"));
+    // Each report quotes the next stage's deadline in its reader's zone.
+    let report_to = |to: &str| reports.iter().find(|r| r.to == to).unwrap();
+    let g = report_to(&germany);
+    assert!(g.body.contains("Deadline: "), "{}", g.body);
+    assert!(g.body.contains("(Europe/Berlin))"), "{}", g.body);
+    let u = report_to("umpire@league.test");
+    assert!(u.body.contains("(America/New_York))"), "{}", u.body);
+    let s = report_to(&player_address("dp", "Soviet Union"));
+    assert!(
+        s.body.contains("Deadline: ") && !s.body.contains("Europe/Berlin"),
+        "{}",
+        s.body
+    );
+    // `adjutant report` re-renders Germany's copy from the log alone.
+    let adjudication = env
+        .entries("dp")
+        .into_iter()
+        .find(|e| e["kind"] == "adjudication")
+        .unwrap()["seq"]
+        .as_u64()
+        .unwrap();
+    let out = env.adjutant(&[
+        "report",
+        "--match",
+        env.data.join("matches/dp").to_str().unwrap(),
+        "--entry",
+        &adjudication.to_string(),
+        "--time-zone",
+        "Europe/Berlin",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let rerendered = text(&out.stdout);
+    assert!(rerendered.contains("(Europe/Berlin))"), "{rerendered}");
+    assert!(
+        g.body.contains(rerendered.trim_end()),
+        "the mailed text part is the re-rendered report:\n{rerendered}\n---\n{}",
+        g.body
+    );
 
     // The next stage has its own clock: Germany's stage 2 passes too.
     let stage2_start = time_of(&env, "dp", "adjudication");
