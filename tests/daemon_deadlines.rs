@@ -4,8 +4,6 @@
 
 mod daemon_support;
 
-use std::path::Path;
-
 use chrono::{DateTime, Utc};
 use daemon_support::{Env, TURN_ORDER, player_address, text};
 
@@ -47,26 +45,6 @@ fn sleep_until(at: DateTime<Utc>) {
     if let Ok(d) = (at - Utc::now()).to_std() {
         std::thread::sleep(d);
     }
-}
-
-fn new_match_from(env: &Env, id: &str, players_yaml: &str) {
-    let players = env.root.join(format!("{id}-players.yaml"));
-    std::fs::write(&players, players_yaml).unwrap();
-    let dir = env.data.join("matches").join(id);
-    std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
-    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
-    let out = env.adjutant(&[
-        "new",
-        "--game",
-        "aae",
-        "--players",
-        players.to_str().unwrap(),
-        "--dir",
-        dir.to_str().unwrap(),
-        "--games",
-        games.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
 }
 
 #[test]
@@ -204,7 +182,8 @@ fn the_pass_policy_of_a_match_plays_the_stage_with_no_orders() {
             player_address("dp", p)
         ));
     }
-    new_match_from(&env, "dp", &yaml);
+    let out = env.try_new_match("dp", &yaml);
+    assert!(out.status.success(), "{}", text(&out.stderr));
     env.run_once();
     let start = time_of(&env, "dp", "welcome");
     sleep_until(start + chrono::Duration::milliseconds(4_500));
@@ -347,21 +326,7 @@ fn bad_match_settings_are_refused_by_adjutant_new() {
             player_address("db", p)
         ));
     }
-    let players = env.root.join("db-players.yaml");
-    std::fs::write(&players, yaml).unwrap();
-    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
-    let dir = env.data.join("matches").join("db");
-    let out = env.adjutant(&[
-        "new",
-        "--game",
-        "aae",
-        "--players",
-        players.to_str().unwrap(),
-        "--dir",
-        dir.to_str().unwrap(),
-        "--games",
-        games.to_str().unwrap(),
-    ]);
+    let out = env.try_new_match("db", &yaml);
     assert!(!out.status.success());
     let err = text(&out.stderr);
     for want in [

@@ -450,56 +450,52 @@ fn secret_rotation_and_bounces_are_recorded() {
     env.verify("r1");
 }
 
+/// `adjutant run VERB --config` on `yaml` exits 2 naming every problem.
+fn refused_config(name: &str, yaml: &str, verb: &str, wants: &[&str]) {
+    let env = Env::new(name, Some(yaml));
+    let out = env.adjutant(&[
+        "run",
+        verb,
+        "--config",
+        env.config.as_ref().unwrap().to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    for want in wants {
+        assert!(err.contains(want), "{want}: {err}");
+    }
+}
+
 #[test]
 fn a_bad_configuration_is_refused_with_every_problem() {
-    let env = Env::new(
+    refused_config(
         "badcfg",
-        Some(
-            "mail: {domain: 'no domain'}\nlimits: {per_match_per_hour: 0}\ndeadlines: {stage: soon}\n",
-        ),
-    );
-    let out = env.adjutant(&[
-        "run",
+        "mail: {domain: 'no domain'}\nlimits: {per_match_per_hour: 0}\ndeadlines: {stage: soon}\n",
         "--once",
-        "--config",
-        env.config.as_ref().unwrap().to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = text(&out.stderr);
-    for want in [
-        "3 problem(s)",
-        "mail.domain",
-        "limits.per_match_per_hour",
-        "deadlines.stage",
-    ] {
-        assert!(err.contains(want), "{want}: {err}");
-    }
-    // IMAP settings: every problem at once, before any connection.
-    let env = Env::new(
-        "badimap",
-        Some(
-            "inbound:\n  imap: {host: imap.example.org, security: plain, user: '', password_file: /nonexistent/pw, processed_folder: INBOX, timeout: 0s}\n",
-        ),
+        &[
+            "3 problem(s)",
+            "mail.domain",
+            "limits.per_match_per_hour",
+            "deadlines.stage",
+        ],
     );
-    let out = env.adjutant(&[
-        "run",
+    // IMAP settings: every problem at once, before any connection.
+    refused_config(
+        "badimap",
+        "inbound:\n  imap: {host: imap.example.org, security: plain, user: '', password_file: /nonexistent/pw, processed_folder: INBOX, timeout: 0s}\n",
         "--check",
-        "--config",
-        env.config.as_ref().unwrap().to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = text(&out.stderr);
-    for want in [
-        "5 problem(s)",
-        "inbound.imap.security",
-        "loopback",
-        "inbound.imap.user",
-        "inbound.imap.password_file",
-        "inbound.imap.processed_folder",
-        "inbound.imap.timeout",
-    ] {
-        assert!(err.contains(want), "{want}: {err}");
-    }
+        &[
+            "5 problem(s)",
+            "inbound.imap.security",
+            "loopback",
+            "inbound.imap.user",
+            "inbound.imap.password_file",
+            "inbound.imap.processed_folder",
+            "inbound.imap.timeout",
+        ],
+    );
+    refused_config("unknownkey", "inbox: x\n", "--check", &["inbox"]);
+    let env = Env::new("badimap-pw", Some(""));
     // A server that is not there stops the daemon at start, with the reason.
     let pw = env.root.join("pw");
     std::fs::write(&pw, "x\n").unwrap();
@@ -527,16 +523,6 @@ fn a_bad_configuration_is_refused_with_every_problem() {
         err.contains("cannot open the IMAP inbox orders@127.0.0.1"),
         "{err}"
     );
-
-    let env = Env::new("unknownkey", Some("inbox: x\n"));
-    let out = env.adjutant(&[
-        "run",
-        "--check",
-        "--config",
-        env.config.as_ref().unwrap().to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("inbox"), "{}", text(&out.stderr));
 }
 
 #[test]

@@ -7,11 +7,9 @@
 //! under `CI=true`, where a missing tool is a failure.
 
 use std::fs;
-use std::io::{BufRead, BufReader};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
 mod mail_support;
@@ -277,19 +275,8 @@ fn start_server(python: &str, dir: &Path, mode: &str, certs: Option<&Certs>) -> 
         .stderr(Stdio::inherit())
         .spawn()
         .expect("start aiosmtpd");
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = BufReader::new(stdout).read_line(&mut line);
-        let _ = tx.send(line);
-    });
-    let server = Server { child, port, out };
-    let line = rx
-        .recv_timeout(Duration::from_secs(20))
-        .expect("aiosmtpd did not start within 20 s");
-    assert_eq!(line.trim(), "READY", "aiosmtpd failed to start");
-    server
+    mail_support::wait_ready(&mut child);
+    Server { child, port, out }
 }
 
 fn config(port: u16, security: SmtpSecurity, ca: Option<&Path>) -> SmtpConfig {

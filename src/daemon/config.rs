@@ -199,20 +199,10 @@ pub struct LimitsFile {
     pub unknown_sender_notices_per_hour: Option<u32>,
 }
 
-/// `deadlines:`.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DeadlinesFile {
-    /// Time allowed for each stage, e.g. `72h`, `3d` (default: none).
-    #[serde(default)]
-    pub stage: Option<String>,
-    /// How long before a deadline the reminder goes out (default `24h`).
-    #[serde(default)]
-    pub reminder_before: Option<String>,
-    /// What happens when a deadline passes: `wait` (the default) or `pass`.
-    #[serde(default)]
-    pub no_orders: Option<String>,
-}
+/// `deadlines:`: the same keys as a players file's (`stage`, e.g. `72h`,
+/// default none; `reminder_before`, default `24h`; `no_orders`, `wait` or
+/// `pass`).
+pub type DeadlinesFile = crate::matches::MatchDeadlines;
 
 /// Where mail comes in.
 #[derive(Debug, Clone, PartialEq, Eq)]

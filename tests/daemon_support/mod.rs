@@ -87,12 +87,19 @@ impl Env {
                 player_address(id, p)
             ));
         }
+        let out = self.try_new_match(id, &yaml);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        self.data.join("matches").join(id)
+    }
+
+    /// `adjutant new` of match `id` from a players file's text.
+    pub fn try_new_match(&self, id: &str, yaml: &str) -> Output {
         let players = self.root.join(format!("{id}-players.yaml"));
         std::fs::write(&players, yaml).unwrap();
         let dir = self.data.join("matches").join(id);
         std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
         let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
-        let out = self.adjutant(&[
+        self.adjutant(&[
             "new",
             "--game",
             "aae",
@@ -102,9 +109,7 @@ impl Env {
             dir.to_str().unwrap(),
             "--games",
             games.to_str().unwrap(),
-        ]);
-        assert!(out.status.success(), "{}", text(&out.stderr));
-        dir
+        ])
     }
 
     /// Drops a message into the inbox under a name that sorts by `n`.

@@ -432,20 +432,27 @@ impl SmtpServer {
             .stderr(Stdio::inherit())
             .spawn()
             .expect("start aiosmtpd");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = tx.send(line);
-        });
-        let process = Process(child);
-        let line = rx
-            .recv_timeout(Duration::from_secs(20))
-            .expect("aiosmtpd did not start within 20 s");
-        assert_eq!(line.trim(), "READY", "aiosmtpd failed to start");
-        SmtpServer { port, process }
+        wait_ready(&mut child);
+        SmtpServer {
+            port,
+            process: Process(child),
+        }
     }
+}
+
+/// Waits until a server started with piped stdout prints `READY` (20 s).
+pub fn wait_ready(child: &mut Child) {
+    let stdout = child.stdout.take().expect("stdout piped");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let line = rx
+        .recv_timeout(Duration::from_secs(20))
+        .expect("the server did not start within 20 s");
+    assert_eq!(line.trim(), "READY", "the server failed to start");
 }
 
 const CLIENT: &str = r#"
