@@ -265,13 +265,18 @@ impl Daemon {
             std::fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))?
         {
             let path = entry?.path();
-            let log = path.join("log.jsonl");
-            let Ok(data) = std::fs::read(&log) else {
+            // Only the genesis line is read: a league's logs are long and
+            // this runs on every pass.
+            let Ok(file) = std::fs::File::open(path.join("log.jsonl")) else {
                 continue;
             };
-            let Some(first) = data.split(|&b| b == b'\n').next() else {
+            let mut first = Vec::new();
+            if std::io::BufRead::read_until(&mut std::io::BufReader::new(file), b'\n', &mut first)
+                .is_err()
+            {
                 continue;
-            };
+            }
+            let first = first.strip_suffix(b"\n").unwrap_or(&first);
             let Ok(e) = parse_line(first) else {
                 continue;
             };
