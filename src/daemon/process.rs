@@ -947,10 +947,19 @@ impl Daemon {
                 let Some(adjudication) = adjudication_before(ledger, i) else {
                     anyhow::bail!("entry {seq}: accepted, but its adjudication is not in the log");
                 };
+                // The report is replayed from the log once, and only if some
+                // copy is not queued yet (a duplicate message finds them all).
+                let mut turn = None;
                 for (addr, zone) in roster.report_recipients() {
-                    let report: MailBody =
-                        text::report_text(&self.templates, dir, adjudication, zone)?.into();
                     let key = format!("{id}/{seq}/report/{}", address_key(addr));
+                    if self.outbox.status(&key)?.is_some() {
+                        continue;
+                    }
+                    if turn.is_none() {
+                        turn = Some(text::turn_report_of(dir, adjudication)?);
+                    }
+                    let turn = turn.as_ref().expect("just built");
+                    let report: MailBody = text::report_text(&self.templates, turn, zone).into();
                     let out = self.outgoing(
                         id,
                         addr,
@@ -1035,7 +1044,8 @@ impl Daemon {
                                     .into_iter()
                                     .find(|(x, _)| address_key(x) == sender)
                                     .and_then(|(_, z)| z);
-                                text::report_text(&self.templates, dir, a, zone)?.into()
+                                let turn = text::turn_report_of(dir, a)?;
+                                text::report_text(&self.templates, &turn, zone).into()
                             }
                             None => "No stage has been played yet: there is no report to resend.\n"
                                 .to_owned()

@@ -58,17 +58,16 @@ pub fn receipt_text(templates: &Templates, r: &StageRecord, head: &str, next: &s
 }
 
 /// The turn report of adjudication entry `seq`, derived from the match log
-/// alone (so a resend or `adjutant report` gives the same words), for a
-/// reader in time zone `zone`. A stage 1 report uses the battle-stage
-/// template (`battle`), which asks for stage 2.
-pub fn report_text(
-    templates: &Templates,
-    dir: &Path,
-    seq: u64,
-    zone: Option<&str>,
-) -> anyhow::Result<Rendered> {
-    let report = turn_report(dir, seq)?.for_reader(zone);
-    Ok(render(templates, report_template(&report), &report))
+/// alone (so a resend or `adjutant report` gives the same words).
+pub fn turn_report_of(dir: &Path, seq: u64) -> anyhow::Result<TurnReport> {
+    Ok(turn_report(dir, seq)?)
+}
+
+/// A turn report rendered for a reader in time zone `zone`. A stage 1
+/// report uses the battle-stage template (`battle`), which asks for stage 2.
+pub fn report_text(templates: &Templates, report: &TurnReport, zone: Option<&str>) -> Rendered {
+    let report = report.clone().for_reader(zone);
+    render(templates, report_template(&report), &report)
 }
 
 /// The template of a turn report: `battle` after stage 1, `report` else.

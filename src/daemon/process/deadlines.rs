@@ -220,8 +220,9 @@ impl Daemon {
             .map(|e| e.hash)
             .context("the adjudication entry")?;
         let tag = format_subject_tag(id, Some(a.round), Some(&a.power));
+        let turn = text::turn_report_of(dir, adj_seq)?;
         for ((addr, zone), key) in recipients.iter().zip(&keys) {
-            let report: MailBody = text::report_text(&self.templates, dir, adj_seq, *zone)?.into();
+            let report: MailBody = text::report_text(&self.templates, &turn, *zone).into();
             let out = self.outgoing(
                 id,
                 addr,
