@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use adjutant::mail::imap::{Idle, ImapClient, ImapConfig, ImapError, ImapSecurity};
+use adjutant::mail::inbox::{ImapInbox, Inbox};
 use mail_support::{Dovecot, dovecot, openssl};
 
 fn root(name: &str) -> PathBuf {
@@ -192,4 +193,40 @@ fn idle_wakes_on_delivery_times_out_and_stops() {
     stopper.join().unwrap();
     c.noop().unwrap();
     c.logout();
+}
+
+#[test]
+fn the_inbox_reconnects_after_the_server_restarts() {
+    let Some(mut d) = start("restart") else {
+        return;
+    };
+    d.deliver("orders", &message(1));
+    let mut inbox = Inbox::Imap(Box::new(ImapInbox::new(
+        config(&d, ImapSecurity::ImplicitTls, "orders", "pw-orders"),
+        "INBOX",
+        "processed",
+    )));
+    let waiting = inbox.pending().unwrap();
+    assert_eq!(waiting.len(), 1);
+    assert_eq!(inbox.read(&waiting[0]).unwrap().unwrap(), message(1));
+
+    // Every connection drops; the next call fails, the one after that
+    // connects again and finds the message still waiting.
+    d.restart();
+    d.deliver("orders", &message(2));
+    let first = inbox.pending();
+    let waiting = match first {
+        Ok(w) => w,
+        Err(e) => {
+            assert!(e.to_string().contains("127.0.0.1"), "{e}");
+            inbox
+                .pending()
+                .unwrap_or_else(|e| panic!("no reconnect: {e}\n{}", d.log()))
+        }
+    };
+    assert_eq!(waiting.len(), 2, "{waiting:?}");
+    for w in &waiting {
+        inbox.mark_processed(w).unwrap();
+    }
+    assert!(inbox.pending().unwrap().is_empty());
 }

@@ -191,6 +191,28 @@ pub struct Dovecot {
     pub imap_port: u16,
     pub certs: Certs,
     process: Process,
+    bin: PathBuf,
+}
+
+fn spawn_dovecot(bin: &Path, conf: &Path, root: &Path) -> Process {
+    // Dovecot keeps the caller's stdout open: give it files instead.
+    let out = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(root.join("dovecot.stdout"))
+        .unwrap();
+    let err = out.try_clone().unwrap();
+    Process(
+        Command::new(bin)
+            .arg("-F")
+            .arg("-c")
+            .arg(conf)
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err)
+            .spawn()
+            .expect("start dovecot"),
+    )
 }
 
 impl Dovecot {
@@ -255,30 +277,54 @@ protocol imap {{
         );
         let conf_path = root.join("dovecot.conf");
         fs::write(&conf_path, conf).unwrap();
-        // Dovecot keeps the caller's stdout open: give it files instead.
-        let out = fs::File::create(root.join("dovecot.stdout")).unwrap();
-        let err = out.try_clone().unwrap();
-        let child = Command::new(bin)
-            .arg("-F")
-            .arg("-c")
-            .arg(&conf_path)
-            .stdin(Stdio::null())
-            .stdout(out)
-            .stderr(err)
-            .spawn()
-            .expect("start dovecot");
-        let process = Process(child);
         let d = Dovecot {
             root: root.to_owned(),
             imaps_port,
             imap_port,
             certs,
-            process,
+            process: spawn_dovecot(bin, &conf_path, root),
+            bin: bin.to_owned(),
         };
         for port in [imap_port, imaps_port] {
             d.wait_for(port);
         }
         d
+    }
+
+    /// Stops Dovecot (every connection drops) and starts it again on the
+    /// same ports with the same mailboxes.
+    pub fn restart(&mut self) {
+        // SIGTERM, as a service manager stops it: the master takes its
+        // children (every IMAP session) down with it.
+        let pid = self.process.0.id().to_string();
+        let children = Command::new("pgrep")
+            .args(["-P", &pid])
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default();
+        let _ = Command::new("kill").args(["-TERM", &pid]).status();
+        let _ = self.process.0.wait();
+        // Children notice the master's end on their own time; a session
+        // left over would keep serving its stale view, so they must go.
+        let until = Instant::now() + Duration::from_secs(2);
+        for child in children.split_whitespace() {
+            let proc_dir = PathBuf::from(format!("/proc/{child}"));
+            while proc_dir.exists() && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            if proc_dir.exists() {
+                let _ = Command::new("kill").args(["-KILL", child]).status();
+            }
+        }
+        let until = Instant::now() + Duration::from_secs(30);
+        while TcpStream::connect(("127.0.0.1", self.imaps_port)).is_ok() {
+            assert!(Instant::now() < until, "Dovecot did not stop");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        self.process = spawn_dovecot(&self.bin, &self.root.join("dovecot.conf"), &self.root);
+        for port in [self.imap_port, self.imaps_port] {
+            self.wait_for(port);
+        }
     }
 
     fn wait_for(&self, port: u16) {
