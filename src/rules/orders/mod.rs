@@ -7,7 +7,7 @@
 //! these types and never see YAML.
 
 pub mod canonical;
-mod grammar;
+pub(crate) mod grammar;
 pub mod keys;
 pub mod parse;
 pub mod schema;
