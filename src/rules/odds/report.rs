@@ -8,6 +8,7 @@ use super::exact::End;
 use super::query::{OddsQuery, Prepared};
 use super::{Tally, exact::Policy};
 use crate::rules::GameDef;
+use crate::rules::combat::fights;
 use crate::rules::orders::UnitList;
 
 /// How the figures were obtained.
@@ -28,7 +29,7 @@ pub enum Method {
 pub struct SideReport {
     /// Its units, in the game's spelling.
     pub units: String,
-    /// Their value in IPCs.
+    /// The value in IPCs of those that fight.
     pub ipc: u32,
     /// Expected survivors by unit type (over every outcome; a retreating
     /// attacker's units survive).
@@ -116,22 +117,23 @@ fn counts_text(game: &GameDef, counts: &[u32]) -> String {
     }
 }
 
+/// A side's units, value and expected survivors; units that never fight
+/// (an AA gun, which only fires before the battle) are named but neither
+/// valued nor counted as survivors.
 fn side_report(game: &GameDef, list: &UnitList, expected: &[f64]) -> SideReport {
     let types = game.unit_types();
     let cost = |t: usize| f64::from(types[t].cost.unwrap_or(0));
+    let fighting = || list.iter().filter(|c| fights(&types[c.unit]));
     SideReport {
         units: list
             .iter()
             .map(|c| format!("{} {}", c.count, types[c.unit].name))
             .collect::<Vec<_>>()
             .join(", "),
-        ipc: list
-            .iter()
+        ipc: fighting()
             .map(|c| c.count * types[c.unit].cost.unwrap_or(0))
             .sum(),
-        expected_survivors: list
-            .iter()
-            .filter(|c| expected[c.unit] > 0.0 || c.count > 0)
+        expected_survivors: fighting()
             .map(|c| (types[c.unit].name.clone(), expected[c.unit]))
             .collect(),
         expected_ipc_left: expected.iter().enumerate().map(|(t, e)| e * cost(t)).sum(),
@@ -248,11 +250,8 @@ impl OddsReport {
                 format!("Monte Carlo estimate from {battles} battles, ± one standard error")
             }
         };
-        wrap(
-            &mut out,
-            &format!("Battle odds ({}), {}: {method}", self.game, self.battle),
-            "  ",
-        );
+        wrap(&mut out, &format!("Odds of a {}: {method}", self.battle), "  ");
+        wrap(&mut out, &format!("Game: {}", self.game), "  ");
         wrap(
             &mut out,
             &format!("Attackers: {} ({} IPCs)", self.attacker.units, self.attacker.ipc),
