@@ -426,7 +426,21 @@ pub(crate) fn fight(
         if att.is_empty() || defenders(ctx, state, space).is_empty() {
             break;
         }
-        if !retreat_tried && retreat::wanted(&policy, round, att.len()) {
+        // The odds are those of fighting on from the survivors as they stand
+        // (no bombardment or AA fire: those come before round 2).
+        let odds = || {
+            let def = defenders(ctx, state, space);
+            crate::rules::odds::attacker_win_now(
+                game,
+                state,
+                &att,
+                &def,
+                &attacker_chooser,
+                &defender_chooser,
+                ctx.low_luck,
+            )
+        };
+        if !retreat_tried && retreat::wanted(&policy, round, att.len(), odds) {
             retreat_tried = true;
             let why = format!(
                 "{}: retreat {}",
@@ -435,6 +449,18 @@ pub(crate) fn fight(
                     Retreat::Never => String::new(),
                     Retreat::AfterRound(n) => format!("after round {n}"),
                     Retreat::WhenAttackersBelow(n) => format!("when attackers are below {n}"),
+                    Retreat::WhenOddsBelow(p) => format!(
+                        "when the odds of winning are below {p} (exactly: {:.4})",
+                        crate::rules::odds::attacker_win_now(
+                            game,
+                            state,
+                            &att,
+                            &defenders(ctx, state, space),
+                            &attacker_chooser,
+                            &defender_chooser,
+                            ctx.low_luck,
+                        )
+                    ),
                 }
             );
             if retreat::retreat(ctx, state, space, amphibious, &why, events)

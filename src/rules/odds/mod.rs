@@ -83,10 +83,10 @@ impl Battle {
             && exact::states(&self.att, &self.def) <= MAX_EXACT_STATES
     }
 
-    /// Computes the battle: exactly when possible, else `battles` Monte Carlo
-    /// battles seeded by `seed`.
-    pub fn compute(&self, types: usize, battles: u64, seed: u64) -> Tally {
-        if !self.exact() {
+    /// Computes the battle: exactly when possible (and not `simulate`), else
+    /// `battles` Monte Carlo battles seeded by `seed`.
+    pub fn compute(&self, types: usize, battles: u64, seed: u64, simulate: bool) -> Tally {
+        if simulate || !self.exact() {
             let s = monte_carlo::simulate(self, types, battles, seed);
             let n = s.battles as f64;
             let mut tally = Tally {
@@ -102,7 +102,13 @@ impl Battle {
         let bombard = (!self.bombard.is_empty()).then(|| hits(&self.bombard, self.low_luck));
         let mut tally = Tally::default();
         for (att, weight) in self.after_aa() {
-            let solved = solve(&att, &self.def, self.low_luck, bombard.as_ref(), self.policy);
+            let solved = solve(
+                &att,
+                &self.def,
+                self.low_luck,
+                bombard.as_ref(),
+                self.policy,
+            );
             tally.rounds += weight * solved.rounds;
             for (a, d, e, p) in solved.ends {
                 let key = (e, att.survivors(a, types), self.def.survivors(d, types));
@@ -172,7 +178,7 @@ pub(crate) fn attacker_win_now(
     };
     let types = game.unit_types().len();
     battle
-        .compute(types, DEFAULT_BATTLES, 0x0dd5)
+        .compute(types, DEFAULT_BATTLES, 0x0dd5, false)
         .ends
         .iter()
         .filter(|((e, _, _), _)| *e == End::AttackerWins)

@@ -174,7 +174,10 @@ pub(crate) fn simulate(battle: &Battle, types: usize, n: u64, seed: u64) -> Samp
         rounds += u64::from(r);
         *counts.entry((end, a, d)).or_insert(0) += 1;
     }
-    let mut counts: Vec<_> = counts.into_iter().map(|((e, a, d), c)| (e, a, d, c)).collect();
+    let mut counts: Vec<_> = counts
+        .into_iter()
+        .map(|((e, a, d), c)| (e, a, d, c))
+        .collect();
     counts.sort_by(|x, y| (x.0, &x.1, &x.2).cmp(&(y.0, &y.1, &y.2)));
     Sampled {
         counts,

@@ -115,6 +115,10 @@ pub struct OddsQuery {
     /// Battles to simulate when only a Monte Carlo estimate is possible.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub battles: Option<u64>,
+    /// Estimate by simulation even where exact odds are possible (to
+    /// compare the two; the exact answer is the better one).
+    #[serde(default)]
+    pub monte_carlo: bool,
 }
 
 impl OddsQuery {
@@ -132,6 +136,7 @@ impl OddsQuery {
             low_luck: None,
             outcomes: false,
             battles: None,
+            monte_carlo: false,
         }
     }
 }
@@ -156,7 +161,7 @@ pub fn answer(game: &GameDef, q: &OddsQuery) -> Result<OddsReport, OddsError> {
     let seed = seed_of(q);
     let tally = prepared
         .battle
-        .compute(game.unit_types().len(), battles, seed);
+        .compute(game.unit_types().len(), battles, seed, q.monte_carlo);
     Ok(build(game, q, &prepared, &tally))
 }
 
@@ -214,9 +219,7 @@ pub(crate) fn prepare(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsErr
         Some(b) => b == BattleType::Sea,
         // Ships defend only at sea; with no land unit anywhere it is at sea.
         None => {
-            let fighting_ship = |c: &UnitCount| {
-                is_ship(c.unit) && fights(&types[c.unit])
-            };
+            let fighting_ship = |c: &UnitCount| is_ship(c.unit) && fights(&types[c.unit]);
             let land = |c: &UnitCount| {
                 types[c.unit].kind == Some(UnitKind::Land) && fights(&types[c.unit])
             };
@@ -387,7 +390,7 @@ pub(crate) fn prepare(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsErr
         bombard,
         policy,
     };
-    if matches!(policy, Policy::OddsBelow(_)) && !battle.exact() {
+    if matches!(policy, Policy::OddsBelow(_)) && (q.monte_carlo || !battle.exact()) {
         return Err(OddsError::Unsupported(
             "when_odds_below needs exact odds, and this battle has only a Monte Carlo \
              estimate (submarines and aircraft, or too many units)"

@@ -250,16 +250,26 @@ impl OddsReport {
                 format!("Monte Carlo estimate from {battles} battles, ± one standard error")
             }
         };
-        wrap(&mut out, &format!("Odds of a {}: {method}", self.battle), "  ");
+        wrap(
+            &mut out,
+            &format!("Odds of a {}: {method}", self.battle),
+            "  ",
+        );
         wrap(&mut out, &format!("Game: {}", self.game), "  ");
         wrap(
             &mut out,
-            &format!("Attackers: {} ({} IPCs)", self.attacker.units, self.attacker.ipc),
+            &format!(
+                "Attackers: {} ({} IPCs)",
+                self.attacker.units, self.attacker.ipc
+            ),
             "  ",
         );
         wrap(
             &mut out,
-            &format!("Defenders: {} ({} IPCs)", self.defender.units, self.defender.ipc),
+            &format!(
+                "Defenders: {} ({} IPCs)",
+                self.defender.units, self.defender.ipc
+            ),
             "  ",
         );
         wrap(
