@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 
 pub use exact::End;
 pub use query::{BattleType, OddsError, OddsQuery, RetreatRule, UnitsText, answer};
-pub use report::{Method, OddsReport, Outcome, SideReport};
+pub use report::{Method, OddsReport, Outcome, SideReport, TEXT_WIDTH};
 
 use crate::rules::GameDef;
 use crate::rules::combat::casualties::Chooser;
