@@ -7,7 +7,7 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::Duration;
 
-use adjutant::rules::odds::{Method, OddsQuery, answer};
+use adjutant::rules::odds::{Method, OddsQuery, answer, prepare};
 use adjutant::rules::{GameDef, load_dir};
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -48,12 +48,25 @@ fn query(a: &str, d: &str, low_luck: bool) -> OddsQuery {
     q
 }
 
+/// The calculation (and its report) of a question already read.
 fn exact(c: &mut Criterion) {
     let game = game();
     let mut g = c.benchmark_group("odds_exact");
     for (name, a, d, ll) in CASES {
+        let p = prepare(&game, &query(a, d, *ll)).unwrap();
+        assert_eq!(p.compute(&game).method, Method::Exact);
+        g.bench_function(*name, |b| b.iter(|| black_box(&p).compute(&game)));
+    }
+    g.finish();
+}
+
+/// The whole answer: reading the unit names (with their "did you mean"
+/// index) and ranking the sides, then the calculation.
+fn answer_whole(c: &mut Criterion) {
+    let game = game();
+    let mut g = c.benchmark_group("odds_answer");
+    for (name, a, d, ll) in CASES.iter().take(2) {
         let q = query(a, d, *ll);
-        assert_eq!(answer(&game, &q).unwrap().method, Method::Exact);
         g.bench_function(*name, |b| b.iter(|| answer(&game, black_box(&q)).unwrap()));
     }
     g.finish();
@@ -72,5 +85,5 @@ fn monte_carlo(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, exact, monte_carlo);
+criterion_group!(benches, exact, answer_whole, monte_carlo);
 criterion_main!(benches);

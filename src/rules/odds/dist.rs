@@ -134,20 +134,35 @@ pub(crate) fn add(
 /// or Low Luck (per group, `count * strength / 6` sure hits and one die for
 /// the remainder).
 pub(crate) fn hits(groups: &[FireGroup], low_luck: bool) -> Pmf {
-    let mut out = Pmf::point(0);
+    // One dense buffer, each group convolved into it in place.
+    let mut lo = 0;
+    let mut out = vec![1.0];
     for g in groups {
         let s = u32::from(g.strength.min(6));
-        let next = if low_luck {
+        if low_luck {
             let total = g.count * s;
             let rest = f64::from(total % 6) / 6.0;
-            let sure = (total / 6) as usize;
-            Pmf::from_dense(sure, vec![1.0 - rest, rest])
+            lo += (total / 6) as usize;
+            if rest > 0.0 {
+                out.push(0.0);
+                for i in (0..out.len()).rev() {
+                    let up = if i > 0 { out[i - 1] * rest } else { 0.0 };
+                    out[i] = out[i] * (1.0 - rest) + up;
+                }
+            }
         } else {
-            binomial(g.count as usize, f64::from(s) / 6.0)
-        };
-        out = out.convolve(&next);
+            let b = binomial(g.count as usize, f64::from(s) / 6.0);
+            lo += b.lo;
+            let mut next = vec![0.0; out.len() + b.p.len() - 1];
+            for (i, x) in out.iter().enumerate() {
+                for (j, y) in b.p.iter().enumerate() {
+                    next[i + j] += x * y;
+                }
+            }
+            out = next;
+        }
     }
-    out
+    Pmf::from_dense(lo, out)
 }
 
 /// Binomial(n, p), by the ratio recurrence when (1-p)^n is comfortably

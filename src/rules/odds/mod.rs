@@ -19,7 +19,9 @@ mod side;
 use std::collections::BTreeMap;
 
 pub use exact::End;
-pub use query::{BattleType, OddsError, OddsQuery, RetreatRule, UnitsText, answer};
+pub use query::{
+    BattleType, OddsError, OddsQuery, PreparedQuery, RetreatRule, UnitsText, answer, prepare,
+};
 pub use report::{Method, OddsReport, Outcome, SideReport, TEXT_WIDTH};
 
 use crate::rules::GameDef;
@@ -101,7 +103,17 @@ impl Battle {
         }
         let bombard = (!self.bombard.is_empty()).then(|| hits(&self.bombard, self.low_luck));
         let mut tally = Tally::default();
-        for (att, weight) in self.after_aa() {
+        // Without AA fire the one attacking side is used as it is (a clone
+        // would copy every casualty candidate).
+        let sides = match self.aa {
+            None => vec![(std::borrow::Cow::Borrowed(&self.att), 1.0)],
+            Some(v) => self
+                .after_aa(v)
+                .into_iter()
+                .map(|(s, w)| (std::borrow::Cow::Owned(s), w))
+                .collect(),
+        };
+        for (att, weight) in sides {
             let solved = solve(
                 &att,
                 &self.def,
@@ -121,10 +133,7 @@ impl Battle {
     /// The attacking sides after AA fire, with their probabilities: one die
     /// per plane of each type (Low Luck per type), each hit removing a plane
     /// of that type.
-    fn after_aa(&self) -> Vec<(Side, f64)> {
-        let Some(v) = self.aa else {
-            return vec![(self.att.clone(), 1.0)];
-        };
+    fn after_aa(&self, v: u8) -> Vec<(Side, f64)> {
         let mut kinds: Vec<(usize, u32)> = Vec::new();
         for s in self.att.slots.iter().filter(|s| s.air) {
             match kinds.iter_mut().find(|k| k.0 == s.unit) {

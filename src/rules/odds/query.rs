@@ -154,15 +154,41 @@ pub enum OddsError {
 }
 
 /// Answers `q` about a battle of `game`: exact odds, or a labelled Monte
-/// Carlo estimate where the exact calculator does not apply.
+/// Carlo estimate where the exact calculator does not apply. The same as
+/// [`prepare`] then [`PreparedQuery::compute`].
 pub fn answer(game: &GameDef, q: &OddsQuery) -> Result<OddsReport, OddsError> {
-    let prepared = prepare(game, q)?;
-    let battles = q.battles.unwrap_or(DEFAULT_BATTLES).clamp(1, 10_000_000);
-    let seed = seed_of(q);
-    let tally = prepared
-        .battle
-        .compute(game.unit_types().len(), battles, seed, q.monte_carlo);
-    Ok(build(game, q, &prepared, &tally))
+    Ok(prepare(game, q)?.compute(game))
+}
+
+/// A question read (names resolved, sides ranked in their order of loss)
+/// and ready to compute: [`answer`] in two steps, so that the calculation
+/// can be timed apart from reading the question.
+pub struct PreparedQuery {
+    query: OddsQuery,
+    prepared: Prepared,
+}
+
+/// Reads `q`: every problem with it, or the battle ready to compute.
+pub fn prepare(game: &GameDef, q: &OddsQuery) -> Result<PreparedQuery, OddsError> {
+    Ok(PreparedQuery {
+        query: q.clone(),
+        prepared: prepare_battle(game, q)?,
+    })
+}
+
+impl PreparedQuery {
+    /// Computes the odds (`game` must be the one the question was read for).
+    pub fn compute(&self, game: &GameDef) -> OddsReport {
+        let q = &self.query;
+        let battles = q.battles.unwrap_or(DEFAULT_BATTLES).clamp(1, 10_000_000);
+        let tally = self.prepared.battle.compute(
+            game.unit_types().len(),
+            battles,
+            seed_of(q),
+            q.monte_carlo,
+        );
+        build(game, q, &self.prepared, &tally)
+    }
 }
 
 /// A question turned into a battle, with what the report needs to say.
@@ -184,7 +210,7 @@ fn seed_of(q: &OddsQuery) -> u64 {
     })
 }
 
-pub(crate) fn prepare(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> {
+fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> {
     let names = Names::new(game);
     let types = game.unit_types();
     let mut errors = Vec::new();
