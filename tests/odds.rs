@@ -59,7 +59,11 @@ fn artillery_supports_infantry_and_infantry_is_lost_first() {
     let r = ask(&OddsQuery::new("1 infantry, 1 artillery", "1 infantry"));
     assert_odds(&r, 83.0 / 95.0, 8.0 / 95.0, 4.0 / 95.0);
     // The artillery survives whenever the attacker wins.
-    let art = r.attacker.expected_survivors.iter().find(|s| s.0 == "artillery");
+    let art = r
+        .attacker
+        .expected_survivors
+        .iter()
+        .find(|s| s.0 == "artillery");
     assert!((art.unwrap().1 - 83.0 / 95.0).abs() < 1e-12);
 }
 
@@ -79,9 +83,19 @@ fn submarine_first_strike_and_a_destroyer_that_cancels_it() {
     // Sub (1/3) against a transport (1/6): the transport fires only if it
     // survives: attacker 1/3, defender 2/3*1/6 = 1/9, never both; stays
     // 5/9 -> 3/4, 1/4, 0.
-    assert_odds(&ask(&OddsQuery::new("submarine", "transport")), 0.75, 0.25, 0.0);
+    assert_odds(
+        &ask(&OddsQuery::new("submarine", "transport")),
+        0.75,
+        0.25,
+        0.0,
+    );
     // Against a destroyer (1/2) both fire: 1/6, 1/3, 1/6 over 2/3.
-    assert_odds(&ask(&OddsQuery::new("submarine", "destroyer")), 0.25, 0.5, 0.25);
+    assert_odds(
+        &ask(&OddsQuery::new("submarine", "destroyer")),
+        0.25,
+        0.5,
+        0.25,
+    );
 }
 
 #[test]
@@ -136,7 +150,11 @@ fn retreat_when_attackers_below_and_when_odds_below() {
         when_odds_below: None,
     });
     let r = ask(&q);
-    assert!((r.attacker_wins - 33.0 / 58.0).abs() < 1e-12, "{}", r.to_text());
+    assert!(
+        (r.attacker_wins - 33.0 / 58.0).abs() < 1e-12,
+        "{}",
+        r.to_text()
+    );
     assert_eq!(r.draw, 0.0);
     // One infantry left against one has 1/4 to win: when_odds_below 0.3
     // retreats in exactly those states, and so gives the same answer.
@@ -165,10 +183,22 @@ fn low_luck_is_exact_arithmetic() {
 fn probabilities_sum_to_one() {
     let cases = [
         ("10 infantry, 3 armor", "8 infantry", false),
-        ("20 infantry, 10 artillery, 10 armor, 3 fighters, 2 bombers", "40 infantry, 4 fighters", false),
-        ("3 battleships, 4 destroyers, 2 carriers, 4 fighters", "2 battleships, 6 destroyers, 3 transports", false),
+        (
+            "20 infantry, 10 artillery, 10 armor, 3 fighters, 2 bombers",
+            "40 infantry, 4 fighters",
+            false,
+        ),
+        (
+            "3 battleships, 4 destroyers, 2 carriers, 4 fighters",
+            "2 battleships, 6 destroyers, 3 transports",
+            false,
+        ),
         ("100 infantry, 50 armor", "120 infantry, 30 armor", true),
-        ("4 submarines, 1 destroyer", "3 destroyers, 2 transports", false),
+        (
+            "4 submarines, 1 destroyer",
+            "3 destroyers, 2 transports",
+            false,
+        ),
     ];
     for (a, d, ll) in cases {
         let mut q = OddsQuery::new(a, d);
@@ -185,12 +215,18 @@ fn probabilities_sum_to_one() {
 
 #[test]
 fn submarines_against_aircraft_get_a_labelled_estimate() {
-    let q = OddsQuery::new("2 submarines, 2 fighters", "1 carrier, 2 fighters, 1 submarine");
+    let q = OddsQuery::new(
+        "2 submarines, 2 fighters",
+        "1 carrier, 2 fighters, 1 submarine",
+    );
     let r = ask(&q);
     assert_eq!(r.method, Method::MonteCarlo { battles: 20_000 });
     let se = r.standard_error.unwrap();
     assert!(se.iter().all(|s| *s > 0.0 && *s < 0.004));
-    assert!(r.to_text().contains("Monte Carlo estimate from 20000 battles"));
+    assert!(
+        r.to_text()
+            .contains("Monte Carlo estimate from 20000 battles")
+    );
     assert!((r.attacker_wins + r.defender_wins + r.draw - 1.0).abs() < 1e-12);
 }
 
@@ -199,11 +235,20 @@ fn bad_questions_are_answered_with_what_is_wrong() {
     let g = game();
     let e = answer(&g, &OddsQuery::new("10 infantri", "8 infantry")).unwrap_err();
     assert!(e.to_string().contains("Did you mean infantry?"), "{e}");
-    let e = answer(&g, &OddsQuery::new("2 infantry, 1 battleship", "8 infantry")).unwrap_err();
+    let e = answer(
+        &g,
+        &OddsQuery::new("2 infantry, 1 battleship", "8 infantry"),
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("amphibious"), "{e}");
     let mut q = OddsQuery::new("infantry", "infantry");
     q.retreat = Some(RetreatRule::Word("sometimes".into()));
-    assert!(answer(&g, &q).unwrap_err().to_string().contains("not a retreat"));
+    assert!(
+        answer(&g, &q)
+            .unwrap_err()
+            .to_string()
+            .contains("not a retreat")
+    );
 }
 
 #[test]
@@ -218,4 +263,46 @@ fn the_text_answer_fits_in_72_columns() {
         assert!(line.chars().count() <= 72, "too wide: {line}");
     }
     assert!(text.contains("Attacker wins"));
+}
+
+#[test]
+fn the_fallback_simulation_agrees_with_the_exact_odds() {
+    // The Monte Carlo fallback, forced on battles the exact calculator
+    // covers, against the exact figures (within 4 standard errors).
+    for (a, d, ll) in [
+        (
+            "3 infantry, 1 artillery, 2 armor, 1 fighter",
+            "4 infantry, 1 AA gun",
+            false,
+        ),
+        (
+            "2 submarines, 1 battleship",
+            "2 destroyers, 1 transport",
+            false,
+        ),
+        ("6 infantry, 2 armor", "5 infantry", true),
+    ] {
+        let mut q = OddsQuery::new(a, d);
+        q.low_luck = Some(ll);
+        let exact = ask(&q);
+        q.monte_carlo = true;
+        let mc = ask(&q);
+        assert_eq!(mc.method, Method::MonteCarlo { battles: 20_000 });
+        let se = mc.standard_error.unwrap();
+        for (i, (x, y)) in [
+            (exact.attacker_wins, mc.attacker_wins),
+            (exact.defender_wins, mc.defender_wins),
+            (exact.draw, mc.draw),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let tolerance = 4.0 * se[i].max((x * (1.0 - x) / 20_000.0).sqrt());
+            assert!(
+                (x - y).abs() <= tolerance.max(1e-12),
+                "{a} vs {d}: figure {i}: exact {x}, simulated {y} ± {}",
+                se[i]
+            );
+        }
+    }
 }
