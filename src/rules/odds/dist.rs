@@ -151,11 +151,10 @@ pub(crate) fn hits(groups: &[FireGroup], low_luck: bool) -> Pmf {
                 }
             }
         } else {
-            let b = binomial(g.count as usize, f64::from(s) / 6.0);
-            lo += b.lo;
-            let mut next = vec![0.0; out.len() + b.p.len() - 1];
+            let b = binomial_dense(g.count as usize, f64::from(s) / 6.0);
+            let mut next = vec![0.0; out.len() + b.len() - 1];
             for (i, x) in out.iter().enumerate() {
-                for (j, y) in b.p.iter().enumerate() {
+                for (j, y) in b.iter().enumerate() {
                     next[i + j] += x * y;
                 }
             }
@@ -168,11 +167,18 @@ pub(crate) fn hits(groups: &[FireGroup], low_luck: bool) -> Pmf {
 /// Binomial(n, p), by the ratio recurrence when (1-p)^n is comfortably
 /// representable, else by adding one trial at a time.
 pub(crate) fn binomial(n: usize, p: f64) -> Pmf {
+    Pmf::from_dense(0, binomial_dense(n, p))
+}
+
+/// Binomial(n, p) as `out[k]` = P(k), untrimmed.
+fn binomial_dense(n: usize, p: f64) -> Vec<f64> {
     if p >= 1.0 {
-        return Pmf::point(n);
+        let mut out = vec![0.0; n + 1];
+        out[n] = 1.0;
+        return out;
     }
     if p <= 0.0 || n == 0 {
-        return Pmf::point(0);
+        return vec![1.0];
     }
     let q = 1.0 - p;
     let start = q.powi(n as i32);
@@ -193,7 +199,7 @@ pub(crate) fn binomial(n: usize, p: f64) -> Pmf {
             }
         }
     }
-    Pmf::from_dense(0, out)
+    out
 }
 
 #[cfg(test)]
