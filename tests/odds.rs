@@ -63,8 +63,8 @@ fn artillery_supports_infantry_and_infantry_is_lost_first() {
         .attacker
         .expected_survivors
         .iter()
-        .find(|s| s.0 == "artillery");
-    assert!((art.unwrap().1 - 83.0 / 95.0).abs() < 1e-12);
+        .find(|s| s.unit == "artillery");
+    assert!((art.unwrap().expected - 83.0 / 95.0).abs() < 1e-12);
 }
 
 #[test]

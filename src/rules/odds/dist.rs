@@ -164,13 +164,9 @@ pub(crate) fn hits(groups: &[FireGroup], low_luck: bool) -> Pmf {
     Pmf::from_dense(lo, out)
 }
 
-/// Binomial(n, p), by the ratio recurrence when (1-p)^n is comfortably
-/// representable, else by adding one trial at a time.
-pub(crate) fn binomial(n: usize, p: f64) -> Pmf {
-    Pmf::from_dense(0, binomial_dense(n, p))
-}
-
-/// Binomial(n, p) as `out[k]` = P(k), untrimmed.
+/// Binomial(n, p) as `out[k]` = P(k), untrimmed: by the ratio recurrence
+/// when (1-p)^n is comfortably representable, else by adding one trial at a
+/// time.
 fn binomial_dense(n: usize, p: f64) -> Vec<f64> {
     if p >= 1.0 {
         let mut out = vec![0.0; n + 1];
@@ -205,6 +201,10 @@ fn binomial_dense(n: usize, p: f64) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn binomial(n: usize, p: f64) -> Pmf {
+        Pmf::from_dense(0, binomial_dense(n, p))
+    }
 
     #[test]
     fn binomial_matches_the_formula_and_sums_to_one() {

@@ -22,7 +22,7 @@ pub use exact::End;
 pub use query::{
     BattleType, OddsError, OddsQuery, PreparedQuery, RetreatRule, UnitsText, answer, prepare,
 };
-pub use report::{Method, OddsReport, Outcome, SideReport, TEXT_WIDTH};
+pub use report::{Method, OddsReport, Outcome, SideReport, Survivors, TEXT_WIDTH};
 
 use crate::rules::GameDef;
 use crate::rules::combat::casualties::Chooser;

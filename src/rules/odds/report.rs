@@ -33,9 +33,18 @@ pub struct SideReport {
     pub ipc: u32,
     /// Expected survivors by unit type (over every outcome; a retreating
     /// attacker's units survive).
-    pub expected_survivors: Vec<(String, f64)>,
+    pub expected_survivors: Vec<Survivors>,
     /// Expected IPC value of the survivors.
     pub expected_ipc_left: f64,
+}
+
+/// The expected number left of one unit type.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Survivors {
+    /// The unit type.
+    pub unit: String,
+    /// Its expected number after the battle.
+    pub expected: f64,
 }
 
 /// One outcome: how the battle ended and who is left.
@@ -134,7 +143,10 @@ fn side_report(game: &GameDef, list: &UnitList, expected: &[f64]) -> SideReport 
             .map(|c| c.count * types[c.unit].cost.unwrap_or(0))
             .sum(),
         expected_survivors: fighting()
-            .map(|c| (types[c.unit].name.clone(), expected[c.unit]))
+            .map(|c| Survivors {
+                unit: types[c.unit].name.clone(),
+                expected: expected[c.unit],
+            })
             .collect(),
         expected_ipc_left: expected.iter().enumerate().map(|(t, e)| e * cost(t)).sum(),
     }
@@ -309,7 +321,7 @@ impl OddsReport {
             let left: Vec<String> = side
                 .expected_survivors
                 .iter()
-                .map(|(n, e)| format!("{e:.2} {n}"))
+                .map(|s| format!("{:.2} {}", s.expected, s.unit))
                 .collect();
             wrap(
                 &mut out,
