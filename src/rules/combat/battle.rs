@@ -428,9 +428,10 @@ pub(crate) fn fight(
         }
         // The odds are those of fighting on from the survivors as they stand
         // (no bombardment or AA fire: those come before round 2).
+        let mut chance = None;
         let odds = || {
             let def = defenders(ctx, state, space);
-            crate::rules::odds::attacker_win_now(
+            let c = crate::rules::odds::attacker_win_now(
                 game,
                 state,
                 &att,
@@ -438,7 +439,9 @@ pub(crate) fn fight(
                 &attacker_chooser,
                 &defender_chooser,
                 ctx.low_luck,
-            )
+            );
+            chance = Some(c);
+            c.0
         };
         if !retreat_tried && retreat::wanted(&policy, round, att.len(), odds) {
             retreat_tried = true;
@@ -449,18 +452,17 @@ pub(crate) fn fight(
                     Retreat::Never => String::new(),
                     Retreat::AfterRound(n) => format!("after round {n}"),
                     Retreat::WhenAttackersBelow(n) => format!("when attackers are below {n}"),
-                    Retreat::WhenOddsBelow(p) => format!(
-                        "when the odds of winning are below {p} (exactly: {:.4})",
-                        crate::rules::odds::attacker_win_now(
-                            game,
-                            state,
-                            &att,
-                            &defenders(ctx, state, space),
-                            &attacker_chooser,
-                            &defender_chooser,
-                            ctx.low_luck,
-                        )
-                    ),
+                    Retreat::WhenOddsBelow(p) => match chance {
+                        Some((now, true)) => {
+                            format!("when the odds of winning are below {p} (exactly: {now:.4})")
+                        }
+                        Some((now, false)) => format!(
+                            "when the odds of winning are below {p} (estimated: {now:.4}, from \
+                             {} simulated battles)",
+                            crate::rules::odds::DEFAULT_BATTLES
+                        ),
+                        None => format!("when the odds of winning are below {p}"),
+                    },
                 }
             );
             if retreat::retreat(ctx, state, space, amphibious, &why, events)

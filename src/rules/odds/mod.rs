@@ -164,10 +164,10 @@ impl Battle {
 }
 
 /// The attacker's chance of winning the battle from its current state if
-/// it fights on to the end: the `when_odds_below` retreat policy, evaluated
-/// by the adjudicator at the end of each round. Exact when the battle allows
-/// (always on land); otherwise a Monte Carlo estimate from a fixed seed, so
-/// that a replay decides the same way.
+/// it fights on to the end, and whether it is exact: the `when_odds_below`
+/// retreat policy, evaluated by the adjudicator at the end of each round.
+/// Exact when the battle allows (always on land); otherwise a Monte Carlo
+/// estimate from a fixed seed, so that a replay decides the same way.
 pub(crate) fn attacker_win_now(
     game: &GameDef,
     state: &GameState,
@@ -176,7 +176,7 @@ pub(crate) fn attacker_win_now(
     attacker_chooser: &Chooser,
     defender_chooser: &Chooser,
     low_luck: bool,
-) -> f64 {
+) -> (f64, bool) {
     let battle = Battle {
         att: Side::ranked(game, state, attackers, attacker_chooser, true),
         def: Side::ranked(game, state, defenders, defender_chooser, false),
@@ -186,11 +186,12 @@ pub(crate) fn attacker_win_now(
         policy: Policy::Never,
     };
     let types = game.unit_types().len();
-    battle
-        .compute(types, DEFAULT_BATTLES, 0x0dd5, false)
+    let tally = battle.compute(types, DEFAULT_BATTLES, 0x0dd5, false);
+    let p = tally
         .ends
         .iter()
         .filter(|((e, _, _), _)| *e == End::AttackerWins)
         .map(|(_, p)| p)
-        .sum()
+        .sum();
+    (p, tally.battles.is_none())
 }
