@@ -13,7 +13,7 @@
 //! so are the first N rounds of a retreat after round N.
 
 use super::dist::{Pmf, groups, hits};
-use super::side::Side;
+use super::side::{Side, Slot};
 
 /// When the attacker retreats, as the calculator applies it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -90,21 +90,17 @@ impl Tables {
         for a in 0..=ha {
             let alive = if a == ha { &[][..] } else { att.alive(a) };
             t.att_units.push(alive.len());
-            t.att_all
-                .push(hits(&groups(alive, true, |_| true), low_luck));
             let strikes = alive.iter().any(|s| s.first_strike && s.strength > 0);
             t.att_strikes.push(strikes);
-            if any_first {
-                t.att_first
-                    .push(hits(&groups(alive, true, |s| s.first_strike), low_luck));
-                t.att_rest
-                    .push(hits(&groups(alive, true, |s| !s.first_strike), low_luck));
-            }
         }
+        t.att_all = fire_table(att, low_luck, |_| true);
+        if any_first {
+            t.att_first = fire_table(att, low_luck, |s| s.first_strike);
+            t.att_rest = fire_table(att, low_luck, |s| !s.first_strike);
+        }
+        t.def_fire = fire_table(def, low_luck, |_| true);
         for d in 0..=hd {
             let alive = if d == hd { &[][..] } else { def.alive(d) };
-            t.def_fire
-                .push(hits(&groups(alive, false, |_| true), low_luck));
             t.def_spots.push(alive.iter().any(|s| s.anti_sub));
         }
         t
@@ -197,6 +193,44 @@ impl Tables {
             }
         }
     }
+}
+
+/// The hits of the units picked by `pick` in every state of `side`, the
+/// last state (nobody left) included. With dice and no artillery support
+/// (which changes with who is left) each state adds one unit's die to the
+/// next: one pass, from the last state back to the first. Otherwise each
+/// state's firing groups are formed as `combat::fire` forms them.
+fn fire_table(side: &Side, low_luck: bool, pick: impl Fn(&Slot) -> bool) -> Vec<Pmf> {
+    let hp = side.hp();
+    let support = side.attacking && side.slots.iter().any(|s| s.support && pick(s));
+    if low_luck || support {
+        return (0..=hp)
+            .map(|h| {
+                let alive = if h == hp { &[][..] } else { side.alive(h) };
+                hits(&groups(alive, side.attacking, &pick), low_luck)
+            })
+            .collect();
+    }
+    let spare = hp - side.slots.len();
+    let mut out = vec![Pmf::point(0); hp + 1];
+    let mut dense = vec![1.0];
+    for h in (0..hp).rev() {
+        // From `h` on (and below `spare`, everyone) the units are those of
+        // state `h + 1` and the one lost at `h + 1`.
+        if h >= spare {
+            let s = &side.slots[h - spare];
+            if pick(s) && s.strength > 0 {
+                let p = f64::from(s.strength.min(6)) / 6.0;
+                dense.push(0.0);
+                for i in (1..dense.len()).rev() {
+                    dense[i] = dense[i] * (1.0 - p) + dense[i - 1] * p;
+                }
+                dense[0] *= 1.0 - p;
+            }
+        }
+        out[h] = Pmf::from_dense(0, dense.clone());
+    }
+    out
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
