@@ -306,3 +306,25 @@ fn the_fallback_simulation_agrees_with_the_exact_odds() {
         }
     }
 }
+
+#[test]
+fn a_question_read_from_yaml_as_a_mail_sends_it() {
+    let q: OddsQuery = serde_saphyr::from_str(
+        "attackers: [1 infantry]\ndefenders: 1 infantry\nretreat: {after_round: 1}\noutcomes: true\n",
+    )
+    .unwrap();
+    let r = ask(&q);
+    assert!((r.retreated - 20.0 / 36.0).abs() < 1e-12);
+    assert_eq!(r.outcomes.len(), 4);
+    let never: OddsQuery =
+        serde_saphyr::from_str("attackers: infantry\ndefenders: infantry\nretreat: never\n")
+            .unwrap();
+    assert_odds(&ask(&never), 0.25, 0.625, 0.125);
+    // A misspelt key is an error, not a silently different question.
+    assert!(
+        serde_saphyr::from_str::<OddsQuery>(
+            "attackers: infantry\ndefenders: infantry\nretreet: never\n"
+        )
+        .is_err()
+    );
+}
