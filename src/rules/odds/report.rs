@@ -10,6 +10,7 @@ use super::{Tally, exact::Policy};
 use crate::rules::GameDef;
 use crate::rules::combat::fights;
 use crate::rules::orders::UnitList;
+use crate::rules::orders::grammar::plural;
 
 /// How the figures were obtained.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -111,13 +112,24 @@ fn end_name(e: End) -> &'static str {
     }
 }
 
+/// `1 fighter`, `2 fighters` (the orders' own plurals; `infantry` and
+/// `armor` are written as players write them).
+fn count(n: u32, name: &str) -> String {
+    let collective = ["infantry", "armor", "armour", "artillery"];
+    if n == 1 || collective.contains(&name) {
+        format!("{n} {name}")
+    } else {
+        format!("{n} {}", plural(name))
+    }
+}
+
 fn counts_text(game: &GameDef, counts: &[u32]) -> String {
     let types = game.unit_types();
     let parts: Vec<String> = counts
         .iter()
         .enumerate()
         .filter(|(_, n)| **n > 0)
-        .map(|(t, n)| format!("{n} {}", types[t].name))
+        .map(|(t, n)| count(*n, &types[t].name))
         .collect();
     if parts.is_empty() {
         "none".to_owned()
@@ -136,7 +148,7 @@ fn side_report(game: &GameDef, list: &UnitList, expected: &[f64]) -> SideReport 
     SideReport {
         units: list
             .iter()
-            .map(|c| format!("{} {}", c.count, types[c.unit].name))
+            .map(|c| count(c.count, &types[c.unit].name))
             .collect::<Vec<_>>()
             .join(", "),
         ipc: fighting()
