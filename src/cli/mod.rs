@@ -12,6 +12,7 @@ mod import_triplea;
 mod ingest;
 mod log_cmd;
 mod match_cmd;
+mod odds;
 mod report;
 mod run;
 mod scenario;
@@ -55,6 +56,8 @@ enum Command {
     Run(run::RunArgs),
     /// Deliver one message from standard input into the inbox (MTA pipe).
     Ingest(ingest::IngestArgs),
+    /// The exact odds of a battle: `odds aae "10 infantry, 3 armor" "8 infantry"`.
+    Odds(odds::OddsArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -73,6 +76,7 @@ pub fn main() -> ExitCode {
         Command::Schema(args) => schema::run(args),
         Command::Run(args) => run::run(args),
         Command::Ingest(args) => ingest::run(args),
+        Command::Odds(args) => odds::run(args),
     };
     match result {
         Ok(code) => code,

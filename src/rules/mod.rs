@@ -15,6 +15,7 @@ pub mod load;
 pub mod model;
 pub mod movement;
 pub mod names;
+pub mod odds;
 pub mod orders;
 pub mod problem;
 pub mod production;

@@ -426,7 +426,24 @@ pub(crate) fn fight(
         if att.is_empty() || defenders(ctx, state, space).is_empty() {
             break;
         }
-        if !retreat_tried && retreat::wanted(&policy, round, att.len()) {
+        // The odds are those of fighting on from the survivors as they stand
+        // (no bombardment or AA fire: those come before round 2).
+        let mut chance = None;
+        let odds = || {
+            let def = defenders(ctx, state, space);
+            let c = crate::rules::odds::attacker_win_now(
+                game,
+                state,
+                &att,
+                &def,
+                &attacker_chooser,
+                &defender_chooser,
+                ctx.low_luck,
+            );
+            chance = Some(c);
+            c.0
+        };
+        if !retreat_tried && retreat::wanted(&policy, round, att.len(), odds) {
             retreat_tried = true;
             let why = format!(
                 "{}: retreat {}",
@@ -435,6 +452,17 @@ pub(crate) fn fight(
                     Retreat::Never => String::new(),
                     Retreat::AfterRound(n) => format!("after round {n}"),
                     Retreat::WhenAttackersBelow(n) => format!("when attackers are below {n}"),
+                    Retreat::WhenOddsBelow(p) => match chance {
+                        Some((now, true)) => {
+                            format!("when the odds of winning are below {p} (exactly: {now:.4})")
+                        }
+                        Some((now, false)) => format!(
+                            "when the odds of winning are below {p} (estimated: {now:.4}, from \
+                             {} simulated battles)",
+                            crate::rules::odds::DEFAULT_BATTLES
+                        ),
+                        None => format!("when the odds of winning are below {p}"),
+                    },
                 }
             );
             if retreat::retreat(ctx, state, space, amphibious, &why, events)

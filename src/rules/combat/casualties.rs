@@ -81,10 +81,10 @@ pub(crate) enum Chooser<'a> {
 #[derive(Debug, Clone)]
 pub(crate) struct Candidate {
     pub id: u32,
-    air: bool,
-    hidden: bool,
+    pub(crate) air: bool,
+    pub(crate) hidden: bool,
     /// Hits it can still take.
-    cap: u8,
+    pub(crate) cap: u8,
     /// Why it stands where it does in the order of loss.
     reason: String,
 }

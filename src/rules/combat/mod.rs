@@ -23,7 +23,7 @@
 
 mod aa_guns;
 mod battle;
-mod casualties;
+pub(crate) mod casualties;
 mod fire;
 mod retreat;
 mod strategic_bombing;
@@ -267,7 +267,7 @@ pub(crate) fn label<S: AsRef<str>>(segments: &[S]) -> Label {
 
 /// A unit that takes part in battles at all (not a building, not a unit
 /// taken with its territory, not one that never fights).
-fn fights(t: &UnitType) -> bool {
+pub(crate) fn fights(t: &UnitType) -> bool {
     t.kind != Some(UnitKind::Building)
         && !t.has(&Ability::CapturedWithTerritory)
         && !t.has(&Ability::NoCombat)

@@ -46,12 +46,19 @@ pub(crate) fn came_from(ctx: &Ctx, space: SpaceId) -> Vec<SpaceId> {
 }
 
 /// True when the plan's policy calls for a retreat after `round` with
-/// `left` attacking units.
-pub(crate) fn wanted(retreat: &Retreat, round: u32, left: usize) -> bool {
+/// `left` attacking units; `odds` gives the attacker's chance of winning by
+/// fighting on, computed only for `when_odds_below`.
+pub(crate) fn wanted(
+    retreat: &Retreat,
+    round: u32,
+    left: usize,
+    odds: impl FnOnce() -> f64,
+) -> bool {
     match retreat {
         Retreat::Never => false,
         Retreat::AfterRound(n) => round >= *n,
         Retreat::WhenAttackersBelow(n) => (left as u64) < u64::from(*n),
+        Retreat::WhenOddsBelow(p) => odds() < *p,
     }
 }
 

@@ -152,6 +152,13 @@ fn battle_plan(out: &mut String, names: &Names<'_>, plan: &BattlePlan) {
                 let _ = writeln!(out, "      to: {}", scalar(names.game().space_name(to)));
             }
         }
+        // `{:?}` prints the shortest text that reads back as the same number.
+        Retreat::WhenOddsBelow(p) => {
+            let _ = writeln!(out, "    retreat:\n      when_odds_below: {p:?}");
+            if let Some(to) = plan.retreat_to {
+                let _ = writeln!(out, "      to: {}", scalar(names.game().space_name(to)));
+            }
+        }
     }
     if !plan.losses.is_empty() {
         let _ = writeln!(

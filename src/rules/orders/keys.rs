@@ -45,7 +45,12 @@ pub const BATTLE_PLAN: &[&str] = &["retreat", "losses", "bombing_raid", "submari
 pub const DEFAULT_PLAN: &str = "default";
 
 /// Keys of a retreat written as a mapping: one condition, and optionally `to`.
-pub const RETREAT: &[&str] = &["after_round", "when_attackers_below", "to"];
+pub const RETREAT: &[&str] = &[
+    "after_round",
+    "when_attackers_below",
+    "when_odds_below",
+    "to",
+];
 
 /// The retreat written as a single word.
 pub const RETREAT_NEVER: &str = "never";

@@ -7,7 +7,7 @@
 //! these types and never see YAML.
 
 pub mod canonical;
-mod grammar;
+pub(crate) mod grammar;
 pub mod keys;
 pub mod parse;
 pub mod schema;
@@ -107,6 +107,10 @@ pub enum Retreat {
     AfterRound(u32),
     /// Retreat at the end of a round that leaves fewer attacking units than this.
     WhenAttackersBelow(u32),
+    /// Retreat at the end of a round when the attacker's exact chance of
+    /// winning by fighting on to the end (`docs/odds.md`) is below this
+    /// probability (above 0, at most 1).
+    WhenOddsBelow(f64),
 }
 
 /// The attacker's plan for one battle, or the default for all of them.

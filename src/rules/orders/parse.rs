@@ -917,11 +917,11 @@ impl Parser<'_, '_> {
         (self.errors.len() == errors_before).then_some(plan)
     }
 
-    /// `never`, `{after_round: N}` or `{when_attackers_below: N}`, each
-    /// mapping with an optional `to: SPACE`.
+    /// `never`, `{after_round: N}`, `{when_attackers_below: N}` or
+    /// `{when_odds_below: P}`, each mapping with an optional `to: SPACE`.
     fn retreat(&mut self, origin: &Origin, node: &Node) -> Option<(Retreat, Option<SpaceId>)> {
-        let forms = "retreat is never, {after_round: N} or {when_attackers_below: N}, \
-                     optionally with to: SPACE inside the braces";
+        let forms = "retreat is never, {after_round: N}, {when_attackers_below: N} or \
+                     {when_odds_below: P}, optionally with to: SPACE inside the braces";
         if let Some(text) = node.text() {
             if key_matches(text, keys::RETREAT_NEVER) {
                 return Some((Retreat::Never, None));
@@ -956,6 +956,41 @@ impl Parser<'_, '_> {
                 ok &= to.is_some();
                 continue;
             }
+            if word == "when_odds_below" {
+                let p = match value.kind {
+                    Kind::Int(_) | Kind::Float => value.raw.trim().parse::<f64>().ok(),
+                    _ => None,
+                }
+                .filter(|p| p.is_finite() && *p > 0.0 && *p <= 1.0);
+                let Some(p) = p else {
+                    self.error(
+                        origin,
+                        value,
+                        Some(word),
+                        format!(
+                            "when_odds_below takes a probability above 0 and at most 1 (0.3 \
+                             for 30%), not \"{}\"",
+                            value.text().unwrap_or(value.describe())
+                        ),
+                    );
+                    ok = false;
+                    continue;
+                };
+                if condition.is_some() {
+                    self.error(
+                        origin,
+                        key,
+                        Some(word),
+                        "a retreat has one condition: after_round, when_attackers_below or \
+                         when_odds_below, not two"
+                            .to_owned(),
+                    );
+                    ok = false;
+                    continue;
+                }
+                condition = Some(Retreat::WhenOddsBelow(p));
+                continue;
+            }
             let n = match value.kind {
                 Kind::Int(n) if n >= 1 => u32::try_from(n).ok(),
                 _ => None,
@@ -978,7 +1013,8 @@ impl Parser<'_, '_> {
                     origin,
                     key,
                     Some(word),
-                    "a retreat has one condition: after_round or when_attackers_below, not both"
+                    "a retreat has one condition: after_round, when_attackers_below or \
+                     when_odds_below, not two"
                         .to_owned(),
                 );
                 ok = false;

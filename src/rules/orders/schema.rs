@@ -195,8 +195,9 @@ impl JsonSchema for RawPlainMove {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawBattlePlan {
-    /// When to retreat: `never` (the default), `{after_round: N}` or
-    /// `{when_attackers_below: N}`, each with an optional `to: SPACE`.
+    /// When to retreat: `never` (the default), `{after_round: N}`,
+    /// `{when_attackers_below: N}` or `{when_odds_below: P}`, each with an
+    /// optional `to: SPACE`.
     pub retreat: Option<RawRetreat>,
     /// Order of loss: unit types, first taken first (`infantry, artillery,
     /// armor`). Inside `{...}` write it as a list: `[infantry, armor]`.
@@ -219,6 +220,8 @@ pub enum RawRetreat {
     AfterRound(RawAfterRound),
     /// `{when_attackers_below: N, to: SPACE}`.
     WhenAttackersBelow(RawWhenAttackersBelow),
+    /// `{when_odds_below: P, to: SPACE}`.
+    WhenOddsBelow(RawWhenOddsBelow),
 }
 
 /// Fight until one side is gone.
@@ -247,6 +250,18 @@ pub struct RawWhenAttackersBelow {
     /// The threshold.
     #[schemars(range(min = 1))]
     pub when_attackers_below: u32,
+    /// Where to retreat (a space the attackers came from).
+    pub to: Option<String>,
+}
+
+/// Retreat at the end of a round when the chance of winning by fighting on
+/// is below P (computed exactly, `docs/odds.md`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawWhenOddsBelow {
+    /// The probability, above 0 and at most 1 (0.3 for 30%).
+    #[schemars(range(max = 1))]
+    pub when_odds_below: f64,
     /// Where to retreat (a space the attackers came from).
     pub to: Option<String>,
 }
@@ -376,6 +391,7 @@ mod tests {
         );
         let mut retreat = properties(&schema, "/$defs/RawAfterRound");
         retreat.extend(properties(&schema, "/$defs/RawWhenAttackersBelow"));
+        retreat.extend(properties(&schema, "/$defs/RawWhenOddsBelow"));
         retreat.sort();
         retreat.dedup();
         assert_eq!(retreat, sorted(keys::RETREAT));

@@ -1,0 +1,121 @@
+//! `adjutant odds GAME ATTACKERS DEFENDERS`: the exact odds of a battle
+//! (`docs/odds.md`), as text or YAML.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use clap::{Args, ValueEnum};
+
+use crate::rules::load_dir;
+use crate::rules::odds::{BattleType, OddsQuery, RetreatRule, UnitsText, answer};
+
+/// Where the battle is fought, on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Battle {
+    Land,
+    Sea,
+}
+
+/// Output format.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Yaml,
+}
+
+/// Arguments of `adjutant odds`.
+#[derive(Debug, Args)]
+pub struct OddsArgs {
+    /// The game id (a directory under --games), e.g. `aae`.
+    game: String,
+    /// The attacking units, written as in orders: "10 infantry, 3 armor".
+    attackers: String,
+    /// The defending units: "8 infantry, 1 AA gun".
+    defenders: String,
+    /// The directory holding the games (`<DIR>/<game id>/`).
+    #[arg(long, default_value = "games")]
+    games: PathBuf,
+    /// The attacker's order of loss: "infantry, artillery, armor".
+    #[arg(long)]
+    losses: Option<String>,
+    /// The defender's order of loss.
+    #[arg(long)]
+    defender_losses: Option<String>,
+    /// The defender keeps one land unit until its aircraft are lost.
+    #[arg(long)]
+    keep_one_land_unit: bool,
+    /// never, after_round:N, when_attackers_below:N or when_odds_below:P.
+    #[arg(long)]
+    retreat: Option<String>,
+    /// Low Luck (otherwise the game's low_luck option).
+    #[arg(long, conflicts_with = "dice")]
+    low_luck: bool,
+    /// Dice, even if the game is set up for Low Luck.
+    #[arg(long)]
+    dice: bool,
+    /// An amphibious assault: ships among the attackers bombard.
+    #[arg(long)]
+    amphibious: bool,
+    /// land or sea (inferred from the units when left out).
+    #[arg(long, value_enum)]
+    battle: Option<Battle>,
+    /// List every outcome with its probability.
+    #[arg(long)]
+    outcomes: bool,
+    /// Battles simulated when only a Monte Carlo estimate is possible.
+    #[arg(long)]
+    battles: Option<u64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+}
+
+/// `after_round:2` (or `after_round=2`, `{after_round: 2}`, `never`) as a
+/// retreat rule, read with the same YAML types the mail query uses.
+fn retreat(text: &str) -> anyhow::Result<RetreatRule> {
+    let t = text.trim().replace('=', ":");
+    let yaml = if t.starts_with('{') || !t.contains(':') {
+        t
+    } else {
+        let (k, v) = t.split_once(':').unwrap_or((&t, ""));
+        format!("{{{}: {}}}", k.trim(), v.trim())
+    };
+    serde_saphyr::from_str(&yaml).with_context(|| {
+        format!(
+            "--retreat {text:?}: write never, after_round:N, when_attackers_below:N or \
+             when_odds_below:P"
+        )
+    })
+}
+
+pub fn run(args: OddsArgs) -> anyhow::Result<ExitCode> {
+    let game = load_dir(&args.games.join(&args.game))
+        .with_context(|| format!("cannot load game {:?}", args.game))?;
+    let mut q = OddsQuery::new(&args.attackers, &args.defenders);
+    q.losses = args.losses.as_deref().map(UnitsText::from);
+    q.defender_losses = args.defender_losses.as_deref().map(UnitsText::from);
+    q.keep_one_land_unit = args.keep_one_land_unit;
+    q.retreat = args.retreat.as_deref().map(retreat).transpose()?;
+    q.low_luck = match (args.low_luck, args.dice) {
+        (true, _) => Some(true),
+        (_, true) => Some(false),
+        _ => None,
+    };
+    q.amphibious = args.amphibious;
+    q.battle = args.battle.map(|b| match b {
+        Battle::Land => BattleType::Land,
+        Battle::Sea => BattleType::Sea,
+    });
+    q.outcomes = args.outcomes;
+    q.battles = args.battles;
+    let report = match answer(&game, &q) {
+        Ok(r) => r,
+        Err(e) => bail!("{e}"),
+    };
+    match args.format {
+        Format::Text => print!("{}", report.to_text()),
+        Format::Yaml => print!("{}", serde_saphyr::to_string(&report)?),
+    }
+    Ok(ExitCode::SUCCESS)
+}

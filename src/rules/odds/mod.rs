@@ -1,0 +1,197 @@
+//! Battle odds: the probability of every outcome of a battle, computed
+//! exactly by dynamic programming over survivor states ([`exact`]) from the
+//! same unit definitions, order of loss ([`crate::rules::combat`]'s casualty
+//! ranking) and round sequence the adjudicator uses; a labelled Monte Carlo
+//! estimate ([`monte_carlo`]) where the exact model does not apply.
+//!
+//! The public face is [`answer`]: an [`OddsQuery`] (units written as in
+//! orders) in, an [`OddsReport`] out. `docs/odds.md` says what is computed
+//! and what is assumed. The adjudicator itself calls
+//! [`attacker_win_now`] for the `when_odds_below` retreat policy.
+
+mod dist;
+mod exact;
+mod monte_carlo;
+mod query;
+mod report;
+mod side;
+
+use std::collections::BTreeMap;
+
+pub use exact::End;
+pub use query::{
+    BattleType, OddsError, OddsQuery, PreparedQuery, RetreatRule, UnitsText, answer, prepare,
+};
+pub use report::{Method, OddsReport, Outcome, SideReport, Survivors, TEXT_WIDTH};
+
+use crate::rules::GameDef;
+use crate::rules::combat::casualties::Chooser;
+use crate::rules::state::GameState;
+use dist::{FireGroup, Pmf, hits};
+use exact::{Policy, solve};
+use side::Side;
+
+/// Above this many survivor states the exact calculator is not tried and a
+/// Monte Carlo estimate is given instead (memory: 8 bytes a state, a few
+/// arrays).
+pub const MAX_EXACT_STATES: usize = 4_000_000;
+
+/// Battles simulated for a Monte Carlo estimate unless the query says.
+pub const DEFAULT_BATTLES: u64 = 20_000;
+
+/// A battle ready to be computed.
+#[derive(Debug, Clone)]
+pub(crate) struct Battle {
+    pub att: Side,
+    pub def: Side,
+    pub low_luck: bool,
+    /// The best AA gun among the defenders (land battles only).
+    pub aa: Option<u8>,
+    /// Bombarding ships, firing in the first round only.
+    pub bombard: Vec<FireGroup>,
+    pub policy: Policy,
+}
+
+/// Every final state of a battle with its probability, by how it ended and
+/// the survivors (counts by unit type) of each side.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Tally {
+    pub ends: BTreeMap<(End, Vec<u32>, Vec<u32>), f64>,
+    pub rounds: f64,
+    /// `Some(n)`: a Monte Carlo estimate from `n` battles.
+    pub battles: Option<u64>,
+}
+
+/// True when no hit of either side is restricted in where it may land
+/// (submarine hits on aircraft, aircraft hits on unseen submarines), so
+/// that a fixed order of loss decides every casualty.
+pub(crate) fn exact_possible(att: &Side, def: &Side) -> bool {
+    let binds = |from: &Side, to: &Side| {
+        let sub_fire = from
+            .slots
+            .iter()
+            .any(|s| s.cannot_hit_air && s.strength > 0);
+        let air_fire = from.slots.iter().any(|s| s.air && s.strength > 0);
+        (sub_fire && to.slots.iter().any(|s| s.air))
+            || (air_fire && to.slots.iter().any(|s| s.hidden))
+    };
+    !binds(att, def) && !binds(def, att)
+}
+
+impl Battle {
+    /// True when the exact calculator applies.
+    pub fn exact(&self) -> bool {
+        exact_possible(&self.att, &self.def)
+            && exact::states(&self.att, &self.def) <= MAX_EXACT_STATES
+    }
+
+    /// Computes the battle: exactly when possible (and not `simulate`), else
+    /// `battles` Monte Carlo battles seeded by `seed`.
+    pub fn compute(&self, types: usize, battles: u64, seed: u64, simulate: bool) -> Tally {
+        if simulate || !self.exact() {
+            let s = monte_carlo::simulate(self, types, battles, seed);
+            let n = s.battles as f64;
+            let mut tally = Tally {
+                rounds: s.rounds as f64 / n,
+                battles: Some(s.battles),
+                ..Tally::default()
+            };
+            for (e, a, d, c) in s.counts {
+                *tally.ends.entry((e, a, d)).or_insert(0.0) += c as f64 / n;
+            }
+            return tally;
+        }
+        let bombard = (!self.bombard.is_empty()).then(|| hits(&self.bombard, self.low_luck));
+        let mut tally = Tally::default();
+        // Without AA fire the one attacking side is used as it is (a clone
+        // would copy every casualty candidate).
+        let sides = match self.aa {
+            None => vec![(std::borrow::Cow::Borrowed(&self.att), 1.0)],
+            Some(v) => self
+                .after_aa(v)
+                .into_iter()
+                .map(|(s, w)| (std::borrow::Cow::Owned(s), w))
+                .collect(),
+        };
+        for (att, weight) in sides {
+            let solved = solve(
+                &att,
+                &self.def,
+                self.low_luck,
+                bombard.as_ref(),
+                self.policy,
+            );
+            tally.rounds += weight * solved.rounds;
+            for (a, d, e, p) in solved.ends {
+                let key = (e, att.survivors(a, types), self.def.survivors(d, types));
+                *tally.ends.entry(key).or_insert(0.0) += weight * p;
+            }
+        }
+        tally
+    }
+
+    /// The attacking sides after AA fire, with their probabilities: one die
+    /// per plane of each type (Low Luck per type), each hit removing a plane
+    /// of that type.
+    fn after_aa(&self, v: u8) -> Vec<(Side, f64)> {
+        let mut kinds: Vec<(usize, u32)> = Vec::new();
+        for s in self.att.slots.iter().filter(|s| s.air) {
+            match kinds.iter_mut().find(|k| k.0 == s.unit) {
+                Some(k) => k.1 += 1,
+                None => kinds.push((s.unit, 1)),
+            }
+        }
+        let mut out = vec![(self.att.clone(), 1.0)];
+        for (unit, n) in kinds {
+            let g = FireGroup {
+                unit,
+                supported: false,
+                strength: v,
+                count: n,
+            };
+            let pmf: Pmf = hits(&[g], self.low_luck);
+            let mut next = Vec::new();
+            for (side, w) in &out {
+                for (i, p) in pmf.p.iter().enumerate() {
+                    let k = (pmf.lo + i).min(n as usize);
+                    next.push((side.without(unit, k), w * p));
+                }
+            }
+            out = next;
+        }
+        out
+    }
+}
+
+/// The attacker's chance of winning the battle from its current state if
+/// it fights on to the end, and whether it is exact: the `when_odds_below`
+/// retreat policy, evaluated by the adjudicator at the end of each round.
+/// Exact when the battle allows (always on land); otherwise a Monte Carlo
+/// estimate from a fixed seed, so that a replay decides the same way.
+pub(crate) fn attacker_win_now(
+    game: &GameDef,
+    state: &GameState,
+    attackers: &[u32],
+    defenders: &[u32],
+    attacker_chooser: &Chooser,
+    defender_chooser: &Chooser,
+    low_luck: bool,
+) -> (f64, bool) {
+    let battle = Battle {
+        att: Side::ranked(game, state, attackers, attacker_chooser, true),
+        def: Side::ranked(game, state, defenders, defender_chooser, false),
+        low_luck,
+        aa: None,
+        bombard: Vec::new(),
+        policy: Policy::Never,
+    };
+    let types = game.unit_types().len();
+    let tally = battle.compute(types, DEFAULT_BATTLES, 0x0dd5, false);
+    let p = tally
+        .ends
+        .iter()
+        .filter(|((e, _, _), _)| *e == End::AttackerWins)
+        .map(|(_, p)| p)
+        .sum();
+    (p, tally.battles.is_none())
+}

@@ -1,0 +1,470 @@
+//! An odds question as a player writes it (by mail or on the command line)
+//! and its answer: units parsed with the orders' own unit-list grammar, the
+//! sides ranked by the adjudicator's casualty code.
+
+use serde::{Deserialize, Serialize};
+
+use super::exact::Policy;
+use super::report::build;
+use super::side::Side;
+use super::{Battle, DEFAULT_BATTLES, OddsReport};
+use crate::rules::combat::casualties::Chooser;
+use crate::rules::combat::fights;
+use crate::rules::model::{Ability, OptionValue, UnitKind};
+use crate::rules::orders::grammar::Names;
+use crate::rules::orders::{StandingOrders, SubmarinePolicy, UnitCount, UnitList};
+use crate::rules::state::{GameState, Unit};
+use crate::rules::{GameDef, SpaceId};
+
+/// Units written as in orders: `10 infantry, 3 armor`, or a list of such
+/// entries (`[10 infantry, 3 armor]`).
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum UnitsText {
+    /// `10 infantry, 3 armor`.
+    Text(String),
+    /// `[10 infantry, 3 armor]`.
+    List(Vec<String>),
+}
+
+impl UnitsText {
+    /// The entries joined with commas, as the unit-list grammar reads them.
+    pub fn text(&self) -> String {
+        match self {
+            UnitsText::Text(t) => t.clone(),
+            UnitsText::List(l) => l.join(", "),
+        }
+    }
+}
+
+impl From<&str> for UnitsText {
+    fn from(s: &str) -> Self {
+        UnitsText::Text(s.to_owned())
+    }
+}
+
+/// Where the battle is fought.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BattleType {
+    /// In a territory: AA guns fire, an amphibious assault may be bombarded.
+    Land,
+    /// In a sea zone.
+    Sea,
+}
+
+/// When the attacker retreats: `never`, `{after_round: N}`,
+/// `{when_attackers_below: N}` or `{when_odds_below: P}` (as in a battle
+/// plan, without `to:`).
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum RetreatRule {
+    /// `never`.
+    Word(String),
+    /// One condition.
+    Rule {
+        /// Retreat at the end of round N if the battle goes on.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        after_round: Option<u32>,
+        /// Retreat at the end of a round that leaves fewer attacking units.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        when_attackers_below: Option<u32>,
+        /// Retreat at the end of a round when the chance of winning by
+        /// fighting on is below this (0 to 1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        when_odds_below: Option<f64>,
+    },
+}
+
+/// A question "what are my chances?" about one battle (`docs/odds.md`).
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct OddsQuery {
+    /// The attacking units (with bombarding ships in an amphibious assault).
+    pub attackers: UnitsText,
+    /// The defending units (an AA gun among them fires at attacking aircraft).
+    pub defenders: UnitsText,
+    /// `land` or `sea`; when left out, `sea` if a defender is a ship, or
+    /// some unit is a ship and none a land unit (and not amphibious), else
+    /// `land`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub battle: Option<BattleType>,
+    /// An amphibious assault: ships among the attackers bombard in the first
+    /// round; ground units never retreat.
+    #[serde(default)]
+    pub amphibious: bool,
+    /// The attacker's order of loss (unit types, first lost first); the
+    /// default is the adjudicator's (cheapest first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub losses: Option<UnitsText>,
+    /// The defender's order of loss, as in standing orders.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defender_losses: Option<UnitsText>,
+    /// The defender's standing order `keep_one_land_unit`.
+    #[serde(default)]
+    pub keep_one_land_unit: bool,
+    /// The attacker's retreat policy; `never` when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retreat: Option<RetreatRule>,
+    /// Low Luck; when left out, the game's `low_luck` option.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub low_luck: Option<bool>,
+    /// Also list every outcome (survivors of each side) with its probability.
+    #[serde(default)]
+    pub outcomes: bool,
+    /// Battles to simulate when only a Monte Carlo estimate is possible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub battles: Option<u64>,
+    /// Estimate by simulation even where exact odds are possible (to
+    /// compare the two; the exact answer is the better one).
+    #[serde(default)]
+    pub monte_carlo: bool,
+}
+
+impl OddsQuery {
+    /// A question with the given sides and every option at its default.
+    pub fn new(attackers: &str, defenders: &str) -> OddsQuery {
+        OddsQuery {
+            attackers: attackers.into(),
+            defenders: defenders.into(),
+            battle: None,
+            amphibious: false,
+            losses: None,
+            defender_losses: None,
+            keep_one_land_unit: false,
+            retreat: None,
+            low_luck: None,
+            outcomes: false,
+            battles: None,
+            monte_carlo: false,
+        }
+    }
+}
+
+/// Why a question cannot be answered. Each message names the field.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum OddsError {
+    /// Unit lists or orders of loss that do not parse, or units that cannot
+    /// be in this battle.
+    #[error("{}", .0.join("\n"))]
+    Invalid(Vec<String>),
+    /// A battle the calculator does not handle (and says why).
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+/// Answers `q` about a battle of `game`: exact odds, or a labelled Monte
+/// Carlo estimate where the exact calculator does not apply. The same as
+/// [`prepare`] then [`PreparedQuery::compute`].
+pub fn answer(game: &GameDef, q: &OddsQuery) -> Result<OddsReport, OddsError> {
+    Ok(prepare(game, q)?.compute(game))
+}
+
+/// A question read (names resolved, sides ranked in their order of loss)
+/// and ready to compute: [`answer`] in two steps, so that the calculation
+/// can be timed apart from reading the question.
+pub struct PreparedQuery {
+    query: OddsQuery,
+    prepared: Prepared,
+}
+
+/// Reads `q`: every problem with it, or the battle ready to compute.
+pub fn prepare(game: &GameDef, q: &OddsQuery) -> Result<PreparedQuery, OddsError> {
+    Ok(PreparedQuery {
+        query: q.clone(),
+        prepared: prepare_battle(game, q)?,
+    })
+}
+
+impl PreparedQuery {
+    /// Computes the odds (`game` must be the one the question was read for).
+    pub fn compute(&self, game: &GameDef) -> OddsReport {
+        let q = &self.query;
+        let battles = q.battles.unwrap_or(DEFAULT_BATTLES).clamp(1, 10_000_000);
+        let tally = self.prepared.battle.compute(
+            game.unit_types().len(),
+            battles,
+            seed_of(q),
+            q.monte_carlo,
+        );
+        build(game, q, &self.prepared, &tally)
+    }
+}
+
+/// A question turned into a battle, with what the report needs to say.
+pub(crate) struct Prepared {
+    pub battle: Battle,
+    pub sea: bool,
+    pub amphibious: bool,
+    pub attackers: UnitList,
+    pub defenders: UnitList,
+    pub notes: Vec<String>,
+}
+
+/// A seed for the Monte Carlo fallback: the same question, the same estimate.
+fn seed_of(q: &OddsQuery) -> u64 {
+    let text = format!("{:?}", q);
+    // FNV-1a: stable across builds and platforms, unlike the std hasher.
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> {
+    let names = Names::new(game);
+    let types = game.unit_types();
+    let mut errors = Vec::new();
+    let mut list = |what: &str, text: &UnitsText| match names.unit_list(&text.text()) {
+        Ok(l) if l.is_empty() => {
+            errors.push(format!("{what}: no units given"));
+            Vec::new()
+        }
+        Ok(l) => l,
+        Err(es) => {
+            errors.extend(es.into_iter().map(|e| format!("{what}: {e}")));
+            Vec::new()
+        }
+    };
+    let attackers = list("attackers", &q.attackers);
+    let defenders = list("defenders", &q.defenders);
+    let mut order = |what: &str, text: &Option<UnitsText>| match text {
+        None => Vec::new(),
+        Some(t) => names.type_list(&t.text()).unwrap_or_else(|es| {
+            errors.extend(es.into_iter().map(|e| format!("{what}: {e}")));
+            Vec::new()
+        }),
+    };
+    let losses = order("losses", &q.losses);
+    let defender_losses = order("defender_losses", &q.defender_losses);
+    let low_luck = q.low_luck.unwrap_or(matches!(
+        game.option("low_luck"),
+        Some(OptionValue::Bool(true))
+    ));
+    let is_ship = |u: usize| types[u].kind == Some(UnitKind::Sea);
+    let sea = match q.battle {
+        Some(b) => b == BattleType::Sea,
+        // Ships defend only at sea; with no land unit anywhere it is at sea.
+        None => {
+            let fighting_ship = |c: &UnitCount| is_ship(c.unit) && fights(&types[c.unit]);
+            let land = |c: &UnitCount| {
+                types[c.unit].kind == Some(UnitKind::Land) && fights(&types[c.unit])
+            };
+            !q.amphibious
+                && (defenders.iter().any(fighting_ship)
+                    || (attackers.iter().chain(&defenders).any(fighting_ship)
+                        && !attackers.iter().chain(&defenders).any(land)))
+        }
+    };
+    if sea && q.amphibious {
+        errors.push("amphibious: an amphibious assault is a land battle".to_owned());
+    }
+    let policy = match policy(q.retreat.as_ref()) {
+        Ok(p) => p,
+        Err(e) => {
+            errors.push(e);
+            Policy::Never
+        }
+    };
+    let mut notes = Vec::new();
+    let mut state = GameState::initial(game);
+    state.units.clear();
+    let mut next_id = 1u32;
+    let mut place = |state: &mut GameState, unit: usize, count: u32| -> Vec<u32> {
+        let mut ids = Vec::new();
+        for _ in 0..count {
+            state.units.push(Unit {
+                id: next_id,
+                unit,
+                owner: 0,
+                at: SpaceId(0),
+                moved: 0,
+                combat_moved: false,
+                hits: 0,
+                cargo_of: None,
+                submerged: false,
+                unloaded_from: None,
+                unloaded_by: None,
+                unloaded_to: None,
+            });
+            ids.push(next_id);
+            next_id += 1;
+        }
+        ids
+    };
+    let mut att_ids = Vec::new();
+    let mut bombard = Vec::new();
+    for c in &attackers {
+        let t = &types[c.unit];
+        let bombard_value = t.abilities.iter().find_map(|a| match a {
+            Ability::Bombard(n) => Some(*n),
+            _ => None,
+        });
+        if !fights(t) {
+            errors.push(format!(
+                "attackers: {} never takes part in a battle; leave it out",
+                t.name
+            ));
+        } else if !sea && t.kind == Some(UnitKind::Sea) {
+            match bombard_value {
+                Some(v) if q.amphibious => {
+                    super::dist::add(&mut bombard, c.unit, false, v, c.count);
+                }
+                _ => errors.push(format!(
+                    "attackers: {} cannot fight in a land battle{}",
+                    t.name,
+                    if q.amphibious {
+                        ""
+                    } else {
+                        " (ships bombard only in an amphibious assault: amphibious: true)"
+                    }
+                )),
+            }
+        } else if sea && t.kind == Some(UnitKind::Land) {
+            errors.push(format!(
+                "attackers: {} cannot fight in a sea battle (cargo does not fight)",
+                t.name
+            ));
+        } else {
+            att_ids.extend(place(&mut state, c.unit, c.count));
+        }
+    }
+    let mut def_ids = Vec::new();
+    let mut aa = None;
+    for c in &defenders {
+        let t = &types[c.unit];
+        let aa_value = t.abilities.iter().find_map(|a| match a {
+            Ability::AntiAircraft(n) => Some(*n),
+            _ => None,
+        });
+        if let Some(v) = aa_value
+            && !sea
+        {
+            aa = aa.max(Some(v));
+        }
+        if !fights(t) {
+            if aa_value.is_none() || sea {
+                notes.push(format!("{} does not fight and is left out", t.name));
+            }
+        } else if !sea && t.kind == Some(UnitKind::Sea) {
+            errors.push(format!(
+                "defenders: {} cannot defend a territory; a land battle has no ships",
+                t.name
+            ));
+        } else if sea && t.kind == Some(UnitKind::Land) {
+            errors.push(format!(
+                "defenders: {} cannot fight in a sea battle (cargo does not fight)",
+                t.name
+            ));
+        } else {
+            def_ids.extend(place(&mut state, c.unit, c.count));
+        }
+    }
+    if errors.is_empty() && att_ids.is_empty() {
+        errors.push("attackers: no unit that fights".to_owned());
+    }
+    if errors.is_empty() && def_ids.is_empty() {
+        errors.push("defenders: no unit that fights".to_owned());
+    }
+    for t in &losses {
+        if !attackers.iter().any(|c| c.unit == *t) {
+            errors.push(format!(
+                "losses: {} is not among the attackers",
+                types[*t].name
+            ));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(OddsError::Invalid(errors));
+    }
+    let att_air = att_ids
+        .iter()
+        .filter_map(|id| state.unit(*id))
+        .any(|u| types[u.unit].kind == Some(UnitKind::Air));
+    let policy = if q.amphibious && policy != Policy::Never {
+        if att_air {
+            return Err(OddsError::Unsupported(
+                "a retreat from an amphibious assault takes only the aircraft out and the \
+                 ground units fight on; the calculator does not cover that: ask without \
+                 retreat"
+                    .to_owned(),
+            ));
+        }
+        notes.push("ground units in an amphibious assault never retreat".to_owned());
+        Policy::Never
+    } else {
+        policy
+    };
+    let att_chooser = Chooser::Attacker {
+        losses: &losses,
+        source: "the question's order of loss".to_owned(),
+        power: 0,
+    };
+    let standing = [StandingOrders {
+        losses: defender_losses,
+        keep_one_land_unit: q.keep_one_land_unit,
+        submarines: SubmarinePolicy::Fight,
+    }];
+    let def_chooser = Chooser::Defender {
+        standing: &standing,
+        land: !sea,
+    };
+    let battle = Battle {
+        att: Side::ranked(game, &state, &att_ids, &att_chooser, true),
+        def: Side::ranked(game, &state, &def_ids, &def_chooser, false),
+        low_luck,
+        aa: if att_air { aa } else { None },
+        bombard,
+        policy,
+    };
+    if matches!(policy, Policy::OddsBelow(_)) && (q.monte_carlo || !battle.exact()) {
+        return Err(OddsError::Unsupported(
+            "when_odds_below needs exact odds, and this battle has only a Monte Carlo \
+             estimate (submarines and aircraft, or too many units)"
+                .to_owned(),
+        ));
+    }
+    let sea_subs = battle
+        .att
+        .slots
+        .iter()
+        .chain(&battle.def.slots)
+        .any(|s| s.hidden || s.first_strike);
+    if sea_subs {
+        notes.push("submarines fight; none submerges".to_owned());
+    }
+    Ok(Prepared {
+        battle,
+        sea,
+        amphibious: q.amphibious,
+        attackers,
+        defenders,
+        notes,
+    })
+}
+
+/// The retreat rule as a policy.
+fn policy(rule: Option<&RetreatRule>) -> Result<Policy, String> {
+    let forms = "retreat is never, {after_round: N}, {when_attackers_below: N} or \
+                 {when_odds_below: P}";
+    match rule {
+        None => Ok(Policy::Never),
+        Some(RetreatRule::Word(w)) if w.trim().eq_ignore_ascii_case("never") => Ok(Policy::Never),
+        Some(RetreatRule::Word(w)) => Err(format!("retreat: \"{w}\" is not a retreat; {forms}")),
+        Some(RetreatRule::Rule {
+            after_round,
+            when_attackers_below,
+            when_odds_below,
+        }) => match (after_round, when_attackers_below, when_odds_below) {
+            (Some(0), None, None) => Err("retreat: after_round must be at least 1".to_owned()),
+            (Some(n), None, None) => Ok(Policy::AfterRound(*n)),
+            (None, Some(n), None) => Ok(Policy::AttackersBelow(*n)),
+            (None, None, Some(p)) if p.is_finite() && *p > 0.0 && *p <= 1.0 => {
+                Ok(Policy::OddsBelow(*p))
+            }
+            (None, None, Some(p)) => Err(format!(
+                "retreat: when_odds_below takes a probability above 0 and at most 1, not {p}"
+            )),
+            _ => Err(format!("retreat: one condition only; {forms}")),
+        },
+    }
+}

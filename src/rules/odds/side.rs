@@ -1,0 +1,144 @@
+//! One side of a battle as the calculator sees it: its units in the order
+//! they are lost, ranked by the adjudicator's own casualty code
+//! ([`rank`]), so that the calculator and the adjudicator can never
+//! disagree on who dies first.
+//!
+//! With a fixed order of loss a side's state is one number, the hits it has
+//! taken: units with hit points to spare absorb the first hits (the
+//! allocation rule), then units die from the front of the order.
+
+use crate::rules::GameDef;
+use crate::rules::combat::casualties::{Candidate, Chooser, rank};
+use crate::rules::model::{Ability, UnitKind};
+use crate::rules::orders::UnitTypeId;
+use crate::rules::state::GameState;
+
+/// One unit in its side's order of loss.
+#[derive(Debug, Clone)]
+pub(crate) struct Slot {
+    pub unit: UnitTypeId,
+    /// Attack (attacking side) or defence (defending side) value.
+    pub strength: u8,
+    /// Gives artillery support (attacking only).
+    pub support: bool,
+    /// Can be raised by artillery support.
+    pub supportable: bool,
+    pub air: bool,
+    /// Aircraft cannot hit it without a destroyer of their side.
+    pub hidden: bool,
+    /// Its hits cannot land on aircraft.
+    pub cannot_hit_air: bool,
+    /// Fires first while the enemy has no destroyer (attacking only).
+    pub first_strike: bool,
+    /// Cancels first strike and reveals hidden units.
+    pub anti_sub: bool,
+    /// The adjudicator's casualty candidate (hits it can still take, ...).
+    pub candidate: Candidate,
+}
+
+impl Slot {
+    /// Hits it can still take.
+    pub fn cap(&self) -> usize {
+        usize::from(self.candidate.cap)
+    }
+}
+
+/// A side's units in order of loss, the first lost first.
+#[derive(Debug, Clone)]
+pub(crate) struct Side {
+    pub slots: Vec<Slot>,
+    pub attacking: bool,
+    /// Hits absorbed before any unit dies.
+    spare: usize,
+    /// Hits that destroy the whole side.
+    hp: usize,
+}
+
+impl Side {
+    /// The side made of `ids` (units in `state`), ranked by `chooser`.
+    pub fn ranked(
+        game: &GameDef,
+        state: &GameState,
+        ids: &[u32],
+        chooser: &Chooser,
+        attacking: bool,
+    ) -> Side {
+        let types = game.unit_types();
+        let slots = rank(game, state, ids, chooser)
+            .into_iter()
+            .filter_map(|c| {
+                let u = state.unit(c.id)?;
+                let t = &types[u.unit];
+                let strength = if attacking { t.attack } else { t.defense }.unwrap_or(0);
+                Some(Slot {
+                    unit: u.unit,
+                    strength,
+                    support: attacking && t.has(&Ability::ArtillerySupport),
+                    supportable: t.has(&Ability::ArtillerySupportable),
+                    air: t.kind == Some(UnitKind::Air),
+                    hidden: t.has(&Ability::HiddenFromAir),
+                    cannot_hit_air: t.has(&Ability::CannotHitAir),
+                    first_strike: attacking && t.has(&Ability::FirstStrike),
+                    anti_sub: t.has(&Ability::AntiSubmarine),
+                    candidate: c,
+                })
+            })
+            .collect();
+        Side::new(slots, attacking)
+    }
+
+    /// A side of these slots, already in order of loss.
+    pub fn new(slots: Vec<Slot>, attacking: bool) -> Side {
+        let hp = slots.iter().map(Slot::cap).sum();
+        let spare = hp - slots.len();
+        Side {
+            slots,
+            attacking,
+            spare,
+            hp,
+        }
+    }
+
+    /// Hits that destroy the side (the last state).
+    pub fn hp(&self) -> usize {
+        self.hp
+    }
+
+    /// The units still in the battle after `h` hits.
+    pub fn alive(&self, h: usize) -> &[Slot] {
+        if h <= self.spare {
+            &self.slots
+        } else {
+            &self.slots[(h - self.spare).min(self.slots.len())..]
+        }
+    }
+
+    /// The same side without `k` units of type `unit` (shot down by AA
+    /// fire before the battle): identical units, so which ones is immaterial.
+    pub fn without(&self, unit: UnitTypeId, k: usize) -> Side {
+        let mut left = k;
+        let slots = self
+            .slots
+            .iter()
+            .filter(|s| {
+                if left > 0 && s.unit == unit {
+                    left -= 1;
+                    false
+                } else {
+                    true
+                }
+            })
+            .cloned()
+            .collect();
+        Side::new(slots, self.attacking)
+    }
+
+    /// Counts by unit type of the units left after `h` hits.
+    pub fn survivors(&self, h: usize, types: usize) -> Vec<u32> {
+        let mut out = vec![0u32; types];
+        for s in self.alive(h) {
+            out[s.unit] += 1;
+        }
+        out
+    }
+}
