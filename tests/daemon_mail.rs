@@ -321,6 +321,57 @@ fn rejections_duplicates_secrets_commands_and_machines() {
 }
 
 #[test]
+fn odds_questions_by_mail_are_answered_exactly() {
+    let env = Env::new("odds", Some(""));
+    env.new_match("o1");
+    env.run_once();
+    let secret = env.secret("o1", "Soviet Union");
+    let soviet = player_address("o1", "Soviet Union");
+    let to = orders_to("o1");
+    // Any player may ask at any time (it is not the Soviet turn).
+    let body = format!(
+        "match: o1\npower: Soviet Union\nsecret: {secret}\nodds:\n  - {{attackers: 1 infantry, defenders: 1 infantry}}\n  - {{attackers: 2 infantri, defenders: 1 infantry}}\n  - {{attackers: 3 infantry, defenders: 2 infantry, retreat: {{after_round: 1}}, battles: 99999999}}\n"
+    );
+    env.drop_mail(1, &mail(&soviet, &to, "odds@p", "chances?", &body));
+    // Odds and orders together are refused.
+    env.drop_mail(
+        2,
+        &mail(
+            &soviet,
+            &to,
+            "mixed@p",
+            "orders and odds",
+            &format!("{body}purchase: 1 infantry\n"),
+        ),
+    );
+    env.run_once();
+    let sent = env.sent();
+    let reply = sent
+        .iter()
+        .find(|s| s.in_reply_to.as_deref() == Some("<odds@p>"))
+        .unwrap_or_else(|| panic!("no answer: {sent:#?}"));
+    assert_eq!(reply.to, soviet);
+    let b = &reply.body;
+    assert!(b.contains("QUESTION 1") && b.contains("QUESTION 3"), "{b}");
+    assert!(b.contains("Attacker wins     25.00%"), "{b}");
+    assert!(b.contains("Both destroyed    12.50%"), "{b}");
+    assert!(b.contains("infantri"), "the bad unit is named: {b}");
+    assert!(
+        b.contains("Did you mean infantry?") || b.contains("did you mean infantry"),
+        "{b}"
+    );
+    let mixed = sent
+        .iter()
+        .find(|s| s.in_reply_to.as_deref() == Some("<mixed@p>"))
+        .unwrap();
+    assert!(mixed.body.contains("separate messages"), "{}", mixed.body);
+    // Logged as the command `odds`; nothing applied.
+    assert_eq!(count(&env, "o1", "received", "command"), 1);
+    assert_eq!(count(&env, "o1", "order", ""), 0);
+    env.verify("o1");
+}
+
+#[test]
 fn mail_for_no_match_gets_one_notice_a_day_across_restarts() {
     let env = Env::new("unrouted", Some(""));
     env.new_match("u1");

@@ -102,6 +102,8 @@ struct MailHeader {
     command: Option<String>,
     has_orders: bool,
     has_standing: bool,
+    /// An `odds:` section: questions about battles.
+    has_odds: bool,
 }
 
 fn scan_header(text: &str) -> MailHeader {
@@ -125,6 +127,7 @@ fn scan_header(text: &str) -> MailHeader {
             "command" => h.command = Some(value.to_lowercase()),
             "match" | "round" | "entropy" => {}
             "standing" => h.has_standing = true,
+            "odds" => h.has_odds = true,
             _ => h.has_orders = true,
         }
     }
@@ -654,15 +657,26 @@ impl Daemon {
             ..base
         };
 
-        // A command (except setting standing orders, which are orders).
-        if let Some(cmd) = header.command.clone()
+        // A command (except setting standing orders, which are orders); an
+        // `odds:` section is the command `odds`.
+        let command = header
+            .command
+            .clone()
+            .or_else(|| header.has_odds.then(|| "odds".to_owned()));
+        if let Some(cmd) = command
             && !(cmd == "standing" && header.has_standing)
         {
-            let known_cmd = ["help", "status", "standing", "resend", "rotate"];
+            let known_cmd = ["help", "status", "standing", "resend", "rotate", "odds"];
             let errors = if header.has_orders || header.has_standing {
-                vec!["send orders and commands in separate messages".to_string()]
-            } else if cmd == "odds" {
-                vec!["odds questions are not supported yet".to_string()]
+                vec![
+                    "send orders and commands (or odds questions) in separate messages".to_string(),
+                ]
+            } else if cmd == "odds" && !header.has_odds {
+                vec!["ask in an `odds:` section, e.g. `odds: {attackers: 3 infantry, 1 armor, defenders: 2 infantry}` (docs/odds.md)".to_string()]
+            } else if header.has_odds && cmd != "odds" {
+                vec![format!(
+                    "send the command {cmd:?} and odds questions in separate messages"
+                )]
             } else if !known_cmd.contains(&cmd.as_str()) {
                 vec![format!(
                     "{cmd:?} is not a command; the commands are {}",
@@ -1052,6 +1066,10 @@ impl Daemon {
                                 .into(),
                         };
                         (from.to_owned(), body)
+                    }
+                    "odds" => {
+                        let text = mail.orders.as_ref().map(|o| o.text.as_str()).unwrap_or("");
+                        (from.to_owned(), text::odds_text(m.game(), text).into())
                     }
                     "rotate" => {
                         // The new secret goes to the address of record only.

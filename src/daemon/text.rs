@@ -128,8 +128,73 @@ pub fn help_text(match_id: &str, orders_address: &str) -> String {
          \x20   command: status    the board as it stands\n\
          \x20   command: standing  your standing orders (send a standing: section to change them)\n\
          \x20   command: resend    the last turn report again\n\
-         \x20   command: rotate    a new secret, mailed to your address of record\n"
+         \x20   command: rotate    a new secret, mailed to your address of record\n\n\
+         or questions about battles, answered exactly (docs/odds.md):\n\n\
+         \x20   odds:\n\
+         \x20     - {{attackers: 3 infantry, 1 armor, defenders: 2 infantry}}\n"
     )
+}
+
+/// Most questions answered from one message.
+const MAX_ODDS_QUESTIONS: usize = 5;
+/// Most battles simulated for one question by mail (the calculator is
+/// exact for most battles; this bounds the labelled estimates).
+const MAX_ODDS_BATTLES: u64 = 100_000;
+
+/// The reply to an `odds:` section: each question's answer, or what is
+/// wrong with it. Deterministic, so a duplicate gets the same words.
+pub fn odds_text(game: &crate::rules::GameDef, text: &str) -> String {
+    use crate::rules::odds::{OddsQuery, answer};
+    let value: serde_json::Value = match serde_saphyr::from_str(text) {
+        Ok(v) => v,
+        Err(e) => return format!("Your odds questions could not be read:\n\n  {e}\n"),
+    };
+    let questions = match value.get("odds") {
+        Some(serde_json::Value::Array(list)) => list.clone(),
+        Some(one) => vec![one.clone()],
+        None => Vec::new(),
+    };
+    if questions.is_empty() {
+        return "Your message has an empty `odds:` section: nothing to answer (docs/odds.md).\n"
+            .into();
+    }
+    let mut out = String::new();
+    if questions.len() > MAX_ODDS_QUESTIONS {
+        let _ = writeln!(
+            out,
+            "Only the first {MAX_ODDS_QUESTIONS} of your {} questions are answered.\n",
+            questions.len()
+        );
+    }
+    for (n, q) in questions.into_iter().take(MAX_ODDS_QUESTIONS).enumerate() {
+        let _ = writeln!(out, "QUESTION {}", n + 1);
+        match serde_json::from_value::<OddsQuery>(q) {
+            Err(e) => {
+                let _ = writeln!(out, "  cannot be read: {e}\n");
+            }
+            Ok(mut query) => {
+                if query.battles.is_some_and(|b| b > MAX_ODDS_BATTLES) {
+                    let _ = writeln!(
+                        out,
+                        "  (battles lowered to {MAX_ODDS_BATTLES}, the most by mail)"
+                    );
+                    query.battles = Some(MAX_ODDS_BATTLES);
+                }
+                match answer(game, &query) {
+                    Ok(report) => {
+                        let _ = writeln!(out, "{}", report.to_text());
+                    }
+                    Err(e) => {
+                        for line in e.to_string().lines() {
+                            let _ = writeln!(out, "  - {line}");
+                        }
+                        let _ = writeln!(out);
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The reply to `rotate`: the new secret.
