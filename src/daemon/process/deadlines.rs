@@ -28,20 +28,29 @@ use super::Daemon;
 /// when it last looked and when to look again.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Clock {
-    log_len: u64,
+    /// The log's length and the players file's modification time: a match
+    /// is looked at again when either changes (an organiser may edit its
+    /// deadlines).
+    seen: Seen,
     next: Option<DateTime<Utc>>,
 }
 
-fn log_len(dir: &Path) -> u64 {
-    std::fs::metadata(dir.join("log.jsonl"))
+type Seen = (u64, Option<std::time::SystemTime>);
+
+fn seen(dir: &Path) -> Seen {
+    let len = std::fs::metadata(dir.join("log.jsonl"))
         .map(|m| m.len())
-        .unwrap_or(0)
+        .unwrap_or(0);
+    let players = std::fs::metadata(dir.join("players.yaml"))
+        .and_then(|m| m.modified())
+        .ok();
+    (len, players)
 }
 
 impl Daemon {
     /// Acts on every deadline due at `now`; returns when the next one falls
     /// (the daemon's wait ends then). A match is looked at again only when
-    /// its log changed or its next event came.
+    /// its log or players file changed or its next event came.
     pub fn check_deadlines(&mut self, now: DateTime<Utc>) -> anyhow::Result<Option<DateTime<Utc>>> {
         let mut wake: Option<DateTime<Utc>> = None;
         let matches: Vec<(String, std::path::PathBuf)> = self
@@ -53,9 +62,9 @@ impl Daemon {
             if self.stopping() {
                 break;
             }
-            let len = log_len(&dir);
+            let now_seen = seen(&dir);
             if let Some(c) = self.clocks.get(&id)
-                && c.log_len == len
+                && c.seen == now_seen
                 && c.next.is_none_or(|t| t > now)
             {
                 wake = earliest(wake, c.next);
@@ -66,7 +75,7 @@ impl Daemon {
                     self.clocks.insert(
                         id,
                         Clock {
-                            log_len: log_len(&dir),
+                            seen: seen(&dir),
                             next,
                         },
                     );
@@ -74,11 +83,11 @@ impl Daemon {
                 }
                 Err(e) => {
                     tracing::error!(match_id = %id, error = %format!("{e:#}"), "deadlines not checked");
-                    // Not again until the log changes.
+                    // Not again until the log or the players file changes.
                     self.clocks.insert(
                         id,
                         Clock {
-                            log_len: len,
+                            seen: now_seen,
                             next: None,
                         },
                     );
