@@ -1,6 +1,9 @@
-//! Axis & Allies Anniversary Edition (2008), 1941 and 1942 scenarios.
+//! Axis & Allies Anniversary Edition (2008), 1941 and 1942 scenarios, with
+//! the FAQ and errata of 2010.
+//!
+//! Interpretations and their sources: `docs/rules/anniversary.md`.
 
-use super::{OptionKind, OptionSpec, RuleSetHooks};
+use super::{CombatRules, OptionKind, OptionSpec, RuleSetHooks};
 use crate::rules::GameDef;
 use crate::rules::problem::Problem;
 
@@ -33,6 +36,13 @@ static OPTIONS: &[OptionSpec] = &[
         kind: OptionKind::Bool { default: false },
         about: "FAQ optional rule: no ship may enter or leave the Black Sea",
     },
+    OptionSpec {
+        name: "low_luck",
+        kind: OptionKind::Bool { default: false },
+        about: "Low Luck: each firing group scores one hit per 6 points of total strength \
+                and rolls one die for the remainder (a common league option, not in the \
+                rulebook)",
+    },
 ];
 
 impl RuleSetHooks for Anniversary {
@@ -50,5 +60,16 @@ impl RuleSetHooks for Anniversary {
             game,
             "in Anniversary starting IPCs equal starting income",
         )
+    }
+
+    /// FAQ (Submarines): allies of the attacker take no part in a battle;
+    /// defending subs strike first too, in every round without an attacking
+    /// destroyer; submerging is decided before any die, attacker first.
+    fn combat_rules(&self) -> CombatRules {
+        CombatRules {
+            allied_bystanders: false,
+            defending_subs_strike_first: true,
+            submerge_before_any_die: true,
+        }
     }
 }

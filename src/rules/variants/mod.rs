@@ -102,6 +102,37 @@ pub struct TakeOver {
     pub units: UnitList,
 }
 
+/// How battles differ between rule sets: the points on which the editions'
+/// combat rules disagree, read by the combat engine
+/// ([`RuleSetHooks::combat_rules`]). The default is AAE's (2005 FAQ).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CombatRules {
+    /// Ships of the attacker's allies in a sea battle are bystanders: they
+    /// may be chosen as casualties and their destroyers let the attacker's
+    /// aircraft hit submarines (AAE FAQ). When `false` they take no part in
+    /// any way (Anniversary FAQ: "never participate in a battle in any way").
+    pub allied_bystanders: bool,
+    /// Defending submarines fire a surprise strike, like attacking ones, in
+    /// every round without an attacking destroyer (Anniversary FAQ); when
+    /// `false` only attacking submarines strike first (AAE).
+    pub defending_subs_strike_first: bool,
+    /// Submarines decide to submerge before any die of the round, the
+    /// attacker first, and only while no enemy destroyer is in the battle
+    /// (Anniversary FAQ and errata p.29). When `false`, defending submarines
+    /// submerge only after withstanding the attacker's fire (AAE FAQ).
+    pub submerge_before_any_die: bool,
+}
+
+impl Default for CombatRules {
+    fn default() -> Self {
+        CombatRules {
+            allied_bystanders: true,
+            defending_subs_strike_first: false,
+            submerge_before_any_die: false,
+        }
+    }
+}
+
 /// The hooks through which a rule set adds behaviour to the generic engine.
 pub trait RuleSetHooks: Sync {
     /// The `rule_set:` word in `game.yaml`.
@@ -148,6 +179,12 @@ pub trait RuleSetHooks: Sync {
         events: &mut Vec<Event>,
     ) {
         let _ = (game, state, power, events);
+    }
+
+    /// The points of the combat rules on which editions differ. AAE's by
+    /// default.
+    fn combat_rules(&self) -> CombatRules {
+        CombatRules::default()
     }
 
     /// `power` taking over an ally's units (AAE: the Soviet Patriotic War).
