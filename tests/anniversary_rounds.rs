@@ -2,8 +2,8 @@
 //! included, take their turns in each scenario's own order through
 //! `Match::submit` (the path the mail daemon uses), and `adjutant verify`
 //! replays the log. Each power with an industrial complex buys one infantry
-//! a turn and places it in its capital; China buys nothing and collects no
-//! IPCs.
+//! a turn and places it in its capital; China buys nothing, collects no IPCs
+//! and places the infantry its territories bring.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -60,9 +60,14 @@ fn play(id: &str, order: [&str; 7], start: [u32; 7]) {
                     format!("power: {power}\nround: {round}\npurchase: 1 infantry\n"),
                     format!("power: {power}\nround: {round}\nplace:\n  {c}: 1 infantry\n"),
                 ),
+                // China receives 3 infantry (7 territories, FAQ) and places
+                // them where fewer than 3 Chinese units stand.
                 None => (
                     format!("power: {power}\nround: {round}\n"),
-                    format!("power: {power}\nround: {round}\n"),
+                    format!(
+                        "power: {power}\nround: {round}\nplace:\n  {}: 3 infantry\n",
+                        if round == 1 { "Hupeh" } else { "Fukien" }
+                    ),
                 ),
             };
             for text in [stage1, stage2] {

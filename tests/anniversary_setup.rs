@@ -282,12 +282,15 @@ fn china_starts_with_seven_territories_and_the_original_controller_of_manchuria_
     }
 }
 
+/// A unit's name, cost, attack, defense and movement.
+type UnitRow<'a> = (&'a str, Option<u32>, Option<u8>, Option<u8>, Option<u8>);
+
 /// The units of the edition: digest §3 (costs, values), cruisers bombard at 3.
 #[test]
 fn unit_values_of_the_edition() {
     for id in ["anniversary-1941", "anniversary-1942"] {
         let g = game(id);
-        let rows: Vec<(&str, Option<u32>, Option<u8>, Option<u8>, Option<u8>)> = g
+        let rows: Vec<UnitRow> = g
             .unit_types()
             .iter()
             .map(|u| (u.name.as_str(), u.cost, u.attack, u.defense, u.movement))

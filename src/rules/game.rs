@@ -107,6 +107,13 @@ impl GameDef {
         self.side_of[power]
     }
 
+    /// Whether `power`'s units may enter `space`: false only outside the
+    /// power's `confined_to` list, when it has one.
+    pub fn may_enter(&self, power: usize, space: SpaceId) -> bool {
+        let list = &self.files.game.powers[power].confined_to;
+        list.is_empty() || list.iter().any(|s| self.space(s) == Some(space))
+    }
+
     /// The powers in turn order.
     pub fn turn_order(&self) -> Vec<usize> {
         self.files
@@ -479,6 +486,9 @@ impl Validator {
             self.problem(files::GAME, "powers", "a game needs at least one power");
         }
         for (i, power) in game.powers.iter().enumerate() {
+            for (j, space) in power.confined_to.iter().enumerate() {
+                self.find_space(files::GAME, format!("powers[{i}].confined_to[{j}]"), space);
+            }
             if let Some(capital) = &power.capital {
                 let path = format!("powers[{i}].capital");
                 if let Some(id) = self.find_space(files::GAME, path.clone(), capital)

@@ -61,6 +61,10 @@ pub struct Power {
     /// Whether it collects income from the territories it controls.
     #[serde(default = "yes")]
     pub collects_income: bool,
+    /// The only spaces its units may ever enter (Anniversary's China); empty
+    /// for no limit.
+    #[serde(default)]
+    pub confined_to: Vec<String>,
 }
 
 fn yes() -> bool {

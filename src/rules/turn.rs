@@ -211,6 +211,7 @@ fn stage_one(
     events: &mut Vec<Event>,
 ) -> Result<bool, Vec<OrderError>> {
     let mut errors: Vec<OrderError> = standing(orders).into_iter().collect();
+    game.rule_set().start_of_turn(game, state, power, events);
     if let Some(p) = &orders.purchase
         && let Err(e) = production::purchase(game, state, power, p, events)
     {

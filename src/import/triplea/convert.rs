@@ -412,6 +412,7 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
                 capital: capitals.get(&name).map(|c| space(c)),
                 plays,
                 collects_income: plays && collects.contains(p.as_str()),
+                confined_to: Vec::new(),
                 name,
             }
         })

@@ -41,6 +41,22 @@ pub fn check(
                 .field("path"),
             );
         }
+        if !game.may_enter(mover.power, to) {
+            // Anniversary's China: its units never leave China, not even
+            // for a moment (FAQ, Flying Tigers).
+            mover.errors.push(
+                OrderError::new(
+                    origin,
+                    format!(
+                        "{} units may not enter {}: they may only move within {}",
+                        game.powers()[mover.power].name,
+                        mover.sname(to),
+                        game.powers()[mover.power].confined_to.join(", ")
+                    ),
+                )
+                .field("path"),
+            );
+        }
         if impassable(mover, to) {
             let verb = if flying { "flown over" } else { "entered" };
             mover.errors.push(

@@ -4,8 +4,28 @@
 //! Interpretations and their sources: `docs/rules/anniversary.md`.
 
 use super::{CombatRules, OptionKind, OptionSpec, RuleSetHooks};
-use crate::rules::GameDef;
+use crate::rules::events::Event;
+use crate::rules::model::Ability;
+use crate::rules::orders::{PowerId, UnitCount};
 use crate::rules::problem::Problem;
+use crate::rules::production::{Complex, totals};
+use crate::rules::state::GameState;
+use crate::rules::{GameDef, SpaceId};
+
+/// The unit China receives instead of IPCs.
+const INFANTRY: &str = "infantry";
+/// China receives one infantry per this many territories it controls.
+const TERRITORIES_PER_INFANTRY: usize = 2;
+/// China may not mobilize in a territory already holding this many Chinese
+/// units.
+const CHINESE_STACK: usize = 3;
+
+/// A power that plays but collects no IPCs receives infantry instead: in
+/// this edition, China (FAQ, China; `collects_income: false` in game.yaml).
+fn receives_infantry(game: &GameDef, power: PowerId) -> bool {
+    let p = &game.powers()[power];
+    p.plays && !p.collects_income
+}
 
 /// The Anniversary rule set.
 #[derive(Debug, Clone, Copy)]
@@ -60,6 +80,91 @@ impl RuleSetHooks for Anniversary {
             game,
             "in Anniversary starting IPCs equal starting income",
         )
+    }
+
+    /// China's infantry: one per two territories it controls at the start of
+    /// its turn, rounded down, received in the purchase phase (FAQ, China).
+    fn start_of_turn(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        events: &mut Vec<Event>,
+    ) {
+        if !receives_infantry(game, power) {
+            return;
+        }
+        let Some(unit) = game.unit_types().iter().position(|u| u.name == INFANTRY) else {
+            return;
+        };
+        let held = (0..game.space_count())
+            .filter(|&s| game.territory(SpaceId(s)).is_some() && state.owner[s] == Some(power))
+            .count();
+        let count = (held / TERRITORIES_PER_INFANTRY) as u32;
+        if count > 0 {
+            let mut all = totals(&state.purchased);
+            *all.entry(unit).or_insert(0) += count;
+            state.purchased = all
+                .into_iter()
+                .map(|(unit, count)| UnitCount { unit, count })
+                .collect();
+        }
+        events.push(Event::Special {
+            rule: "Chinese infantry".into(),
+            detail: format!(
+                "{} controls {held} {} at the start of its turn and receives {count} \
+                 {INFANTRY} (one per {TERRITORIES_PER_INFANTRY}, rounded down)",
+                game.powers()[power].name,
+                if held == 1 {
+                    "territory"
+                } else {
+                    "territories"
+                }
+            ),
+        });
+    }
+
+    /// Every industrial complex mobilizes up to its territory's IPC value
+    /// (rulebook p.26, KQ-5). China mobilizes in any territory it controls,
+    /// captured this turn included, that held fewer than three Chinese units
+    /// before placement began, any number there (FAQ, China).
+    fn placement_sites(&self, game: &GameDef, state: &GameState, power: PowerId) -> Vec<Complex> {
+        let land = (0..game.space_count())
+            .map(SpaceId)
+            .filter(|&s| game.territory(s).is_some() && state.owner[s.0] == Some(power));
+        if receives_infantry(game, power) {
+            return land
+                .filter(|&s| {
+                    state
+                        .units_at(s)
+                        .filter(|u| u.owner == power && u.cargo_of.is_none())
+                        .count()
+                        < CHINESE_STACK
+                })
+                .map(|space| Complex { space, limit: None })
+                .collect();
+        }
+        land.filter(|s| !state.captured_this_turn.contains(s))
+            .filter(|&s| {
+                state
+                    .units_at(s)
+                    .any(|u| game.unit_types()[u.unit].has(&Ability::Production))
+            })
+            .map(|space| Complex {
+                space,
+                limit: Some(game.territory(space).and_then(|t| t.ipc).unwrap_or(0)),
+            })
+            .collect()
+    }
+
+    fn placement_rule(&self, game: &GameDef, power: PowerId) -> Option<String> {
+        receives_infantry(game, power).then(|| {
+            format!(
+                "{} places only in territories it controls that held fewer than \
+                 {CHINESE_STACK} of its units before placement began (FAQ, China)",
+                game.powers()[power].name
+            )
+        })
     }
 
     /// FAQ (Submarines): allies of the attacker take no part in a battle;

@@ -10,6 +10,7 @@ use crate::rules::events::Event;
 use crate::rules::model::OptionValue;
 use crate::rules::orders::{PowerId, UnitList};
 use crate::rules::problem::Problem;
+use crate::rules::production::{self, Complex};
 use crate::rules::state::GameState;
 use crate::rules::{GameDef, SpaceId};
 
@@ -153,6 +154,34 @@ pub trait RuleSetHooks: Sync {
     fn territory_pays_income(&self, game: &GameDef, space: SpaceId) -> bool {
         let _ = (game, space);
         true
+    }
+
+    /// Rule-set effects at the start of `power`'s turn, before its purchase
+    /// (Anniversary: China receives its infantry). Nothing by default.
+    fn start_of_turn(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        events: &mut Vec<Event>,
+    ) {
+        let _ = (game, state, power, events);
+    }
+
+    /// Where `power` may mobilize new units this turn and how many each
+    /// place takes. By default AAE's: its industrial complexes held since the
+    /// start of the turn, unlimited in its original territory, else up to the
+    /// territory's IPC value ([`production::complexes`]).
+    fn placement_sites(&self, game: &GameDef, state: &GameState, power: PowerId) -> Vec<Complex> {
+        production::complexes(game, state, power)
+    }
+
+    /// The placement rule in words, for the error when a power places where
+    /// [`RuleSetHooks::placement_sites`] does not allow it; `None` for the
+    /// industrial-complex rule.
+    fn placement_rule(&self, game: &GameDef, power: PowerId) -> Option<String> {
+        let _ = (game, power);
+        None
     }
 
     /// Rule-set effects at the end of `power`'s turn, after placement and
