@@ -229,6 +229,55 @@ fn submerge(
     }
 }
 
+/// The defenseless-transport rule (Anniversary FAQ and errata p.19): when
+/// no defender can hit the attacker and every defender the attacker could
+/// hit is a transport, those transports are removed without rolling.
+/// Attacking transports are never defenseless: they can still retreat (FAQ).
+/// Returns whether any were removed.
+fn remove_defenseless_transports(
+    ctx: &Ctx,
+    state: &mut GameState,
+    space: SpaceId,
+    att: &[u32],
+    def: &[u32],
+    a_spots: bool,
+    events: &mut Vec<Event>,
+) -> bool {
+    let exposed: Vec<u32> = def
+        .iter()
+        .copied()
+        .filter(|id| can_hit(ctx, state, att, &[*id], a_spots, true))
+        .collect();
+    let transport = |id: &u32| {
+        state.unit(*id).is_some_and(|u| {
+            let t = ctx.ut(u);
+            t.kind == Some(UnitKind::Sea)
+                && t.transport_capacity.is_some()
+                && t.defense.unwrap_or(0) == 0
+        })
+    };
+    if exposed.is_empty() || !exposed.iter().all(transport) {
+        return false;
+    }
+    let taken: Vec<Taken> = exposed
+        .into_iter()
+        .map(|id| Taken {
+            id,
+            destroyed: true,
+            reason: "rule: defenseless transports are removed without rolling (FAQ)".into(),
+        })
+        .collect();
+    events.push(Event::Decision {
+        space,
+        rule: "rule: defenseless transports (FAQ, Combat; errata p.19)".into(),
+        detail: "only the attacker can still roll and the only defenders it can hit are \
+                 transports: they are removed without dice"
+            .into(),
+    });
+    apply(ctx, state, space, &taken, events);
+    true
+}
+
 /// The defending submarines whose standing orders take them under now (not
 /// those in `marked`, already chosen as casualties), and why.
 fn defenders_diving(
@@ -323,6 +372,13 @@ pub(crate) fn fight(
         let mut target_side = att.clone();
         target_side.extend(bystanders(ctx, state, space));
         let bombardment_due = round == 0 && !bombard.is_empty();
+        if ctx.rules.defenseless_transports
+            && !bombardment_due
+            && !can_hit(ctx, state, &def, &target_side, d_spots, false)
+            && remove_defenseless_transports(ctx, state, space, &att, &def, a_spots, events)
+        {
+            continue;
+        }
         if !bombardment_due
             && !can_hit(ctx, state, &att, &def, a_spots, true)
             && !can_hit(ctx, state, &def, &target_side, d_spots, false)

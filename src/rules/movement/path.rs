@@ -91,6 +91,15 @@ pub fn check_canals(mover: &mut Mover, state: &GameState, origin: &Origin, path:
                 .field("path"),
             );
         }
+        if let Some(reason) = mover
+            .game
+            .rule_set()
+            .sea_passage_closed(mover.game, pair[0], pair[1])
+        {
+            mover
+                .errors
+                .push(OrderError::new(origin, reason).field("path"));
+        }
     }
 }
 
@@ -159,6 +168,10 @@ pub fn sea_distance(mover: &Mover, state: &GameState, from: SpaceId, to: SpaceId
             if game.is_sea(next)
                 && dist[next.0].is_none()
                 && closed_canal(mover, state, here, next).is_none()
+                && game
+                    .rule_set()
+                    .sea_passage_closed(game, here, next)
+                    .is_none()
             {
                 dist[next.0] = Some(d + 1);
                 queue.push_back(next);

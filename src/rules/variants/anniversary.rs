@@ -3,15 +3,17 @@
 //!
 //! Interpretations and their sources: `docs/rules/anniversary.md`.
 
-use super::{CombatRules, OptionKind, OptionSpec, RuleSetHooks};
+use super::{CombatRules, OptionKind, OptionSpec, RuleSetHooks, ShipBlocking};
 use crate::rules::events::Event;
-use crate::rules::model::Ability;
+use crate::rules::model::{Ability, OptionValue};
 use crate::rules::orders::{PowerId, UnitCount};
 use crate::rules::problem::Problem;
 use crate::rules::production::{Complex, totals};
 use crate::rules::state::GameState;
 use crate::rules::{GameDef, SpaceId};
 
+/// The Black Sea, closed to ships by the optional Dardanelles rule.
+const BLACK_SEA: &str = "Sea Zone 16";
 /// The unit China receives instead of IPCs.
 const INFANTRY: &str = "infantry";
 /// China receives one infantry per this many territories it controls.
@@ -167,14 +169,35 @@ impl RuleSetHooks for Anniversary {
         })
     }
 
+    /// FAQ optional rule "Dardanelles Closed to Sea Movement": no sea unit
+    /// moves into or out of sea zone 16 (option `dardanelles_closed`).
+    fn sea_passage_closed(&self, game: &GameDef, from: SpaceId, to: SpaceId) -> Option<String> {
+        let closed = game.option("dardanelles_closed") == Some(OptionValue::Bool(true));
+        let black_sea = game.space(BLACK_SEA)?;
+        (closed && (from == black_sea || to == black_sea)).then(|| {
+            format!(
+                "the Dardanelles are closed (optional rule): no ship moves into or out of {}",
+                game.space_name(black_sea)
+            )
+        })
+    }
+
+    /// Only surface warships make a sea zone hostile; subs pass everything
+    /// but destroyers (FAQ, Submarines; errata p.29).
+    fn ships_blocked_by(&self) -> ShipBlocking {
+        ShipBlocking::SurfaceWarships
+    }
+
     /// FAQ (Submarines): allies of the attacker take no part in a battle;
     /// defending subs strike first too, in every round without an attacking
-    /// destroyer; submerging is decided before any die, attacker first.
+    /// destroyer; submerging is decided before any die, attacker first;
+    /// defenseless transports are removed without rolling (FAQ, Combat).
     fn combat_rules(&self) -> CombatRules {
         CombatRules {
             allied_bystanders: false,
             defending_subs_strike_first: true,
             submerge_before_any_die: true,
+            defenseless_transports: true,
         }
     }
 }

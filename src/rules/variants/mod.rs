@@ -122,6 +122,9 @@ pub struct CombatRules {
     /// (Anniversary FAQ and errata p.29). When `false`, defending submarines
     /// submerge only after withstanding the attacker's fire (AAE FAQ).
     pub submerge_before_any_die: bool,
+    /// Defending transports that only the attacker could ever hit are
+    /// removed without rolling (Anniversary FAQ, defenseless transports).
+    pub defenseless_transports: bool,
 }
 
 impl Default for CombatRules {
@@ -130,8 +133,22 @@ impl Default for CombatRules {
             allied_bystanders: true,
             defending_subs_strike_first: false,
             submerge_before_any_die: false,
+            defenseless_transports: false,
         }
     }
+}
+
+/// Which enemy naval units stop moving ships, per rule set
+/// ([`RuleSetHooks::ships_blocked_by`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShipBlocking {
+    /// Every enemy naval unit in play, submarines and transports included
+    /// (AAE FAQ: combat movement always triggers combat).
+    AnyNavalUnit,
+    /// Only enemy surface warships make a zone hostile; enemy submarines and
+    /// transports may be passed or ignored, and moving submarines are stopped
+    /// only by enemy destroyers (Anniversary FAQ and errata p.29, digest §4).
+    SurfaceWarships,
 }
 
 /// The hooks through which a rule set adds behaviour to the generic engine.
@@ -208,6 +225,20 @@ pub trait RuleSetHooks: Sync {
         events: &mut Vec<Event>,
     ) {
         let _ = (game, state, power, events);
+    }
+
+    /// Which enemy naval units stop ships and make a zone hostile. AAE's
+    /// (every naval unit) by default.
+    fn ships_blocked_by(&self) -> ShipBlocking {
+        ShipBlocking::AnyNavalUnit
+    }
+
+    /// Why ships may not sail from sea zone `from` to `to`, beyond canals
+    /// (Anniversary's optional Dardanelles rule); aircraft are unaffected.
+    /// `None` (open) by default.
+    fn sea_passage_closed(&self, game: &GameDef, from: SpaceId, to: SpaceId) -> Option<String> {
+        let _ = (game, from, to);
+        None
     }
 
     /// The points of the combat rules on which editions differ. AAE's by
