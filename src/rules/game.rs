@@ -114,6 +114,17 @@ impl GameDef {
         list.is_empty() || list.iter().any(|s| self.space(s) == Some(space))
     }
 
+    /// Whether two powers play in one turn (`shares_turn_with`, either way).
+    pub fn share_turn(&self, a: usize, b: usize) -> bool {
+        let with = |x: usize, y: usize| {
+            self.files.game.powers[x]
+                .shares_turn_with
+                .as_deref()
+                .is_some_and(|n| self.power(n) == Some(y))
+        };
+        with(a, b) || with(b, a)
+    }
+
     /// The powers in turn order.
     pub fn turn_order(&self) -> Vec<usize> {
         self.files
@@ -486,6 +497,9 @@ impl Validator {
             self.problem(files::GAME, "powers", "a game needs at least one power");
         }
         for (i, power) in game.powers.iter().enumerate() {
+            if let Some(other) = &power.shares_turn_with {
+                self.find_power(files::GAME, format!("powers[{i}].shares_turn_with"), other);
+            }
             for (j, space) in power.confined_to.iter().enumerate() {
                 self.find_space(files::GAME, format!("powers[{i}].confined_to[{j}]"), space);
             }

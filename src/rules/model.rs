@@ -65,6 +65,11 @@ pub struct Power {
     /// for no limit.
     #[serde(default)]
     pub confined_to: Vec<String>,
+    /// The power whose turn this power's turn is part of (Anniversary's
+    /// China, played by the US player in the US turn): territories either
+    /// of them captured count as captured this turn for both.
+    #[serde(default)]
+    pub shares_turn_with: Option<String>,
 }
 
 fn yes() -> bool {

@@ -351,7 +351,6 @@ pub fn end_turn(game: &GameDef, state: &mut GameState, power: PowerId, events: &
     rules.end_of_turn(game, state, power, events);
     conquest::update_convoys(game, state, events);
     income::collect(game, state, power, events);
-    state.captured_this_turn.clear();
     state.battles.clear();
     state.purchased.clear();
     rules.victory(game, state, power, events);
@@ -360,6 +359,11 @@ pub fn end_turn(game: &GameDef, state: &mut GameState, power: PowerId, events: &
     if state.turn >= order.len() {
         state.turn = 0;
         state.round += 1;
+    }
+    // Powers playing one turn (the US and China) keep each other's captures
+    // as "captured this turn": neither lands aircraft there (Anniversary FAQ).
+    if !game.share_turn(power, order[state.turn]) {
+        state.captured_this_turn.clear();
     }
     state.phase = Phase::Purchase;
     events.push(Event::TurnEnded {

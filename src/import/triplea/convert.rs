@@ -413,6 +413,7 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
                 plays,
                 collects_income: plays && collects.contains(p.as_str()),
                 confined_to: Vec::new(),
+                shares_turn_with: None,
                 name,
             }
         })
