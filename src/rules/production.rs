@@ -132,7 +132,9 @@ pub fn purchase(
         ));
     }
     let count: u32 = bought.values().sum();
-    if count > 0 {
+    // Where units may be held back, a purchase beyond capacity is legal: the
+    // excess waits in the mobilization zone (Anniversary FAQ).
+    if count > 0 && !game.rule_set().holds_unplaceable_units() {
         errors.extend(check_room(game, state, power, origin, &bought));
     }
     if !errors.is_empty() {
@@ -369,7 +371,7 @@ pub fn place(
             errors.push(OrderError::new(
                 origin,
                 format!(
-                    "{} units placed in {}, but the captured industrial complexes next to it can \
+                    "{} units placed in {}, but the limited industrial complexes next to it can \
                      place only {available} more this turn (no more than their territory's IPC \
                      value)",
                     n,
@@ -383,6 +385,26 @@ pub fn place(
             let take = n.min(*r);
             *r -= take;
             n -= take;
+        }
+    }
+    // Units no site has room for are held back where the rule set allows
+    // it; any other unit left out is an error.
+    let mut held: BTreeMap<UnitTypeId, u32> = BTreeMap::new();
+    if game.rule_set().holds_unplaceable_units() {
+        let has_room = |s: &SpaceId| room.get(s).is_none_or(|&r| r > 0);
+        let land_room = places.iter().any(|c| has_room(&c.space));
+        let sea_room = places
+            .iter()
+            .any(|c| coastal(game, c.space) && has_room(&c.space));
+        for (&unit, n) in left.iter_mut() {
+            let fits = match kind(game, unit) {
+                UnitKind::Building => true,
+                UnitKind::Sea => sea_room,
+                UnitKind::Land | UnitKind::Air => land_room,
+            };
+            if !fits && *n > 0 {
+                held.insert(unit, std::mem::take(n));
+            }
         }
     }
     let unplaced = describe(game, &left);
@@ -412,6 +434,26 @@ pub fn place(
         });
     }
     state.purchased.clear();
+    if !held.is_empty() {
+        events.push(Event::Special {
+            rule: "units held back".into(),
+            detail: format!(
+                "{} has no production capacity left for {}: they wait in the mobilization zone \
+                 for a later turn",
+                game.powers()[power].name,
+                describe(game, &held)
+            ),
+        });
+        let mine = &mut state.held[power];
+        let mut all = totals(mine);
+        for (u, n) in held {
+            *all.entry(u).or_insert(0) += n;
+        }
+        *mine = all
+            .into_iter()
+            .map(|(unit, count)| UnitCount { unit, count })
+            .collect();
+    }
     Ok(())
 }
 
@@ -446,8 +488,8 @@ fn building_refused(
 fn over_limit(game: &GameDef, space: SpaceId, room: u32, n: u32) -> String {
     let ipc = game.territory(space).and_then(|t| t.ipc).unwrap_or(0);
     format!(
-        "{n} units placed in {}, but a captured industrial complex places no more units per turn \
-         than its territory's IPC value ({ipc}); {room} more may be placed there",
+        "{n} units placed in {}, but its industrial complex places no more units per turn than \
+         its territory's IPC value ({ipc}); {room} more may be placed there",
         game.space_name(space)
     )
 }

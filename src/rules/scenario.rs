@@ -63,6 +63,10 @@ pub struct Position {
     /// When present, replaces every unit of the setup. Land units in a sea
     /// zone are cargo of their power's transports there.
     pub units: Option<UnitTable>,
+    /// Units each power holds back in its mobilization zone (power -> unit
+    /// -> count), where the rule set allows holding units.
+    #[serde(default)]
+    pub held: Entries<Entries<u32>>,
     /// Submarines that start submerged: sea zone -> power -> how many of that
     /// power's submarines there (the ones listed in `units`).
     #[serde(default)]
@@ -523,6 +527,10 @@ pub fn position(game: &GameDef, pos: &Position) -> Result<GameState, ScenarioErr
                 load_cargo(game, &mut state, &added).map_err(|e| err(format!("units.{s}: {e}")))?;
             }
         }
+    }
+    let held = count_table(game, &pos.held).map_err(|e| err(format!("held: {e}")))?;
+    for (&(p, unit), &count) in &held {
+        state.held[p].push(super::orders::UnitCount { unit, count });
     }
     for (s, by_power) in pos.submerged.iter() {
         let space = game

@@ -211,6 +211,12 @@ fn stage_one(
     events: &mut Vec<Event>,
 ) -> Result<bool, Vec<OrderError>> {
     let mut errors: Vec<OrderError> = standing(orders).into_iter().collect();
+    // Units held back on an earlier turn wait to be mobilized again.
+    if let Some(held) = state.held.get_mut(power).map(std::mem::take)
+        && !held.is_empty()
+    {
+        state.purchased = held;
+    }
     game.rule_set().start_of_turn(game, state, power, events);
     if let Some(p) = &orders.purchase
         && let Err(e) = production::purchase(game, state, power, p, events)

@@ -159,6 +159,12 @@ impl RuleSetHooks for Anniversary {
             .collect()
     }
 
+    /// FAQ (Miscellaneous): only units the production capacity cannot take
+    /// may be held back; they stay in the mobilization zone.
+    fn holds_unplaceable_units(&self) -> bool {
+        true
+    }
+
     fn placement_rule(&self, game: &GameDef, power: PowerId) -> Option<String> {
         receives_infantry(game, power).then(|| {
             format!(

@@ -193,6 +193,13 @@ pub trait RuleSetHooks: Sync {
         production::complexes(game, state, power)
     }
 
+    /// Whether units that cannot be mobilized for lack of production
+    /// capacity wait for a later turn (Anniversary FAQ) instead of the
+    /// purchase being refused (AAE). `false` by default.
+    fn holds_unplaceable_units(&self) -> bool {
+        false
+    }
+
     /// The placement rule in words, for the error when a power places where
     /// [`RuleSetHooks::placement_sites`] does not allow it; `None` for the
     /// industrial-complex rule.
