@@ -175,6 +175,51 @@ impl RuleSetHooks for Anniversary {
         })
     }
 
+    /// A side wins when it controls the agreed number of victory cities
+    /// (option `victory_cities`) at the end of a complete round, that is after
+    /// the last power in turn order (digest §12; exact rulebook wording
+    /// UNCONFIRMED).
+    fn victory(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        events: &mut Vec<Event>,
+    ) {
+        if game.turn_order().last() != Some(&power) || state.winner.is_some() {
+            return;
+        }
+        let needed = match game.option("victory_cities") {
+            Some(OptionValue::Int(n)) => usize::try_from(n).unwrap_or(usize::MAX),
+            _ => return,
+        };
+        let cities: Vec<SpaceId> = (0..game.space_count())
+            .map(SpaceId)
+            .filter(|&s| game.territory(s).is_some_and(|t| t.victory_city))
+            .collect();
+        for (side, def) in game.files().game.sides.iter().enumerate() {
+            let held: Vec<&str> = cities
+                .iter()
+                .filter(|s| state.owner[s.0].is_some_and(|o| game.side_of(o) == side))
+                .map(|&s| game.space_name(s))
+                .collect();
+            if held.len() >= needed {
+                state.winner = Some(side);
+                events.push(Event::Victory {
+                    side: def.name.clone(),
+                    reason: format!(
+                        "they control {} victory cities at the end of round {} ({}), {needed} \
+                         needed",
+                        held.len(),
+                        state.round,
+                        held.join(", ")
+                    ),
+                });
+                return;
+            }
+        }
+    }
+
     /// FAQ optional rule "Dardanelles Closed to Sea Movement": no sea unit
     /// moves into or out of sea zone 16 (option `dardanelles_closed`).
     fn sea_passage_closed(&self, game: &GameDef, from: SpaceId, to: SpaceId) -> Option<String> {
