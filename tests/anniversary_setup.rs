@@ -377,3 +377,60 @@ fn board_matches_triplea_apart_from_the_listed_corrections() {
         }
     }
 }
+
+/// Which of the 17 national objectives each power meets in the starting
+/// position, per the digest's §11 table (computed there from TripleA's
+/// rules attachments): a check of the objectives' data.
+#[test]
+fn national_objectives_met_at_the_start_match_the_digest() {
+    use adjutant::rules::income::objectives_met;
+    use adjutant::rules::state::GameState;
+    // Per power, in file order: met at the start?
+    let expected_1941: &[(&str, &[bool])] = &[
+        ("Germany", &[true, false, false]),
+        ("Soviet Union", &[true, false]),
+        ("Japan", &[true, false, false]),
+        ("United Kingdom", &[false, true, false]),
+        ("Italy", &[false, true]),
+        ("United States", &[false, true, true, true]),
+    ];
+    let expected_1942: &[(&str, &[bool])] = &[
+        ("Germany", &[true, true, false]),
+        ("Soviet Union", &[true, false]),
+        ("Japan", &[true, true, false]),
+        ("United Kingdom", &[false, true, false]),
+        ("Italy", &[false, false]),
+        ("United States", &[false, false, true, false]),
+    ];
+    for (id, table) in [
+        ("anniversary-1941", expected_1941),
+        ("anniversary-1942", expected_1942),
+    ] {
+        let g = game(id);
+        assert_eq!(g.files().game.national_objectives.len(), 17, "{id}");
+        let state = GameState::initial(&g);
+        for &(name, flags) in table {
+            let p = power(&g, name);
+            let mine: Vec<&str> = g
+                .files()
+                .game
+                .national_objectives
+                .iter()
+                .filter(|o| o.power == name)
+                .map(|o| o.name.as_str())
+                .collect();
+            assert_eq!(mine.len(), flags.len(), "{id}: {name}");
+            let met: Vec<&str> = objectives_met(&g, &state, p)
+                .iter()
+                .map(|o| o.name.as_str())
+                .collect();
+            let want: Vec<&str> = mine
+                .iter()
+                .zip(flags)
+                .filter(|(_, f)| **f)
+                .map(|(n, _)| *n)
+                .collect();
+            assert_eq!(met, want, "{id}: {name}");
+        }
+    }
+}

@@ -464,7 +464,35 @@ impl Validator {
         }
     }
 
+    fn check_objectives(&mut self, files: &GameFiles) {
+        for (i, o) in files.game.national_objectives.iter().enumerate() {
+            let at = |f: &str| format!("national_objectives[{i}].{f}");
+            self.find_power(files::GAME, at("power"), &o.power);
+            for (j, s) in o.side_controls.iter().enumerate() {
+                self.find_space(files::GAME, format!("{}[{j}]", at("side_controls")), s);
+            }
+            for (j, s) in o.no_enemy_surface_warships_in.iter().enumerate() {
+                let path = format!("{}[{j}]", at("no_enemy_surface_warships_in"));
+                if let Some(id) = self.find_space(files::GAME, path.clone(), s)
+                    && id.0 < Self::territory_count(files)
+                {
+                    self.problem(files::GAME, path, format!("\"{s}\" is not a sea zone"));
+                }
+            }
+            if o.at_least
+                .is_some_and(|n| n as usize > o.side_controls.len())
+            {
+                self.problem(
+                    files::GAME,
+                    at("at_least"),
+                    "more territories than the objective lists",
+                );
+            }
+        }
+    }
+
     fn check_game(&mut self, files: &GameFiles) {
+        self.check_objectives(files);
         let game = &files.game;
         let id_ok = !game.id.is_empty()
             && game

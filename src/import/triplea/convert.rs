@@ -596,6 +596,7 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
         sides,
         turn_order,
         options: Entries::default(),
+        national_objectives: Vec::new(),
     };
     let setup = SetupFile {
         ipcs: ipcs.into_iter().collect(),

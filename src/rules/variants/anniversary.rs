@@ -4,7 +4,9 @@
 //! Interpretations and their sources: `docs/rules/anniversary.md`.
 
 use super::{CombatRules, OptionKind, OptionSpec, RuleSetHooks, ShipBlocking};
+use crate::rules::conquest::capital_lost;
 use crate::rules::events::Event;
+use crate::rules::income::objectives_met;
 use crate::rules::model::{Ability, OptionValue};
 use crate::rules::orders::{PowerId, UnitCount};
 use crate::rules::problem::Problem;
@@ -173,6 +175,43 @@ impl RuleSetHooks for Anniversary {
                 game.powers()[power].name
             )
         })
+    }
+
+    /// National objectives (option `national_objectives`): each objective
+    /// met now pays its bonus in the power's Collect Income phase, every turn
+    /// it is met; none before the first turn, none while the capital is
+    /// enemy-held (FAQ, Miscellaneous; KQ-6).
+    fn end_of_turn(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        events: &mut Vec<Event>,
+    ) {
+        if game.option("national_objectives") != Some(OptionValue::Bool(true))
+            || !game.powers()[power].collects_income
+            || capital_lost(game, state, power)
+        {
+            return;
+        }
+        let met = objectives_met(game, state, power);
+        let bonus: u32 = met.iter().map(|o| o.bonus).sum();
+        if bonus == 0 {
+            return;
+        }
+        state.ipcs[power] += bonus;
+        let names: Vec<String> = met
+            .iter()
+            .map(|o| format!("{} ({})", o.name, o.bonus))
+            .collect();
+        events.push(Event::Special {
+            rule: "national objectives".into(),
+            detail: format!(
+                "{} collects {bonus} IPCs for {}",
+                game.powers()[power].name,
+                names.join(", ")
+            ),
+        });
     }
 
     /// A side wins when it controls the agreed number of victory cities
