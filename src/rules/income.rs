@@ -100,15 +100,11 @@ pub fn objectives_met<'g>(
 ) -> Vec<&'g crate::rules::model::NationalObjective> {
     use crate::rules::SpaceId;
     use crate::rules::conquest::allied;
-    use crate::rules::model::{Ability, UnitKind};
     let side_holds = |s: SpaceId| state.owner[s.0].is_some_and(|o| allied(game, o, power));
     let enemy_warship = |z: SpaceId| {
         state.units_at(z).any(|u| {
             let t = &game.unit_types()[u.unit];
-            !allied(game, u.owner, power)
-                && t.kind == Some(UnitKind::Sea)
-                && !t.has(&Ability::Submerge)
-                && !(t.transport_capacity.is_some() && t.attack.unwrap_or(0) == 0)
+            !allied(game, u.owner, power) && t.is_surface_warship()
         })
     };
     game.files()

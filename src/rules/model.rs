@@ -308,6 +308,13 @@ fn one() -> u8 {
 }
 
 impl UnitType {
+    /// A surface warship: a ship that is neither a submarine (`submerge`)
+    /// nor an unarmed transport (Anniversary's "surface warships").
+    pub fn is_surface_warship(&self) -> bool {
+        let transport = self.transport_capacity.is_some() && self.attack.unwrap_or(0) == 0;
+        self.kind == Some(UnitKind::Sea) && !self.has(&Ability::Submerge) && !transport
+    }
+
     /// True when the unit has `ability` (compared by kind, ignoring values).
     pub fn has(&self, ability: &Ability) -> bool {
         self.abilities

@@ -236,10 +236,7 @@ impl<'a> Mover<'a> {
                         if all_subs {
                             t.has(&Ability::AntiSubmarine)
                         } else {
-                            let sub = t.has(&Ability::Submerge);
-                            let transport =
-                                t.transport_capacity.is_some() && t.attack.unwrap_or(0) == 0;
-                            !(sub || transport)
+                            t.is_surface_warship()
                         }
                     })
                     .count()
