@@ -281,13 +281,15 @@ impl RuleSetHooks for Anniversary {
     /// FAQ (Submarines): allies of the attacker take no part in a battle;
     /// defending subs strike first too, in every round without an attacking
     /// destroyer; submerging is decided before any die, attacker first;
-    /// defenseless transports are removed without rolling (FAQ, Combat).
+    /// defenseless transports are removed without rolling (FAQ, Combat); a
+    /// retreat goes where a land or sea unit came from (errata p.19).
     fn combat_rules(&self) -> CombatRules {
         CombatRules {
             allied_bystanders: false,
             defending_subs_strike_first: true,
             submerge_before_any_die: true,
             defenseless_transports: true,
+            retreat_needs_land_or_sea: true,
         }
     }
 }

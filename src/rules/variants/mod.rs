@@ -125,6 +125,10 @@ pub struct CombatRules {
     /// Defending transports that only the attacker could ever hit are
     /// removed without rolling (Anniversary FAQ, defenseless transports).
     pub defenseless_transports: bool,
+    /// The attacker retreats only to a space from which some attacking land
+    /// or sea unit came (Anniversary errata p.19); when `false`, aircraft
+    /// coming from a space open it too.
+    pub retreat_needs_land_or_sea: bool,
 }
 
 impl Default for CombatRules {
@@ -134,6 +138,7 @@ impl Default for CombatRules {
             defending_subs_strike_first: false,
             submerge_before_any_die: false,
             defenseless_transports: false,
+            retreat_needs_land_or_sea: false,
         }
     }
 }
