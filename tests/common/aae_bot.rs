@@ -932,7 +932,7 @@ impl<'a> Bot<'a> {
         self.land_aircraft(&mut draft);
         self.ferry(&mut draft);
         self.advance(&mut draft);
-        draft.place = self.placement();
+        draft.place = self.placement(&draft.noncombat);
         draft
     }
 
@@ -1123,8 +1123,26 @@ impl<'a> Bot<'a> {
 
     /// Everything bought, at the complexes nearest the front; ships in a
     /// free sea zone next to a complex.
-    fn placement(&self) -> Vec<(SpaceId, List)> {
+    fn placement(&self, noncombat: &[Move]) -> Vec<(SpaceId, List)> {
         let mut places = sites(self.game, self.state, self.power);
+        // Where a rule limits placement by the units already there
+        // (Anniversary's China), avoid the territories its own non-combat
+        // moves fill first.
+        if self
+            .game
+            .rule_set()
+            .placement_rule(self.game, self.power)
+            .is_some()
+        {
+            let filled: Vec<SpaceId> = noncombat
+                .iter()
+                .filter_map(|m| match m {
+                    Move::Units { path, .. } => path.last().copied(),
+                    _ => None,
+                })
+                .collect();
+            places.retain(|c| !filled.contains(&c.space));
+        }
         let capital = if self.capital_threatened() {
             self.my_capital()
         } else {
