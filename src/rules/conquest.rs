@@ -117,6 +117,27 @@ pub fn capture_territory(
     if let Some(loser) = from.filter(|&f| !allied(game, f, by) && capital(game, f) == Some(space)) {
         let amount = std::mem::take(&mut state.ipcs[loser]);
         state.ipcs[by] += amount;
+        // Units waiting in the mobilization zone are lost with the capital
+        // (Anniversary FAQ, Miscellaneous).
+        let lost = state
+            .held
+            .get_mut(loser)
+            .map(std::mem::take)
+            .unwrap_or_default();
+        if !lost.is_empty() {
+            let list: Vec<String> = lost
+                .iter()
+                .map(|c| format!("{} {}", c.count, game.unit_types()[c.unit].name))
+                .collect();
+            events.push(Event::Special {
+                rule: "capital captured".into(),
+                detail: format!(
+                    "{} loses the units it held back: {}",
+                    game.powers()[loser].name,
+                    list.join(", ")
+                ),
+            });
+        }
         events.push(Event::Special {
             rule: "capital captured".into(),
             detail: format!(

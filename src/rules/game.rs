@@ -107,6 +107,24 @@ impl GameDef {
         self.side_of[power]
     }
 
+    /// Whether `power`'s units may enter `space`: false only outside the
+    /// power's `confined_to` list, when it has one.
+    pub fn may_enter(&self, power: usize, space: SpaceId) -> bool {
+        let list = &self.files.game.powers[power].confined_to;
+        list.is_empty() || list.iter().any(|s| self.space(s) == Some(space))
+    }
+
+    /// Whether two powers play in one turn (`shares_turn_with`, either way).
+    pub fn share_turn(&self, a: usize, b: usize) -> bool {
+        let with = |x: usize, y: usize| {
+            self.files.game.powers[x]
+                .shares_turn_with
+                .as_deref()
+                .is_some_and(|n| self.power(n) == Some(y))
+        };
+        with(a, b) || with(b, a)
+    }
+
     /// The powers in turn order.
     pub fn turn_order(&self) -> Vec<usize> {
         self.files
@@ -446,7 +464,35 @@ impl Validator {
         }
     }
 
+    fn check_objectives(&mut self, files: &GameFiles) {
+        for (i, o) in files.game.national_objectives.iter().enumerate() {
+            let at = |f: &str| format!("national_objectives[{i}].{f}");
+            self.find_power(files::GAME, at("power"), &o.power);
+            for (j, s) in o.side_controls.iter().enumerate() {
+                self.find_space(files::GAME, format!("{}[{j}]", at("side_controls")), s);
+            }
+            for (j, s) in o.no_enemy_surface_warships_in.iter().enumerate() {
+                let path = format!("{}[{j}]", at("no_enemy_surface_warships_in"));
+                if let Some(id) = self.find_space(files::GAME, path.clone(), s)
+                    && id.0 < Self::territory_count(files)
+                {
+                    self.problem(files::GAME, path, format!("\"{s}\" is not a sea zone"));
+                }
+            }
+            if o.at_least
+                .is_some_and(|n| n as usize > o.side_controls.len())
+            {
+                self.problem(
+                    files::GAME,
+                    at("at_least"),
+                    "more territories than the objective lists",
+                );
+            }
+        }
+    }
+
     fn check_game(&mut self, files: &GameFiles) {
+        self.check_objectives(files);
         let game = &files.game;
         let id_ok = !game.id.is_empty()
             && game
@@ -479,6 +525,12 @@ impl Validator {
             self.problem(files::GAME, "powers", "a game needs at least one power");
         }
         for (i, power) in game.powers.iter().enumerate() {
+            if let Some(other) = &power.shares_turn_with {
+                self.find_power(files::GAME, format!("powers[{i}].shares_turn_with"), other);
+            }
+            for (j, space) in power.confined_to.iter().enumerate() {
+                self.find_space(files::GAME, format!("powers[{i}].confined_to[{j}]"), space);
+            }
             if let Some(capital) = &power.capital {
                 let path = format!("powers[{i}].capital");
                 if let Some(id) = self.find_space(files::GAME, path.clone(), capital)

@@ -89,3 +89,52 @@ pub fn collect(game: &GameDef, state: &mut GameState, power: PowerId, events: &m
         detail,
     });
 }
+
+/// The national objectives `power` meets now (`game.yaml`'s
+/// `national_objectives`), in file order. Whether they pay is the rule
+/// set's business (Anniversary: option `national_objectives`).
+pub fn objectives_met<'g>(
+    game: &'g GameDef,
+    state: &GameState,
+    power: PowerId,
+) -> Vec<&'g crate::rules::model::NationalObjective> {
+    use crate::rules::SpaceId;
+    use crate::rules::conquest::allied;
+    let side_holds = |s: SpaceId| state.owner[s.0].is_some_and(|o| allied(game, o, power));
+    let enemy_warship = |z: SpaceId| {
+        state.units_at(z).any(|u| {
+            let t = &game.unit_types()[u.unit];
+            !allied(game, u.owner, power) && t.is_surface_warship()
+        })
+    };
+    game.files()
+        .game
+        .national_objectives
+        .iter()
+        .filter(|o| game.power(&o.power) == Some(power))
+        .filter(|o| {
+            let held = o
+                .side_controls
+                .iter()
+                .filter_map(|n| game.space(n))
+                .filter(|&s| side_holds(s))
+                .count();
+            held >= o.at_least.map_or(o.side_controls.len(), |n| n as usize)
+        })
+        .filter(|o| {
+            !o.no_allied_units_in_own_territories
+                || state.units.iter().all(|u| {
+                    u.owner == power
+                        || !allied(game, u.owner, power)
+                        || game.is_sea(u.at)
+                        || state.owner[u.at.0] != Some(power)
+                })
+        })
+        .filter(|o| {
+            o.no_enemy_surface_warships_in
+                .iter()
+                .filter_map(|n| game.space(n))
+                .all(|z| !enemy_warship(z))
+        })
+        .collect()
+}

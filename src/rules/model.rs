@@ -40,6 +40,37 @@ pub struct GameFile {
     /// Rule options of the rule set, overriding its defaults.
     #[serde(default)]
     pub options: Entries<OptionValue>,
+    /// National objectives: bonus income for positions (Anniversary's
+    /// optional rule; paid only where the rule set and its options say).
+    #[serde(default)]
+    pub national_objectives: Vec<NationalObjective>,
+}
+
+/// A national objective: `power` earns `bonus` IPCs at its income when its
+/// side controls the listed territories (all of them, or `at_least` of
+/// them) and the other conditions hold.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NationalObjective {
+    /// The power that earns it.
+    pub power: String,
+    /// Its name, as the rulebook gives it.
+    pub name: String,
+    /// IPCs earned.
+    pub bonus: u32,
+    /// Territories the power's side must control.
+    #[serde(default)]
+    pub side_controls: Vec<String>,
+    /// How many of `side_controls` suffice; absent = all of them.
+    #[serde(default)]
+    pub at_least: Option<u32>,
+    /// No unit of another power of the side may stand in a territory the
+    /// power controls (the Soviet "Great Patriotic War" objective).
+    #[serde(default)]
+    pub no_allied_units_in_own_territories: bool,
+    /// Sea zones that must hold no enemy surface warship.
+    #[serde(default)]
+    pub no_enemy_surface_warships_in: Vec<String>,
 }
 
 /// A power (nation) in the game.
@@ -61,6 +92,15 @@ pub struct Power {
     /// Whether it collects income from the territories it controls.
     #[serde(default = "yes")]
     pub collects_income: bool,
+    /// The only spaces its units may ever enter (Anniversary's China); empty
+    /// for no limit.
+    #[serde(default)]
+    pub confined_to: Vec<String>,
+    /// The power whose turn this power's turn is part of (Anniversary's
+    /// China, played by the US player in the US turn): territories either
+    /// of them captured count as captured this turn for both.
+    #[serde(default)]
+    pub shares_turn_with: Option<String>,
 }
 
 fn yes() -> bool {
@@ -268,6 +308,13 @@ fn one() -> u8 {
 }
 
 impl UnitType {
+    /// A surface warship: a ship that is neither a submarine (`submerge`)
+    /// nor an unarmed transport (Anniversary's "surface warships").
+    pub fn is_surface_warship(&self) -> bool {
+        let transport = self.transport_capacity.is_some() && self.attack.unwrap_or(0) == 0;
+        self.kind == Some(UnitKind::Sea) && !self.has(&Ability::Submerge) && !transport
+    }
+
     /// True when the unit has `ability` (compared by kind, ignoring values).
     pub fn has(&self, ability: &Ability) -> bool {
         self.abilities

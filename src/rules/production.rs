@@ -25,7 +25,9 @@ use crate::rules::orders::{Located, OrderError, Origin, PowerId, UnitCount, Unit
 use crate::rules::state::GameState;
 use crate::rules::{GameDef, SpaceId};
 
-/// An industrial complex where a power may place units this turn.
+/// A place where a power may mobilize units this turn: an industrial
+/// complex, or any territory where the rule set allows placement without one
+/// (Anniversary's China).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Complex {
     /// Its territory.
@@ -34,8 +36,16 @@ pub struct Complex {
     pub limit: Option<u32>,
 }
 
+/// The places where `power` may mobilize units this turn, as its rule set
+/// says ([`RuleSetHooks::placement_sites`](crate::rules::variants::RuleSetHooks::placement_sites)).
+pub fn sites(game: &GameDef, state: &GameState, power: PowerId) -> Vec<Complex> {
+    game.rule_set().placement_sites(game, state, power)
+}
+
 /// The industrial complexes where `power` may place units this turn: in
-/// territories it controls that were not captured this turn.
+/// territories it controls that were not captured this turn. AAE's limits
+/// (the default rule): unlimited in the power's original territory, else the
+/// territory's IPC value.
 pub fn complexes(game: &GameDef, state: &GameState, power: PowerId) -> Vec<Complex> {
     (0..game.space_count())
         .map(SpaceId)
@@ -122,7 +132,9 @@ pub fn purchase(
         ));
     }
     let count: u32 = bought.values().sum();
-    if count > 0 {
+    // Where units may be held back, a purchase beyond capacity is legal: the
+    // excess waits in the mobilization zone (Anniversary FAQ).
+    if count > 0 && !game.rule_set().holds_unplaceable_units() {
         errors.extend(check_room(game, state, power, origin, &bought));
     }
     if !errors.is_empty() {
@@ -161,7 +173,7 @@ fn check_room(
     bought: &BTreeMap<UnitTypeId, u32>,
 ) -> Vec<OrderError> {
     let name = &game.powers()[power].name;
-    let places = complexes(game, state, power);
+    let places = sites(game, state, power);
     if places.is_empty() {
         return vec![OrderError::new(
             origin,
@@ -176,7 +188,11 @@ fn check_room(
     };
     let mut errors = Vec::new();
     let all: Vec<&Complex> = places.iter().collect();
-    let total: u32 = bought.values().sum();
+    let total: u32 = bought
+        .iter()
+        .filter(|(u, _)| kind(game, **u) != UnitKind::Building)
+        .map(|(_, n)| n)
+        .sum();
     if let Some(r) = room(&all).filter(|&r| total > r) {
         errors.push(OrderError::new(
             origin,
@@ -220,7 +236,7 @@ pub fn place(
     orders: &[Located<(SpaceId, UnitList)>],
     events: &mut Vec<Event>,
 ) -> Result<(), Vec<OrderError>> {
-    let places = complexes(game, state, power);
+    let places = sites(game, state, power);
     let complex_at = |s: SpaceId| places.iter().find(|c| c.space == s);
     let mut left = totals(&state.purchased);
     // Units still to be placed at each limited complex this turn.
@@ -289,7 +305,22 @@ pub fn place(
         if !ok {
             continue;
         }
-        let n: u32 = counts.values().sum();
+        // New industrial complexes take no production capacity; they go
+        // where the power has held the land since the start of its turn and
+        // no complex stands yet (digest §3: one per territory).
+        let mut n = 0;
+        for (&unit, &count) in &counts {
+            if kind(game, unit) != UnitKind::Building {
+                n += count;
+                continue;
+            }
+            if let Some(reason) = building_refused(game, state, power, *space, count) {
+                errors.push(OrderError::new(origin, reason));
+            }
+        }
+        if n == 0 {
+            continue;
+        }
         if game.is_sea(*space) {
             let next_to: Vec<SpaceId> = game
                 .neighbours(*space)
@@ -310,13 +341,14 @@ pub fn place(
                 sea_orders.push((i, next_to, n));
             }
         } else if complex_at(*space).is_none() {
-            errors.push(OrderError::new(
-                origin,
-                format!(
+            let reason = match game.rule_set().placement_rule(game, power) {
+                Some(rule) => format!("new units may not be placed in {here}: {rule}"),
+                None => format!(
                     "{here} has no industrial complex that {} controlled at the start of the turn",
                     game.powers()[power].name
                 ),
-            ));
+            };
+            errors.push(OrderError::new(origin, reason));
         } else if let Some(r) = room.get_mut(space) {
             if n > *r {
                 errors.push(OrderError::new(origin, over_limit(game, *space, *r, n)));
@@ -339,7 +371,7 @@ pub fn place(
             errors.push(OrderError::new(
                 origin,
                 format!(
-                    "{} units placed in {}, but the captured industrial complexes next to it can \
+                    "{} units placed in {}, but the limited industrial complexes next to it can \
                      place only {available} more this turn (no more than their territory's IPC \
                      value)",
                     n,
@@ -353,6 +385,26 @@ pub fn place(
             let take = n.min(*r);
             *r -= take;
             n -= take;
+        }
+    }
+    // Units no site has room for are held back where the rule set allows
+    // it; any other unit left out is an error.
+    let mut held: BTreeMap<UnitTypeId, u32> = BTreeMap::new();
+    if game.rule_set().holds_unplaceable_units() {
+        let has_room = |s: &SpaceId| room.get(s).is_none_or(|&r| r > 0);
+        let land_room = places.iter().any(|c| has_room(&c.space));
+        let sea_room = places
+            .iter()
+            .any(|c| coastal(game, c.space) && has_room(&c.space));
+        for (&unit, n) in left.iter_mut() {
+            let fits = match kind(game, unit) {
+                UnitKind::Building => true,
+                UnitKind::Sea => sea_room,
+                UnitKind::Land | UnitKind::Air => land_room,
+            };
+            if !fits && *n > 0 {
+                held.insert(unit, std::mem::take(n));
+            }
         }
     }
     let unplaced = describe(game, &left);
@@ -382,14 +434,62 @@ pub fn place(
         });
     }
     state.purchased.clear();
+    if !held.is_empty() {
+        events.push(Event::Special {
+            rule: "units held back".into(),
+            detail: format!(
+                "{} has no production capacity left for {}: they wait in the mobilization zone \
+                 for a later turn",
+                game.powers()[power].name,
+                describe(game, &held)
+            ),
+        });
+        let mine = &mut state.held[power];
+        let mut all = totals(mine);
+        for (u, n) in held {
+            *all.entry(u).or_insert(0) += n;
+        }
+        *mine = all
+            .into_iter()
+            .map(|(unit, count)| UnitCount { unit, count })
+            .collect();
+    }
     Ok(())
+}
+
+/// Why `count` new buildings may not be placed in `space`, if they may not.
+fn building_refused(
+    game: &GameDef,
+    state: &GameState,
+    power: PowerId,
+    space: SpaceId,
+    count: u32,
+) -> Option<String> {
+    let here = game.space_name(space);
+    let name = &game.powers()[power].name;
+    if state.owner[space.0] != Some(power) || state.captured_this_turn.contains(&space) {
+        Some(format!(
+            "a new industrial complex goes only in a territory {name} has controlled since the \
+             start of its turn, not in {here}"
+        ))
+    } else if count > 1
+        || state
+            .units_at(space)
+            .any(|u| game.unit_types()[u.unit].has(&Ability::Production))
+    {
+        Some(format!(
+            "{here} would hold more than one industrial complex; a territory holds at most one"
+        ))
+    } else {
+        None
+    }
 }
 
 fn over_limit(game: &GameDef, space: SpaceId, room: u32, n: u32) -> String {
     let ipc = game.territory(space).and_then(|t| t.ipc).unwrap_or(0);
     format!(
-        "{n} units placed in {}, but a captured industrial complex places no more units per turn \
-         than its territory's IPC value ({ipc}); {room} more may be placed there",
+        "{n} units placed in {}, but its industrial complex places no more units per turn than \
+         its territory's IPC value ({ipc}); {room} more may be placed there",
         game.space_name(space)
     )
 }

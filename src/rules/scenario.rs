@@ -12,6 +12,7 @@ use serde::Deserialize;
 
 use super::entries::Entries;
 use super::events::Event;
+use super::model::OptionValue;
 use super::names::NameKey;
 use super::orders::parse::parse_message;
 use super::orders::{OrderError, PowerId};
@@ -32,6 +33,10 @@ pub struct Scenario {
     pub source: String,
     /// The game id (`games/<id>/`).
     pub game: String,
+    /// Rule options that differ from the game's (a match setting such as
+    /// an optional rule); checked like `game.yaml`'s.
+    #[serde(default)]
+    pub options: Entries<OptionValue>,
     /// The starting position; omitted parts come from the game's setup.
     #[serde(default)]
     pub position: Position,
@@ -58,6 +63,10 @@ pub struct Position {
     /// When present, replaces every unit of the setup. Land units in a sea
     /// zone are cargo of their power's transports there.
     pub units: Option<UnitTable>,
+    /// Units each power holds back in its mobilization zone (power -> unit
+    /// -> count), where the rule set allows holding units.
+    #[serde(default)]
+    pub held: Entries<Entries<u32>>,
     /// Submarines that start submerged: sea zone -> power -> how many of that
     /// power's submarines there (the ones listed in `units`).
     #[serde(default)]
@@ -154,8 +163,25 @@ pub fn parse(yaml: &str) -> Result<Scenario, ScenarioError> {
     serde_saphyr::from_str(yaml).map_err(|e| ScenarioError(format!("not a scenario: {e}")))
 }
 
+/// The game with the scenario's options in place of `game.yaml`'s.
+fn options(game: &GameDef, set: &Entries<OptionValue>) -> Result<GameDef, ScenarioError> {
+    let mut files = game.files().clone();
+    for (name, value) in set.iter() {
+        files.game.options.0.retain(|(k, _)| k != name);
+        files.game.options.0.push((name.to_owned(), value.clone()));
+    }
+    GameDef::new(files).map_err(|e| ScenarioError(format!("options: {e}")))
+}
+
 /// Runs a scenario against its (already loaded) game.
 pub fn run(game: &GameDef, scenario: &Scenario) -> Result<Outcome, ScenarioError> {
+    let with_options;
+    let game = if scenario.options.is_empty() {
+        game
+    } else {
+        with_options = options(game, &scenario.options)?;
+        &with_options
+    };
     let mut state = position(game, &scenario.position)?;
     let mut outcome = Outcome {
         state: state.clone(),
@@ -501,6 +527,10 @@ pub fn position(game: &GameDef, pos: &Position) -> Result<GameState, ScenarioErr
                 load_cargo(game, &mut state, &added).map_err(|e| err(format!("units.{s}: {e}")))?;
             }
         }
+    }
+    let held = count_table(game, &pos.held).map_err(|e| err(format!("held: {e}")))?;
+    for (&(p, unit), &count) in &held {
+        state.held[p].push(super::orders::UnitCount { unit, count });
     }
     for (s, by_power) in pos.submerged.iter() {
         let space = game

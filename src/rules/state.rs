@@ -97,6 +97,11 @@ pub struct GameState {
     pub next_unit: u32,
     /// Units bought this turn and not yet placed.
     pub purchased: UnitList,
+    // production: units a power could not mobilize for lack of production
+    // capacity, kept for a later turn where the rule set allows it
+    // (Anniversary FAQ); lost with the capital.
+    /// Units each power holds back in its mobilization zone, by power.
+    pub held: Vec<UnitList>,
     /// Territories that changed hands this turn (aircraft may not land there).
     pub captured_this_turn: Vec<SpaceId>,
     /// Spaces where a battle waits to be fought (after the combat move).
@@ -149,6 +154,7 @@ impl GameState {
             units: Vec::new(),
             next_unit: 1,
             purchased: Vec::new(),
+            held: vec![Vec::new(); powers],
             captured_this_turn: Vec::new(),
             battles: Vec::new(),
             taken_in_passing: Vec::new(),

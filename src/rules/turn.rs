@@ -211,6 +211,13 @@ fn stage_one(
     events: &mut Vec<Event>,
 ) -> Result<bool, Vec<OrderError>> {
     let mut errors: Vec<OrderError> = standing(orders).into_iter().collect();
+    // Units held back on an earlier turn wait to be mobilized again.
+    if let Some(held) = state.held.get_mut(power).map(std::mem::take)
+        && !held.is_empty()
+    {
+        state.purchased = held;
+    }
+    game.rule_set().start_of_turn(game, state, power, events);
     if let Some(p) = &orders.purchase
         && let Err(e) = production::purchase(game, state, power, p, events)
     {
@@ -350,7 +357,6 @@ pub fn end_turn(game: &GameDef, state: &mut GameState, power: PowerId, events: &
     rules.end_of_turn(game, state, power, events);
     conquest::update_convoys(game, state, events);
     income::collect(game, state, power, events);
-    state.captured_this_turn.clear();
     state.battles.clear();
     state.purchased.clear();
     rules.victory(game, state, power, events);
@@ -359,6 +365,11 @@ pub fn end_turn(game: &GameDef, state: &mut GameState, power: PowerId, events: &
     if state.turn >= order.len() {
         state.turn = 0;
         state.round += 1;
+    }
+    // Powers playing one turn (the US and China) keep each other's captures
+    // as "captured this turn": neither lands aircraft there (Anniversary FAQ).
+    if !game.share_turn(power, order[state.turn]) {
+        state.captured_this_turn.clear();
     }
     state.phase = Phase::Purchase;
     events.push(Event::TurnEnded {

@@ -27,7 +27,7 @@ use std::fmt::Write as _;
 use adjutant::rules::model::{Ability, UnitKind, UnitType};
 use adjutant::rules::orders::OrderError;
 use adjutant::rules::orders::parse::parse_message;
-use adjutant::rules::production::complexes;
+use adjutant::rules::production::sites;
 use adjutant::rules::state::{GameState, Phase, Unit};
 use adjutant::rules::turn::check_orders;
 use adjutant::rules::{GameDef, SpaceId};
@@ -443,7 +443,10 @@ impl<'a> Bot<'a> {
     }
 
     fn air_bfs(&self, from: SpaceId) -> (Vec<Option<usize>>, Vec<Option<SpaceId>>) {
-        self.bfs(from, |s| self.passable(s))
+        // Anniversary's China: its aircraft never leave China.
+        self.bfs(from, |s| {
+            self.passable(s) && self.game.may_enter(self.power, s)
+        })
     }
 
     /// True when the power's capital is within two land moves of the enemy:
@@ -526,7 +529,7 @@ impl<'a> Bot<'a> {
     }
 
     fn purchase(&self) -> List {
-        let places = complexes(self.game, self.state, self.power);
+        let places = sites(self.game, self.state, self.power);
         if places.is_empty() {
             return Vec::new();
         }
@@ -673,7 +676,7 @@ impl<'a> Bot<'a> {
         ids: &mut Vec<u32>,
     ) -> Vec<Move> {
         let mut moves = Vec::new();
-        if self.strength(force) >= goal {
+        if self.strength(force) >= goal || !self.game.may_enter(self.power, target) {
             return moves;
         }
         let (from_target, _) = self.air_bfs(target);
@@ -929,7 +932,7 @@ impl<'a> Bot<'a> {
         self.land_aircraft(&mut draft);
         self.ferry(&mut draft);
         self.advance(&mut draft);
-        draft.place = self.placement();
+        draft.place = self.placement(&draft.noncombat);
         draft
     }
 
@@ -1120,8 +1123,26 @@ impl<'a> Bot<'a> {
 
     /// Everything bought, at the complexes nearest the front; ships in a
     /// free sea zone next to a complex.
-    fn placement(&self) -> Vec<(SpaceId, List)> {
-        let mut places = complexes(self.game, self.state, self.power);
+    fn placement(&self, noncombat: &[Move]) -> Vec<(SpaceId, List)> {
+        let mut places = sites(self.game, self.state, self.power);
+        // Where a rule limits placement by the units already there
+        // (Anniversary's China), avoid the territories its own non-combat
+        // moves fill first.
+        if self
+            .game
+            .rule_set()
+            .placement_rule(self.game, self.power)
+            .is_some()
+        {
+            let filled: Vec<SpaceId> = noncombat
+                .iter()
+                .filter_map(|m| match m {
+                    Move::Units { path, .. } => path.last().copied(),
+                    _ => None,
+                })
+                .collect();
+            places.retain(|c| !filled.contains(&c.space));
+        }
         let capital = if self.capital_threatened() {
             self.my_capital()
         } else {

@@ -412,6 +412,8 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
                 capital: capitals.get(&name).map(|c| space(c)),
                 plays,
                 collects_income: plays && collects.contains(p.as_str()),
+                confined_to: Vec::new(),
+                shares_turn_with: None,
                 name,
             }
         })
@@ -594,6 +596,7 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
         sides,
         turn_order,
         options: Entries::default(),
+        national_objectives: Vec::new(),
     };
     let setup = SetupFile {
         ipcs: ipcs.into_iter().collect(),

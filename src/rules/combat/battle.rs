@@ -32,13 +32,16 @@ pub(crate) struct Report {
 const MAX_ROUNDS: u32 = 500;
 
 /// True when some unit of the enemy side with this ability is in play in
-/// the space (`of_attacker`: on the attacker's side, bystanders included).
+/// the space (`of_attacker`: on the attacker's side, bystanders included
+/// where the rule set has them, else the attacking power's own units).
 fn side_has(ctx: &Ctx, state: &GameState, space: SpaceId, of_attacker: bool, a: Ability) -> bool {
     state.units_at(space).any(|u| {
-        allied(ctx.game, u.owner, ctx.power) == of_attacker
-            && u.cargo_of.is_none()
-            && !u.submerged
-            && ctx.ut(u).has(&a)
+        let on_side = if of_attacker && !ctx.rules.allied_bystanders {
+            u.owner == ctx.power
+        } else {
+            allied(ctx.game, u.owner, ctx.power) == of_attacker
+        };
+        on_side && u.cargo_of.is_none() && !u.submerged && ctx.ut(u).has(&a)
     })
 }
 
@@ -226,6 +229,100 @@ fn submerge(
     }
 }
 
+/// The defenseless-transport rule (Anniversary FAQ and errata p.19): when
+/// no defender can hit the attacker and every defender the attacker could
+/// hit is a transport, those transports are removed without rolling.
+/// Attacking transports are never defenseless: they can still retreat (FAQ).
+/// Returns whether any were removed.
+fn remove_defenseless_transports(
+    ctx: &Ctx,
+    state: &mut GameState,
+    space: SpaceId,
+    att: &[u32],
+    def: &[u32],
+    a_spots: bool,
+    events: &mut Vec<Event>,
+) -> bool {
+    let exposed: Vec<u32> = def
+        .iter()
+        .copied()
+        .filter(|id| can_hit(ctx, state, att, &[*id], a_spots, true))
+        .collect();
+    let transport = |id: &u32| {
+        state.unit(*id).is_some_and(|u| {
+            let t = ctx.ut(u);
+            t.kind == Some(UnitKind::Sea)
+                && t.transport_capacity.is_some()
+                && t.defense.unwrap_or(0) == 0
+        })
+    };
+    if exposed.is_empty() || !exposed.iter().all(transport) {
+        return false;
+    }
+    let taken: Vec<Taken> = exposed
+        .into_iter()
+        .map(|id| Taken {
+            id,
+            destroyed: true,
+            reason: "rule: defenseless transports are removed without rolling (FAQ)".into(),
+        })
+        .collect();
+    events.push(Event::Decision {
+        space,
+        rule: "rule: defenseless transports (FAQ, Combat; errata p.19)".into(),
+        detail: "only the attacker can still roll and the only defenders it can hit are \
+                 transports: they are removed without dice"
+            .into(),
+    });
+    apply(ctx, state, space, &taken, events);
+    true
+}
+
+/// The defending submarines whose standing orders take them under now (not
+/// those in `marked`, already chosen as casualties), and why.
+fn defenders_diving(
+    ctx: &Ctx,
+    state: &GameState,
+    space: SpaceId,
+    standing: &[crate::rules::orders::StandingOrders],
+    round: u32,
+    marked: &[Taken],
+) -> (Vec<u32>, String) {
+    let mut diving = Vec::new();
+    let mut why = String::new();
+    let when = if ctx.rules.submerge_before_any_die {
+        "Anniversary FAQ: the defender decides after the attacker, before any die of the round"
+    } else {
+        "FAQ: defending subs submerge only after withstanding a round of fire, immediately \
+         before rolling"
+    };
+    for id in defenders(ctx, state, space) {
+        let Some(u) = state.unit(id) else { continue };
+        if !ctx.ut(u).has(&Ability::Submerge) || marked.iter().any(|t| t.id == id) {
+            continue;
+        }
+        let policy = standing.get(u.owner).map(|s| s.submarines);
+        let go = match policy {
+            Some(SubmarinePolicy::Submerge) => true,
+            Some(SubmarinePolicy::SubmergeAfterFirstRound) => round >= 2,
+            _ => false,
+        };
+        if go {
+            diving.push(id);
+            why = format!(
+                "standing orders of {}: submarines {} ({when})",
+                ctx.game.powers()[u.owner].name,
+                if round >= 2 && policy == Some(SubmarinePolicy::SubmergeAfterFirstRound) {
+                    "submerge after the first round"
+                } else {
+                    "submerge at the first chance"
+                }
+            );
+        }
+    }
+    (diving, why)
+}
+
 /// Fights the battle in `space`; `bombard` are the attacker's ships that
 /// fire once before the first round of an amphibious assault.
 pub(crate) fn fight(
@@ -275,6 +372,13 @@ pub(crate) fn fight(
         let mut target_side = att.clone();
         target_side.extend(bystanders(ctx, state, space));
         let bombardment_due = round == 0 && !bombard.is_empty();
+        if ctx.rules.defenseless_transports
+            && !bombardment_due
+            && !can_hit(ctx, state, &def, &target_side, d_spots, false)
+            && remove_defenseless_transports(ctx, state, space, &att, &def, a_spots, events)
+        {
+            continue;
+        }
         if !bombardment_due
             && !can_hit(ctx, state, &att, &def, a_spots, true)
             && !can_hit(ctx, state, &def, &target_side, d_spots, false)
@@ -297,7 +401,7 @@ pub(crate) fn fight(
             SubmarinePolicy::Fight => false,
             SubmarinePolicy::Submerge => true,
             SubmarinePolicy::SubmergeAfterFirstRound => round >= 2,
-        };
+        } && !(ctx.rules.submerge_before_any_die && d_spots);
         if subs_go {
             let subs: Vec<u32> = att
                 .iter()
@@ -325,6 +429,27 @@ pub(crate) fn fight(
             all_submerged = true;
             break;
         }
+        // Anniversary: the defender's submarines decide right after the
+        // attacker's, before any die (FAQ), unless an attacking destroyer
+        // cancels Submersible (errata p.29).
+        if ctx.rules.submerge_before_any_die && !a_spots {
+            let (diving, why) = defenders_diving(ctx, state, space, &standing, round, &[]);
+            submerge(ctx, state, space, &diving, why, events);
+        }
+        // Anniversary: defending submarines' surprise strike, in the same
+        // step as the attacker's (their hits are applied together with it).
+        let def_strikers: Vec<u32> = if ctx.rules.defending_subs_strike_first && !a_spots {
+            defenders(ctx, state, space)
+                .into_iter()
+                .filter(|id| {
+                    state
+                        .unit(*id)
+                        .is_some_and(|u| ctx.ut(u).has(&Ability::FirstStrike))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         // First strike: attacking submarines while no enemy destroyer is in
         // play; their victims are removed before firing.
         let first_strike = !d_spots;
@@ -340,15 +465,42 @@ pub(crate) fn fight(
         } else {
             Vec::new()
         };
-        if !strikers.is_empty() {
-            let def = defenders(ctx, state, space);
-            let g = groups(ctx, state, &strikers, &def, true, a_spots, "first-strike/");
-            let prefix: Vec<String> = ["battle", &name, "round", &r, "attacker"]
-                .map(String::from)
-                .to_vec();
-            let hits = volley(dice, ctx.low_luck, space, &prefix, "attacker", g, events);
-            let def = defenders(ctx, state, space);
-            let taken = choose(ctx, state, space, &def, &defender_chooser, hits, events);
+        if !strikers.is_empty() || !def_strikers.is_empty() {
+            let mut taken = Vec::new();
+            if !strikers.is_empty() {
+                let def = defenders(ctx, state, space);
+                let g = groups(ctx, state, &strikers, &def, true, a_spots, "first-strike/");
+                let prefix: Vec<String> = ["battle", &name, "round", &r, "attacker"]
+                    .map(String::from)
+                    .to_vec();
+                let hits = volley(dice, ctx.low_luck, space, &prefix, "attacker", g, events);
+                taken = choose(ctx, state, space, &def, &defender_chooser, hits, events);
+            }
+            if !def_strikers.is_empty() {
+                let att = attackers(ctx, state, space);
+                let g = groups(
+                    ctx,
+                    state,
+                    &def_strikers,
+                    &att,
+                    false,
+                    d_spots,
+                    "first-strike/",
+                );
+                let prefix: Vec<String> = ["battle", &name, "round", &r, "defender"]
+                    .map(String::from)
+                    .to_vec();
+                let hits = volley(dice, ctx.low_luck, space, &prefix, "defender", g, events);
+                taken.extend(choose(
+                    ctx,
+                    state,
+                    space,
+                    &att,
+                    &attacker_chooser,
+                    hits,
+                    events,
+                ));
+            }
             apply(ctx, state, space, &taken, events);
         }
         // The attacker's other units (and bombardment in round 1).
@@ -381,37 +533,17 @@ pub(crate) fn fight(
         }
         let def = defenders(ctx, state, space);
         let marked = choose(ctx, state, space, &def, &defender_chooser, hits, events);
-        // Defending submarines not marked as lost may submerge now, after
-        // withstanding the attacker's fire and before rolling (FAQ).
-        let mut diving = Vec::new();
-        let mut why = String::new();
-        for &id in &def {
-            let Some(u) = state.unit(id) else { continue };
-            if !ctx.ut(u).has(&Ability::Submerge) || marked.iter().any(|t| t.id == id) {
-                continue;
-            }
-            let policy = standing.get(u.owner).map(|s| s.submarines);
-            let go = match policy {
-                Some(SubmarinePolicy::Submerge) => true,
-                Some(SubmarinePolicy::SubmergeAfterFirstRound) => round >= 2,
-                _ => false,
-            };
-            if go {
-                diving.push(id);
-                why = format!(
-                    "standing orders of {}: submarines {} (FAQ: defending subs submerge only \
-                     after withstanding a round of fire, immediately before rolling)",
-                    game.powers()[u.owner].name,
-                    if round >= 2 && policy == Some(SubmarinePolicy::SubmergeAfterFirstRound) {
-                        "submerge after the first round"
-                    } else {
-                        "submerge at the first chance"
-                    }
-                );
-            }
+        // AAE: defending submarines not marked as lost may submerge now,
+        // after withstanding the attacker's fire and before rolling (FAQ).
+        if !ctx.rules.submerge_before_any_die {
+            let (diving, why) = defenders_diving(ctx, state, space, &standing, round, &marked);
+            submerge(ctx, state, space, &diving, why, events);
         }
-        submerge(ctx, state, space, &diving, why, events);
-        let firing: Vec<u32> = defenders(ctx, state, space);
+        // Submarines that struck first do not fire again this round.
+        let firing: Vec<u32> = defenders(ctx, state, space)
+            .into_iter()
+            .filter(|id| !def_strikers.contains(id))
+            .collect();
         let mut targets = attackers(ctx, state, space);
         targets.extend(bystanders(ctx, state, space));
         let g = groups(ctx, state, &firing, &targets, false, d_spots, "");

@@ -36,6 +36,7 @@ use crate::rules::orders::{
     BattlePlan, Located, MoveOrder, OrderError, Origin, PowerId, Retreat, SubmarinePolicy,
 };
 use crate::rules::state::{GameState, Unit};
+use crate::rules::variants::CombatRules;
 use crate::rules::{GameDef, SpaceId};
 
 /// What the combat phase did, as far as the turn sequence cares.
@@ -178,6 +179,7 @@ pub fn fight_battles_declared(
         plans,
         decl: declarations,
         low_luck: matches!(game.option("low_luck"), Some(OptionValue::Bool(true))),
+        rules: game.rule_set().combat_rules(),
     };
     let errors = validate(&ctx, state);
     if !errors.is_empty() {
@@ -213,6 +215,8 @@ pub(crate) struct Ctx<'a> {
     pub plans: &'a [Located<BattlePlan>],
     pub decl: &'a Declarations,
     pub low_luck: bool,
+    /// Where the rule set's combat differs from AAE's.
+    pub rules: CombatRules,
 }
 
 impl<'a> Ctx<'a> {
@@ -284,8 +288,12 @@ pub(crate) fn attackers(ctx: &Ctx, state: &GameState, space: SpaceId) -> Vec<u32
 }
 
 /// Ships of the attacker's allies in the zone: they do not fight but may
-/// take hits and their destroyers reveal submarines (FAQ).
+/// take hits and their destroyers reveal submarines (AAE FAQ). None where
+/// the rule set keeps allies out of the battle entirely.
 pub(crate) fn bystanders(ctx: &Ctx, state: &GameState, space: SpaceId) -> Vec<u32> {
+    if !ctx.rules.allied_bystanders {
+        return Vec::new();
+    }
     state
         .units_at(space)
         .filter(|u| {

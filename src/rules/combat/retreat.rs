@@ -18,16 +18,19 @@ fn entries(ctx: &Ctx, space: SpaceId, air_only: bool) -> Vec<SpaceId> {
     let game: &GameDef = ctx.game;
     let mut from = Vec::new();
     for o in ctx.orders {
-        let (path, air) = match &o.item {
-            MoveOrder::Move { units, path, .. } => (
-                path,
-                units
-                    .iter()
-                    .any(|c| game.unit_types()[c.unit].kind == Some(UnitKind::Air)),
-            ),
-            MoveOrder::Transport { path, .. } => (path, false),
+        let is_air = |c: &UnitCount| game.unit_types()[c.unit].kind == Some(UnitKind::Air);
+        let (path, air, all_air) = match &o.item {
+            MoveOrder::Move { units, path, .. } => {
+                (path, units.iter().any(is_air), units.iter().all(is_air))
+            }
+            MoveOrder::Transport { path, .. } => (path, false, false),
         };
         if air_only && !air {
+            continue;
+        }
+        // Anniversary errata p.19: the whole force retreats where some land
+        // or sea unit came from; aircraft alone do not open a retreat path.
+        if !air_only && all_air && ctx.rules.retreat_needs_land_or_sea {
             continue;
         }
         if path.len() >= 2 && path.last() == Some(&space) {

@@ -209,6 +209,41 @@ impl<'a> Mover<'a> {
             .count()
     }
 
+    /// Enemy naval units in play in a sea zone that stop ships of the
+    /// given types entering it, as the rule set says
+    /// ([`ShipBlocking`](crate::rules::variants::ShipBlocking)): with
+    /// `SurfaceWarships`, submarines and transports never stop anyone and
+    /// moving submarines stop only for destroyers.
+    pub(crate) fn blocking_ships(
+        &self,
+        state: &GameState,
+        space: SpaceId,
+        moving: &[usize],
+    ) -> usize {
+        use crate::rules::variants::ShipBlocking;
+        match self.game.rule_set().ships_blocked_by() {
+            ShipBlocking::AnyNavalUnit => self.enemy_ships(state, space),
+            ShipBlocking::SurfaceWarships => {
+                let types = self.game.unit_types();
+                let all_subs =
+                    !moving.is_empty() && moving.iter().all(|&t| types[t].has(&Ability::Submerge));
+                state
+                    .units_at(space)
+                    .filter(|u| self.enemy_in_play(u))
+                    .map(|u| self.utype(u))
+                    .filter(|t| t.kind == Some(UnitKind::Sea))
+                    .filter(|t| {
+                        if all_subs {
+                            t.has(&Ability::AntiSubmarine)
+                        } else {
+                            t.is_surface_warship()
+                        }
+                    })
+                    .count()
+            }
+        }
+    }
+
     /// True for a land territory that is not the mover's side's: enemy
     /// controlled, or an unowned territory that may be entered.
     pub(crate) fn hostile_land(&self, state: &GameState, space: SpaceId) -> bool {

@@ -41,6 +41,22 @@ pub fn check(
                 .field("path"),
             );
         }
+        if !game.may_enter(mover.power, to) {
+            // Anniversary's China: its units never leave China, not even
+            // for a moment (FAQ, Flying Tigers).
+            mover.errors.push(
+                OrderError::new(
+                    origin,
+                    format!(
+                        "{} units may not enter {}: they may only move within {}",
+                        game.powers()[mover.power].name,
+                        mover.sname(to),
+                        game.powers()[mover.power].confined_to.join(", ")
+                    ),
+                )
+                .field("path"),
+            );
+        }
         if impassable(mover, to) {
             let verb = if flying { "flown over" } else { "entered" };
             mover.errors.push(
@@ -74,6 +90,15 @@ pub fn check_canals(mover: &mut Mover, state: &GameState, origin: &Origin, path:
                 )
                 .field("path"),
             );
+        }
+        if let Some(reason) = mover
+            .game
+            .rule_set()
+            .sea_passage_closed(mover.game, pair[0], pair[1])
+        {
+            mover
+                .errors
+                .push(OrderError::new(origin, reason).field("path"));
         }
     }
 }
@@ -143,6 +168,10 @@ pub fn sea_distance(mover: &Mover, state: &GameState, from: SpaceId, to: SpaceId
             if game.is_sea(next)
                 && dist[next.0].is_none()
                 && closed_canal(mover, state, here, next).is_none()
+                && game
+                    .rule_set()
+                    .sea_passage_closed(game, here, next)
+                    .is_none()
             {
                 dist[next.0] = Some(d + 1);
                 queue.push_back(next);

@@ -30,16 +30,22 @@ pub fn check(
         .map(|c| mover.uname(c.unit))
         .collect();
     let ships = names.join(", ");
-    check_path(mover, state, origin, &ships, path);
+    let types: Vec<usize> = units
+        .iter()
+        .filter(|c| mover.kind(c.unit) == UnitKind::Sea)
+        .map(|c| c.unit)
+        .collect();
+    check_path(mover, state, origin, &ships, &types, path);
 }
 
 /// The path rules shared by ships and transports; `ships` names the moving
-/// ships in messages.
+/// ships in messages, `types` are their unit types.
 pub fn check_path(
     mover: &mut Mover,
     state: &GameState,
     origin: &Origin,
     ships: &str,
+    types: &[usize],
     path: &[SpaceId],
 ) {
     let err = |reason: String| OrderError::new(origin, reason).field("path");
@@ -55,7 +61,7 @@ pub fn check_path(
     }
     let last = path.len() - 1;
     for (i, &space) in path.iter().enumerate().skip(1) {
-        let enemies = mover.enemy_ships(state, space) > 0;
+        let enemies = mover.blocking_ships(state, space, types) > 0;
         if mover.combat {
             if i < last && enemies {
                 errors.push(err(format!(
@@ -129,7 +135,7 @@ pub fn stay_and_fight(mover: &mut Mover, state: &mut GameState, events: &mut Vec
         .filter(|u| u.owner == mover.power && u.cargo_of.is_none() && !u.submerged)
         .filter(|u| mover.utype(u).kind == Some(UnitKind::Sea) && u.moved == 0)
         .map(|u| u.at)
-        .filter(|&zone| mover.enemy_ships(state, zone) > 0)
+        .filter(|&zone| mover.blocking_ships(state, zone, &[]) > 0)
         .collect();
     zones.sort();
     zones.dedup();

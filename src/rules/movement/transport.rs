@@ -92,7 +92,8 @@ pub fn order(
             count: 1,
         }],
     );
-    sea::check_path(mover, state, origin, &t_type.name, path);
+    let types = [t_unit.unit];
+    sea::check_path(mover, state, origin, &t_type.name, &types, path);
 
     // Loading: where, what, and the room for it.
     let mut carried: u32 = state

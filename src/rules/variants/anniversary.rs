@@ -1,8 +1,35 @@
-//! Axis & Allies Anniversary Edition (2008), 1941 and 1942 scenarios.
+//! Axis & Allies Anniversary Edition (2008), 1941 and 1942 scenarios, with
+//! the FAQ and errata of 2010.
+//!
+//! Interpretations and their sources: `docs/rules/anniversary.md`.
 
-use super::{OptionKind, OptionSpec, RuleSetHooks};
-use crate::rules::GameDef;
+use super::{CombatRules, OptionKind, OptionSpec, RuleSetHooks, ShipBlocking};
+use crate::rules::conquest::capital_lost;
+use crate::rules::events::Event;
+use crate::rules::income::objectives_met;
+use crate::rules::model::{Ability, OptionValue};
+use crate::rules::orders::{PowerId, UnitCount};
 use crate::rules::problem::Problem;
+use crate::rules::production::{Complex, totals};
+use crate::rules::state::GameState;
+use crate::rules::{GameDef, SpaceId};
+
+/// The Black Sea, closed to ships by the optional Dardanelles rule.
+const BLACK_SEA: &str = "Sea Zone 16";
+/// The unit China receives instead of IPCs.
+const INFANTRY: &str = "infantry";
+/// China receives one infantry per this many territories it controls.
+const TERRITORIES_PER_INFANTRY: usize = 2;
+/// China may not mobilize in a territory already holding this many Chinese
+/// units.
+const CHINESE_STACK: usize = 3;
+
+/// A power that plays but collects no IPCs receives infantry instead: in
+/// this edition, China (FAQ, China; `collects_income: false` in game.yaml).
+fn receives_infantry(game: &GameDef, power: PowerId) -> bool {
+    let p = &game.powers()[power];
+    p.plays && !p.collects_income
+}
 
 /// The Anniversary rule set.
 #[derive(Debug, Clone, Copy)]
@@ -33,6 +60,13 @@ static OPTIONS: &[OptionSpec] = &[
         kind: OptionKind::Bool { default: false },
         about: "FAQ optional rule: no ship may enter or leave the Black Sea",
     },
+    OptionSpec {
+        name: "low_luck",
+        kind: OptionKind::Bool { default: false },
+        about: "Low Luck: each firing group scores one hit per 6 points of total strength \
+                and rolls one die for the remainder (a common league option, not in the \
+                rulebook)",
+    },
 ];
 
 impl RuleSetHooks for Anniversary {
@@ -50,5 +84,212 @@ impl RuleSetHooks for Anniversary {
             game,
             "in Anniversary starting IPCs equal starting income",
         )
+    }
+
+    /// China's infantry: one per two territories it controls at the start of
+    /// its turn, rounded down, received in the purchase phase (FAQ, China).
+    fn start_of_turn(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        events: &mut Vec<Event>,
+    ) {
+        if !receives_infantry(game, power) {
+            return;
+        }
+        let Some(unit) = game.unit_types().iter().position(|u| u.name == INFANTRY) else {
+            return;
+        };
+        let held = (0..game.space_count())
+            .filter(|&s| game.territory(SpaceId(s)).is_some() && state.owner[s] == Some(power))
+            .count();
+        let count = (held / TERRITORIES_PER_INFANTRY) as u32;
+        if count > 0 {
+            let mut all = totals(&state.purchased);
+            *all.entry(unit).or_insert(0) += count;
+            state.purchased = all
+                .into_iter()
+                .map(|(unit, count)| UnitCount { unit, count })
+                .collect();
+        }
+        events.push(Event::Special {
+            rule: "Chinese infantry".into(),
+            detail: format!(
+                "{} controls {held} {} at the start of its turn and receives {count} \
+                 {INFANTRY} (one per {TERRITORIES_PER_INFANTRY}, rounded down)",
+                game.powers()[power].name,
+                if held == 1 {
+                    "territory"
+                } else {
+                    "territories"
+                }
+            ),
+        });
+    }
+
+    /// Every industrial complex mobilizes up to its territory's IPC value
+    /// (rulebook p.26, KQ-5). China mobilizes in any territory it controls,
+    /// captured this turn included, that held fewer than three Chinese units
+    /// before placement began, any number there (FAQ, China).
+    fn placement_sites(&self, game: &GameDef, state: &GameState, power: PowerId) -> Vec<Complex> {
+        let land = (0..game.space_count())
+            .map(SpaceId)
+            .filter(|&s| game.territory(s).is_some() && state.owner[s.0] == Some(power));
+        if receives_infantry(game, power) {
+            return land
+                .filter(|&s| {
+                    state
+                        .units_at(s)
+                        .filter(|u| u.owner == power && u.cargo_of.is_none())
+                        .count()
+                        < CHINESE_STACK
+                })
+                .map(|space| Complex { space, limit: None })
+                .collect();
+        }
+        land.filter(|s| !state.captured_this_turn.contains(s))
+            .filter(|&s| {
+                state
+                    .units_at(s)
+                    .any(|u| game.unit_types()[u.unit].has(&Ability::Production))
+            })
+            .map(|space| Complex {
+                space,
+                limit: Some(game.territory(space).and_then(|t| t.ipc).unwrap_or(0)),
+            })
+            .collect()
+    }
+
+    /// FAQ (Miscellaneous): only units the production capacity cannot take
+    /// may be held back; they stay in the mobilization zone.
+    fn holds_unplaceable_units(&self) -> bool {
+        true
+    }
+
+    fn placement_rule(&self, game: &GameDef, power: PowerId) -> Option<String> {
+        receives_infantry(game, power).then(|| {
+            format!(
+                "{} places only in territories it controls that held fewer than \
+                 {CHINESE_STACK} of its units before placement began (FAQ, China)",
+                game.powers()[power].name
+            )
+        })
+    }
+
+    /// National objectives (option `national_objectives`): each objective
+    /// met now pays its bonus in the power's Collect Income phase, every turn
+    /// it is met; none before the first turn, none while the capital is
+    /// enemy-held (FAQ, Miscellaneous; KQ-6).
+    fn end_of_turn(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        events: &mut Vec<Event>,
+    ) {
+        if game.option("national_objectives") != Some(OptionValue::Bool(true))
+            || !game.powers()[power].collects_income
+            || capital_lost(game, state, power)
+        {
+            return;
+        }
+        let met = objectives_met(game, state, power);
+        let bonus: u32 = met.iter().map(|o| o.bonus).sum();
+        if bonus == 0 {
+            return;
+        }
+        state.ipcs[power] += bonus;
+        let names: Vec<String> = met
+            .iter()
+            .map(|o| format!("{} ({})", o.name, o.bonus))
+            .collect();
+        events.push(Event::Special {
+            rule: "national objectives".into(),
+            detail: format!(
+                "{} collects {bonus} IPCs for {}",
+                game.powers()[power].name,
+                names.join(", ")
+            ),
+        });
+    }
+
+    /// A side wins when it controls the agreed number of victory cities
+    /// (option `victory_cities`) at the end of a complete round, that is after
+    /// the last power in turn order (digest §12; exact rulebook wording
+    /// UNCONFIRMED).
+    fn victory(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        events: &mut Vec<Event>,
+    ) {
+        if game.turn_order().last() != Some(&power) || state.winner.is_some() {
+            return;
+        }
+        let needed = match game.option("victory_cities") {
+            Some(OptionValue::Int(n)) => usize::try_from(n).unwrap_or(usize::MAX),
+            _ => return,
+        };
+        let cities: Vec<SpaceId> = (0..game.space_count())
+            .map(SpaceId)
+            .filter(|&s| game.territory(s).is_some_and(|t| t.victory_city))
+            .collect();
+        for (side, def) in game.files().game.sides.iter().enumerate() {
+            let held: Vec<&str> = cities
+                .iter()
+                .filter(|s| state.owner[s.0].is_some_and(|o| game.side_of(o) == side))
+                .map(|&s| game.space_name(s))
+                .collect();
+            if held.len() >= needed {
+                state.winner = Some(side);
+                events.push(Event::Victory {
+                    side: def.name.clone(),
+                    reason: format!(
+                        "they control {} victory cities at the end of round {} ({}), {needed} \
+                         needed",
+                        held.len(),
+                        state.round,
+                        held.join(", ")
+                    ),
+                });
+                return;
+            }
+        }
+    }
+
+    /// FAQ optional rule "Dardanelles Closed to Sea Movement": no sea unit
+    /// moves into or out of sea zone 16 (option `dardanelles_closed`).
+    fn sea_passage_closed(&self, game: &GameDef, from: SpaceId, to: SpaceId) -> Option<String> {
+        let closed = game.option("dardanelles_closed") == Some(OptionValue::Bool(true));
+        let black_sea = game.space(BLACK_SEA)?;
+        (closed && (from == black_sea || to == black_sea)).then(|| {
+            format!(
+                "the Dardanelles are closed (optional rule): no ship moves into or out of {}",
+                game.space_name(black_sea)
+            )
+        })
+    }
+
+    /// Only surface warships make a sea zone hostile; subs pass everything
+    /// but destroyers (FAQ, Submarines; errata p.29).
+    fn ships_blocked_by(&self) -> ShipBlocking {
+        ShipBlocking::SurfaceWarships
+    }
+
+    /// FAQ (Submarines): allies of the attacker take no part in a battle;
+    /// defending subs strike first too, in every round without an attacking
+    /// destroyer; submerging is decided before any die, attacker first;
+    /// defenseless transports are removed without rolling (FAQ, Combat); a
+    /// retreat goes where a land or sea unit came from (errata p.19).
+    fn combat_rules(&self) -> CombatRules {
+        CombatRules {
+            allied_bystanders: false,
+            defending_subs_strike_first: true,
+            submerge_before_any_die: true,
+            defenseless_transports: true,
+            retreat_needs_land_or_sea: true,
+        }
     }
 }

@@ -10,6 +10,7 @@ use crate::rules::events::Event;
 use crate::rules::model::OptionValue;
 use crate::rules::orders::{PowerId, UnitList};
 use crate::rules::problem::Problem;
+use crate::rules::production::{self, Complex};
 use crate::rules::state::GameState;
 use crate::rules::{GameDef, SpaceId};
 
@@ -102,6 +103,59 @@ pub struct TakeOver {
     pub units: UnitList,
 }
 
+/// How battles differ between rule sets: the points on which the editions'
+/// combat rules disagree, read by the combat engine
+/// ([`RuleSetHooks::combat_rules`]). The default is AAE's (2005 FAQ).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CombatRules {
+    /// Ships of the attacker's allies in a sea battle are bystanders: they
+    /// may be chosen as casualties and their destroyers let the attacker's
+    /// aircraft hit submarines (AAE FAQ). When `false` they take no part in
+    /// any way (Anniversary FAQ: "never participate in a battle in any way").
+    pub allied_bystanders: bool,
+    /// Defending submarines fire a surprise strike, like attacking ones, in
+    /// every round without an attacking destroyer (Anniversary FAQ); when
+    /// `false` only attacking submarines strike first (AAE).
+    pub defending_subs_strike_first: bool,
+    /// Submarines decide to submerge before any die of the round, the
+    /// attacker first, and only while no enemy destroyer is in the battle
+    /// (Anniversary FAQ and errata p.29). When `false`, defending submarines
+    /// submerge only after withstanding the attacker's fire (AAE FAQ).
+    pub submerge_before_any_die: bool,
+    /// Defending transports that only the attacker could ever hit are
+    /// removed without rolling (Anniversary FAQ, defenseless transports).
+    pub defenseless_transports: bool,
+    /// The attacker retreats only to a space from which some attacking land
+    /// or sea unit came (Anniversary errata p.19); when `false`, aircraft
+    /// coming from a space open it too.
+    pub retreat_needs_land_or_sea: bool,
+}
+
+impl Default for CombatRules {
+    fn default() -> Self {
+        CombatRules {
+            allied_bystanders: true,
+            defending_subs_strike_first: false,
+            submerge_before_any_die: false,
+            defenseless_transports: false,
+            retreat_needs_land_or_sea: false,
+        }
+    }
+}
+
+/// Which enemy naval units stop moving ships, per rule set
+/// ([`RuleSetHooks::ships_blocked_by`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShipBlocking {
+    /// Every enemy naval unit in play, submarines and transports included
+    /// (AAE FAQ: combat movement always triggers combat).
+    AnyNavalUnit,
+    /// Only enemy surface warships make a zone hostile; enemy submarines and
+    /// transports may be passed or ignored, and moving submarines are stopped
+    /// only by enemy destroyers (Anniversary FAQ and errata p.29, digest §4).
+    SurfaceWarships,
+}
+
 /// The hooks through which a rule set adds behaviour to the generic engine.
 pub trait RuleSetHooks: Sync {
     /// The `rule_set:` word in `game.yaml`.
@@ -122,6 +176,41 @@ pub trait RuleSetHooks: Sync {
     fn territory_pays_income(&self, game: &GameDef, space: SpaceId) -> bool {
         let _ = (game, space);
         true
+    }
+
+    /// Rule-set effects at the start of `power`'s turn, before its purchase
+    /// (Anniversary: China receives its infantry). Nothing by default.
+    fn start_of_turn(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        events: &mut Vec<Event>,
+    ) {
+        let _ = (game, state, power, events);
+    }
+
+    /// Where `power` may mobilize new units this turn and how many each
+    /// place takes. By default AAE's: its industrial complexes held since the
+    /// start of the turn, unlimited in its original territory, else up to the
+    /// territory's IPC value ([`production::complexes`]).
+    fn placement_sites(&self, game: &GameDef, state: &GameState, power: PowerId) -> Vec<Complex> {
+        production::complexes(game, state, power)
+    }
+
+    /// Whether units that cannot be mobilized for lack of production
+    /// capacity wait for a later turn (Anniversary FAQ) instead of the
+    /// purchase being refused (AAE). `false` by default.
+    fn holds_unplaceable_units(&self) -> bool {
+        false
+    }
+
+    /// The placement rule in words, for the error when a power places where
+    /// [`RuleSetHooks::placement_sites`] does not allow it; `None` for the
+    /// industrial-complex rule.
+    fn placement_rule(&self, game: &GameDef, power: PowerId) -> Option<String> {
+        let _ = (game, power);
+        None
     }
 
     /// Rule-set effects at the end of `power`'s turn, after placement and
@@ -148,6 +237,26 @@ pub trait RuleSetHooks: Sync {
         events: &mut Vec<Event>,
     ) {
         let _ = (game, state, power, events);
+    }
+
+    /// Which enemy naval units stop ships and make a zone hostile. AAE's
+    /// (every naval unit) by default.
+    fn ships_blocked_by(&self) -> ShipBlocking {
+        ShipBlocking::AnyNavalUnit
+    }
+
+    /// Why ships may not sail from sea zone `from` to `to`, beyond canals
+    /// (Anniversary's optional Dardanelles rule); aircraft are unaffected.
+    /// `None` (open) by default.
+    fn sea_passage_closed(&self, game: &GameDef, from: SpaceId, to: SpaceId) -> Option<String> {
+        let _ = (game, from, to);
+        None
+    }
+
+    /// The points of the combat rules on which editions differ. AAE's by
+    /// default.
+    fn combat_rules(&self) -> CombatRules {
+        CombatRules::default()
     }
 
     /// `power` taking over an ally's units (AAE: the Soviet Patriotic War).

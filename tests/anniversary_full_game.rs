@@ -1,0 +1,93 @@
+//! Scripted Anniversary games (issue 7, deliverable 6): the test bot plays
+//! all seven powers of the 1941 and the 1942 scenario for 6 rounds through
+//! `Match::submit` (real commit-reveal dice), and the real `adjutant verify`
+//! replays each log through the engine.
+
+#[path = "common/aae_bot.rs"]
+mod aae_bot;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use adjutant::matches::Match;
+
+const ROUNDS: u32 = 6;
+
+/// One person plays the United States and China (digest §2).
+const PLAYERS: &str = "players:
+  Germany: {name: Alice, email: alice@example.org}
+  Soviet Union: {name: Boris, email: boris@example.org}
+  Japan: {name: Chie, email: chie@example.org}
+  United Kingdom: {name: Clem, email: clem@example.org}
+  Italy: {name: Ennio, email: ennio@example.org}
+  United States: {name: Dora, email: dora@example.org}
+  China: {name: Dora, email: dora@example.org}
+";
+
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("match")
+}
+
+fn play_and_verify(id: &str) {
+    let dir = fresh_dir(&format!("{id}-full-game"));
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let mut m = Match::create(&dir, &games, id, PLAYERS).unwrap();
+    let played = aae_bot::play(&mut m, ROUNDS, aae_bot::BotConfig::default());
+    let state = m.state().clone();
+    match state.winner {
+        Some(side) => eprintln!(
+            "{id}: won by the {} in round {}",
+            m.game().files().game.sides[side].name,
+            state.round
+        ),
+        None => {
+            assert_eq!(state.round, ROUNDS + 1, "{id}: all {ROUNDS} rounds played");
+            assert_eq!(played.messages, 2 * 7 * ROUNDS as usize, "{id}");
+        }
+    }
+    assert!(
+        played.battles >= 5,
+        "{id}: only {} battles were fought",
+        played.battles
+    );
+    // China received and placed infantry: it has more than its starting units.
+    let china = m.game().power("China").unwrap();
+    let chinese = state.units.iter().filter(|u| u.owner == china).count();
+    eprintln!(
+        "{id}: {} messages, {} battles, {} orders dropped, {chinese} Chinese units",
+        played.messages,
+        played.battles,
+        played.dropped.len()
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .arg("verify")
+        .arg(dir.join("log.jsonl"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{id}: verify failed: {stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains(&format!(
+            "engine replay: {} accepted messages re-adjudicated",
+            played.messages
+        )),
+        "{id}: {stdout}"
+    );
+}
+
+#[test]
+fn six_rounds_of_the_1941_scenario_verify() {
+    play_and_verify("anniversary-1941");
+}
+
+#[test]
+fn six_rounds_of_the_1942_scenario_verify() {
+    play_and_verify("anniversary-1942");
+}
