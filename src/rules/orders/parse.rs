@@ -956,57 +956,45 @@ impl Parser<'_, '_> {
                 ok &= to.is_some();
                 continue;
             }
-            if word == "when_odds_below" {
-                let p = match value.kind {
+            // The value: a probability for when_odds_below, else a whole
+            // number from 1.
+            let parsed = if word == "when_odds_below" {
+                match value.kind {
                     Kind::Int(_) | Kind::Float => value.raw.trim().parse::<f64>().ok(),
                     _ => None,
                 }
-                .filter(|p| p.is_finite() && *p > 0.0 && *p <= 1.0);
-                let Some(p) = p else {
+                .filter(|p| p.is_finite() && *p > 0.0 && *p <= 1.0)
+                .map(Retreat::WhenOddsBelow)
+                .ok_or("a probability above 0 and at most 1 (0.3 for 30%)")
+            } else {
+                match value.kind {
+                    Kind::Int(n) if n >= 1 => u32::try_from(n).ok(),
+                    _ => None,
+                }
+                .map(|n| {
+                    if word == "after_round" {
+                        Retreat::AfterRound(n)
+                    } else {
+                        Retreat::WhenAttackersBelow(n)
+                    }
+                })
+                .ok_or("a whole number from 1")
+            };
+            let parsed = match parsed {
+                Ok(r) => r,
+                Err(wanted) => {
                     self.error(
                         origin,
                         value,
                         Some(word),
                         format!(
-                            "when_odds_below takes a probability above 0 and at most 1 (0.3 \
-                             for 30%), not \"{}\"",
+                            "{word} takes {wanted}, not \"{}\"",
                             value.text().unwrap_or(value.describe())
                         ),
                     );
                     ok = false;
                     continue;
-                };
-                if condition.is_some() {
-                    self.error(
-                        origin,
-                        key,
-                        Some(word),
-                        "a retreat has one condition: after_round, when_attackers_below or \
-                         when_odds_below, not two"
-                            .to_owned(),
-                    );
-                    ok = false;
-                    continue;
                 }
-                condition = Some(Retreat::WhenOddsBelow(p));
-                continue;
-            }
-            let n = match value.kind {
-                Kind::Int(n) if n >= 1 => u32::try_from(n).ok(),
-                _ => None,
-            };
-            let Some(n) = n else {
-                self.error(
-                    origin,
-                    value,
-                    Some(word),
-                    format!(
-                        "{word} takes a whole number from 1, not \"{}\"",
-                        value.text().unwrap_or(value.describe())
-                    ),
-                );
-                ok = false;
-                continue;
             };
             if condition.is_some() {
                 self.error(
@@ -1020,11 +1008,7 @@ impl Parser<'_, '_> {
                 ok = false;
                 continue;
             }
-            condition = Some(if word == "after_round" {
-                Retreat::AfterRound(n)
-            } else {
-                Retreat::WhenAttackersBelow(n)
-            });
+            condition = Some(parsed);
         }
         let Some(condition) = condition else {
             if ok {
