@@ -330,7 +330,7 @@ fn odds_questions_by_mail_are_answered_exactly() {
     let to = orders_to("o1");
     // Any player may ask at any time (it is not the Soviet turn).
     let body = format!(
-        "match: o1\npower: Soviet Union\nsecret: {secret}\nodds:\n  - {{attackers: 1 infantry, defenders: 1 infantry}}\n  - {{attackers: 2 infantri, defenders: 1 infantry}}\n  - {{attackers: 3 infantry, defenders: 2 infantry, retreat: {{after_round: 1}}, battles: 99999999}}\n"
+        "match: o1\npower: Soviet Union\nsecret: {secret}\nodds:\n  - {{attackers: 1 infantry, defenders: 1 infantry}}\n  - {{attackers: 2 infantri, defenders: 1 infantry}}\n  - {{attackers: 3 infantry, defenders: 2 infantry, retreat: {{after_round: 1}}, battles: 99999999}}\n  - {{attackers: 1 fighter, defenders: [1 submarine, 1 destroyer], battles: 500000}}\n"
     );
     env.drop_mail(1, &mail(&soviet, &to, "odds@p", "chances?", &body));
     // Odds and orders together are refused.
@@ -356,6 +356,14 @@ fn odds_questions_by_mail_are_answered_exactly() {
     assert!(b.contains("Attacker wins     25.00%"), "{b}");
     assert!(b.contains("Both destroyed    12.50%"), "{b}");
     assert!(b.contains("infantri"), "the bad unit is named: {b}");
+    // The simulation cap is mentioned only where a battle was simulated
+    // (question 4, submarines and aircraft: a labelled estimate).
+    assert_eq!(b.matches("battles lowered to 100000").count(), 1, "{b}");
+    let q4 = &b[b.find("QUESTION 4").unwrap()..];
+    assert!(
+        q4.contains("battles lowered") && q4.contains("Monte Carlo"),
+        "{q4}"
+    );
     assert!(
         b.contains("Did you mean infantry?") || b.contains("did you mean infantry"),
         "{b}"

@@ -672,7 +672,7 @@ impl Daemon {
                     "send orders and commands (or odds questions) in separate messages".to_string(),
                 ]
             } else if cmd == "odds" && !header.has_odds {
-                vec!["ask in an `odds:` section, e.g. `odds: {attackers: 3 infantry, 1 armor, defenders: 2 infantry}` (docs/odds.md)".to_string()]
+                vec!["ask in an `odds:` section, e.g. `odds: {attackers: [3 infantry, 1 armor], defenders: 2 infantry}` (docs/odds.md)".to_string()]
             } else if header.has_odds && cmd != "odds" {
                 vec![format!(
                     "send the command {cmd:?} and odds questions in separate messages"

@@ -131,7 +131,7 @@ pub fn help_text(match_id: &str, orders_address: &str) -> String {
          \x20   command: rotate    a new secret, mailed to your address of record\n\n\
          or questions about battles, answered exactly (docs/odds.md):\n\n\
          \x20   odds:\n\
-         \x20     - {{attackers: 3 infantry, 1 armor, defenders: 2 infantry}}\n"
+         \x20     - {{attackers: [3 infantry, 1 armor], defenders: 2 infantry}}\n"
     )
 }
 
@@ -173,15 +173,19 @@ pub fn odds_text(game: &crate::rules::GameDef, text: &str) -> String {
                 let _ = writeln!(out, "  cannot be read: {e}\n");
             }
             Ok(mut query) => {
-                if query.battles.is_some_and(|b| b > MAX_ODDS_BATTLES) {
-                    let _ = writeln!(
-                        out,
-                        "  (battles lowered to {MAX_ODDS_BATTLES}, the most by mail)"
-                    );
+                let capped = query.battles.is_some_and(|b| b > MAX_ODDS_BATTLES);
+                if capped {
                     query.battles = Some(MAX_ODDS_BATTLES);
                 }
                 match answer(game, &query) {
                     Ok(report) => {
+                        // The cap matters only where battles were simulated.
+                        if capped && report.method != crate::rules::odds::Method::Exact {
+                            let _ = writeln!(
+                                out,
+                                "  (battles lowered to {MAX_ODDS_BATTLES}, the most by mail)"
+                            );
+                        }
                         let _ = writeln!(out, "{}", report.to_text());
                     }
                     Err(e) => {
