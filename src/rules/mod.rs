@@ -19,6 +19,7 @@ pub mod odds;
 pub mod orders;
 pub mod problem;
 pub mod production;
+pub mod research;
 pub mod scenario;
 pub mod state;
 pub mod turn;

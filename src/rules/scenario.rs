@@ -16,6 +16,7 @@ use super::model::OptionValue;
 use super::names::NameKey;
 use super::orders::parse::parse_message;
 use super::orders::{OrderError, PowerId};
+use super::research::Technology;
 use super::state::{GameState, Phase};
 use super::turn::{apply_orders, apply_orders_with_dice};
 use super::{GameDef, SpaceId};
@@ -71,6 +72,13 @@ pub struct Position {
     /// power's submarines there (the ones listed in `units`).
     #[serde(default)]
     pub submerged: Entries<Entries<u32>>,
+    /// Developments powers have already gained: power -> names
+    /// (`Germany: [heavy bombers]`).
+    #[serde(default)]
+    pub technologies: Entries<Vec<String>>,
+    /// Researcher tokens powers hold: power -> count.
+    #[serde(default)]
+    pub research_tokens: Entries<u32>,
 }
 
 /// One message and what must follow it.
@@ -128,6 +136,10 @@ pub struct Expect {
     pub battles: Option<Vec<String>>,
     /// Each string occurs in the description of some event of the message.
     pub events: Option<Vec<String>>,
+    /// Exactly these developments for each listed power (`[]` for none).
+    pub technologies: Option<Entries<Vec<String>>>,
+    /// Researcher tokens of the listed powers.
+    pub research_tokens: Option<Entries<u32>>,
 }
 
 /// An error a rejected message must carry.
@@ -345,6 +357,40 @@ fn check_state(game: &GameDef, state: &GameState, expect: &Expect, fail: &mut im
             None => fail(format!("expect.ipcs: no power {power_name:?}")),
         }
     }
+    for (power_name, names) in expect.technologies.iter().flat_map(|o| o.iter()) {
+        let Some(p) = game.power(power_name) else {
+            fail(format!("expect.technologies: no power {power_name:?}"));
+            continue;
+        };
+        match technology_list(names) {
+            Ok(mut want) => {
+                let mut have = state.technologies[p].clone();
+                want.sort();
+                have.sort();
+                if want != have {
+                    let show = |t: &[Technology]| {
+                        t.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ")
+                    };
+                    fail(format!(
+                        "{power_name} has developments [{}], expected [{}]",
+                        show(&have),
+                        show(&want)
+                    ));
+                }
+            }
+            Err(e) => fail(format!("expect.technologies.{power_name}: {e}")),
+        }
+    }
+    for (power_name, &n) in expect.research_tokens.iter().flat_map(|o| o.iter()) {
+        match game.power(power_name) {
+            Some(p) if state.research_tokens[p] == n => {}
+            Some(p) => fail(format!(
+                "{power_name} has {} researcher tokens, expected {n}",
+                state.research_tokens[p]
+            )),
+            None => fail(format!("expect.research_tokens: no power {power_name:?}")),
+        }
+    }
     if let Some(phase) = &expect.phase {
         match parse_phase(phase) {
             Ok(p) if p == state.phase => {}
@@ -383,6 +429,22 @@ fn check_state(game: &GameDef, state: &GameState, expect: &Expect, fail: &mut im
             ));
         }
     }
+}
+
+/// Development names resolved, or the first unknown one.
+fn technology_list(names: &[String]) -> Result<Vec<Technology>, String> {
+    names
+        .iter()
+        .map(|n| {
+            Technology::from_name(n).ok_or_else(|| {
+                let all: Vec<&str> = Technology::ALL.iter().map(|t| t.name()).collect();
+                format!(
+                    "no development {n:?}; the developments are {}",
+                    all.join(", ")
+                )
+            })
+        })
+        .collect()
 }
 
 /// Unit counts keyed by (power, unit type).
@@ -527,6 +589,19 @@ pub fn position(game: &GameDef, pos: &Position) -> Result<GameState, ScenarioErr
                 load_cargo(game, &mut state, &added).map_err(|e| err(format!("units.{s}: {e}")))?;
             }
         }
+    }
+    for (p, names) in pos.technologies.iter() {
+        let id = game
+            .power(p)
+            .ok_or_else(|| err(format!("technologies: no power {p:?}")))?;
+        state.technologies[id] =
+            technology_list(names).map_err(|e| err(format!("technologies.{p}: {e}")))?;
+    }
+    for (p, &n) in pos.research_tokens.iter() {
+        let id = game
+            .power(p)
+            .ok_or_else(|| err(format!("research_tokens: no power {p:?}")))?;
+        state.research_tokens[id] = n;
     }
     let held = count_table(game, &pos.held).map_err(|e| err(format!("held: {e}")))?;
     for (&(p, unit), &count) in &held {

@@ -6,6 +6,7 @@
 //! when every order of the stage was legal.
 
 use super::orders::{PowerId, StandingOrders, UnitList, UnitTypeId};
+use super::research::Technology;
 use super::{GameDef, SpaceId};
 
 /// The phases of a power's turn, in order.
@@ -122,6 +123,12 @@ pub struct GameState {
     /// Each power's standing orders (how it defends when it cannot be
     /// asked), by power; set by a `standing:` message at any time.
     pub standing: Vec<StandingOrders>,
+    /// Developments each power has gained by research, by power, in the
+    /// order gained.
+    pub technologies: Vec<Vec<Technology>>,
+    /// Researcher tokens each power holds (kept until a breakthrough, lost
+    /// with the capital), by power.
+    pub research_tokens: Vec<u32>,
 }
 
 // economy: a victory condition being held, for `GameState::holds`.
@@ -161,6 +168,8 @@ impl GameState {
             holds: Vec::new(),
             winner: None,
             standing: vec![StandingOrders::default(); powers],
+            technologies: vec![Vec::new(); powers],
+            research_tokens: vec![0; powers],
         };
         for (space, power, unit_type, count) in game.starting_units() {
             let unit = game
@@ -173,6 +182,14 @@ impl GameState {
             }
         }
         state
+    }
+
+    /// True when `power` has gained the development `tech` (developments
+    /// are never shared, so an ally's does not count).
+    pub fn has_technology(&self, power: PowerId, tech: Technology) -> bool {
+        self.technologies
+            .get(power)
+            .is_some_and(|t| t.contains(&tech))
     }
 
     /// The power whose turn it is.
