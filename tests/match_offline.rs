@@ -102,6 +102,42 @@ fn a_turn_by_stages_is_logged_replayed_and_verified() {
     assert!(shown.contains("Germany (Germany, "), "{shown}");
     assert!(shown.contains("Germany 7 infantry"), "{shown}");
 
+    // The log's state digest is SHA-256 of the position's canonical text,
+    // checked here by Python, independently of our code (docs/log.md).
+    let out = adjutant(&["show", "--match", &m, "--position"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let position = text(&out.stdout);
+    assert!(
+        position.starts_with("adjutant-state/1\nround 1\nturn Soviet Union\n"),
+        "{position}"
+    );
+    assert!(position.contains("\nipcs Germany = "), "{position}");
+    let check = Command::new("python3")
+        .args([
+            "-c",
+            "import hashlib, json, sys\n\
+             text = sys.stdin.buffer.read()\n\
+             last = [json.loads(l) for l in open(sys.argv[1]) if '\"adjudication\"' in l][-1]\n\
+             state = last.get('state') or last['body']['state']\n\
+             sys.exit(0 if hashlib.sha256(text).hexdigest() == state else 1)",
+            Path::new(&m).join("log.jsonl").to_str().unwrap(),
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write as _;
+            child.stdin.take().unwrap().write_all(position.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(
+        check.status.success(),
+        "the last adjudication's state is not SHA-256 of `show --position`: {}",
+        text(&check.stderr)
+    );
+
     // The log holds two dice turns, both orders and their results, and verifies.
     let out = adjutant(&["verify", log.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));

@@ -10,6 +10,7 @@ use clap::Args;
 
 use crate::matches::Match;
 use crate::report::board;
+use crate::rules::state_text;
 
 /// Arguments of `adjutant new`.
 #[derive(Debug, Args)]
@@ -48,6 +49,10 @@ pub struct ShowArgs {
     /// The match directory.
     #[arg(long = "match")]
     dir: PathBuf,
+    /// Print the position's canonical text instead (what each log entry's
+    /// `state` digest is the SHA-256 of; `docs/log.md`).
+    #[arg(long)]
+    position: bool,
 }
 
 pub fn new(args: NewArgs) -> anyhow::Result<ExitCode> {
@@ -111,6 +116,10 @@ pub fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
 
 pub fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
     let m = Match::open(&args.dir)?;
+    if args.position {
+        print!("{}", state_text::encode(m.game(), m.state()));
+        return Ok(ExitCode::SUCCESS);
+    }
     print!("{}", board::render(m.game(), m.state()));
     if let Some((turn, key)) = m.log().chain().open_turn() {
         println!();

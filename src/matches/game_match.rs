@@ -18,7 +18,7 @@ use crate::rules::orders::parse::parse_message;
 use crate::rules::orders::{OrderError, Orders, PowerId};
 use crate::rules::state::{GameState, Phase};
 use crate::rules::turn::{apply_orders, apply_orders_with_dice, check_orders, is_standing_only};
-use crate::rules::{GameDef, load_dir};
+use crate::rules::{GameDef, load_dir, state_text};
 
 use super::{DiceTurn, DiceTurnError};
 
@@ -407,7 +407,7 @@ impl Match {
             round: self.state.round,
             stage,
             events: events.clone(),
-            state: state_digest(&next),
+            state: state_digest(&self.game, &next),
         }))?;
         let turn_ended = next.turn != self.state.turn || next.round != self.state.round;
         self.state = next;
@@ -564,11 +564,12 @@ pub fn game_hash(files: &[(String, Vec<u8>)]) -> Digest32 {
     Digest32::sha256(&m)
 }
 
-/// A fingerprint of the engine's state: replaying a log with the same engine
-/// version must reproduce it. (Derived from the state's `Debug` form: it is a
-/// consistency check for one engine version, not a portable format.)
-pub fn state_digest(state: &GameState) -> Digest32 {
-    Digest32::sha256(format!("{state:?}").as_bytes())
+/// A fingerprint of the position: SHA-256 of its canonical text
+/// ([`state_text::encode`]), which names everything in the game's words and
+/// carries its version, so any engine that reaches the same position
+/// reproduces it.
+pub fn state_digest(game: &GameDef, state: &GameState) -> Digest32 {
+    Digest32::sha256(state_text::encode(game, state).as_bytes())
 }
 
 /// Loads the match's copy of its game and checks it against the genesis
@@ -731,7 +732,7 @@ pub(crate) fn replay_entries(
                         p.logged_rolls.iter().map(|g| g.values.len()).sum::<usize>()
                     )));
                 }
-                if state_digest(&next) != a.state {
+                if state_digest(game, &next) != a.state {
                     return Err(fail(
                         "the orders before it give a different state than recorded".into(),
                     ));

@@ -22,6 +22,7 @@ pub mod production;
 pub mod research;
 pub mod scenario;
 pub mod state;
+pub mod state_text;
 pub mod turn;
 pub mod variants;
 pub mod victory;

@@ -1,0 +1,252 @@
+//! The canonical text of a position: what a log's `state` digest is taken
+//! over (`docs/log.md`).
+//!
+//! The text names everything in the game's words (powers, spaces, unit
+//! types, phases), one fact per line in a fixed order, and starts with its
+//! version. It does not depend on how Rust prints values, so a later engine
+//! reproduces the digests of an old log as long as the rules give the same
+//! position. Every field of [`GameState`] and [`Unit`] is destructured
+//! below without `..`: a field added to the state does not compile until
+//! it is written here (and the version raised when that changes old texts).
+
+use std::fmt::Write;
+
+use super::GameDef;
+use super::SpaceId;
+use super::orders::{PowerId, StandingOrders, SubmarinePolicy, UnitList};
+use super::state::{GameState, Hold, Unit};
+
+/// The first line of every text of this version.
+pub const VERSION: &str = "adjutant-state/1";
+
+/// The canonical text of `state` in `game`.
+pub fn encode(game: &GameDef, state: &GameState) -> String {
+    let GameState {
+        round,
+        turn,
+        phase,
+        owner,
+        ipcs,
+        units,
+        next_unit,
+        purchased,
+        held,
+        captured_this_turn,
+        battles,
+        taken_in_passing,
+        holds,
+        winner,
+        standing,
+        technologies,
+        research_tokens,
+    } = state;
+    let power = |p: PowerId| game.powers()[p].name.as_str();
+    let space = |s: SpaceId| game.space_name(s);
+    let opt_space = |s: Option<SpaceId>| s.map_or("-", space);
+    let mut out = String::new();
+    let mut line = |text: String| {
+        out.push_str(&text);
+        out.push('\n');
+    };
+    line(VERSION.to_owned());
+    line(format!("round {round}"));
+    line(format!("turn {}", power(game.turn_order()[*turn])));
+    line(format!("phase {}", phase.name()));
+    line(format!(
+        "winner {}",
+        winner.map_or("-", |s| game.files().game.sides[s].name.as_str())
+    ));
+    for (s, o) in owner.iter().enumerate() {
+        if let Some(o) = o {
+            line(format!("owner {} = {}", space(SpaceId(s)), power(*o)));
+        }
+    }
+    for (p, n) in ipcs.iter().enumerate() {
+        line(format!("ipcs {} = {n}", power(p)));
+    }
+    for u in units {
+        let Unit {
+            id,
+            unit,
+            owner,
+            at,
+            moved,
+            combat_moved,
+            hits,
+            cargo_of,
+            submerged,
+            unloaded_from,
+            unloaded_by,
+            unloaded_to,
+        } = u;
+        line(format!(
+            "unit {id} {} of {} at {}; moved {moved}, combat {}, hits {hits}, cargo of {}, \
+             submerged {}, unloaded from {} by {} to {}",
+            game.unit_types()[*unit].name,
+            power(*owner),
+            space(*at),
+            u8::from(*combat_moved),
+            cargo_of.map_or("-".to_owned(), |c| c.to_string()),
+            u8::from(*submerged),
+            opt_space(*unloaded_from),
+            unloaded_by.map_or("-".to_owned(), |c| c.to_string()),
+            opt_space(*unloaded_to),
+        ));
+    }
+    line(format!("next unit {next_unit}"));
+    line(format!("purchased {}", units_text(game, purchased)));
+    for (p, list) in held.iter().enumerate() {
+        if !list.is_empty() {
+            line(format!("held {} = {}", power(p), units_text(game, list)));
+        }
+    }
+    line(format!(
+        "captured {}",
+        spaces_text(game, captured_this_turn)
+    ));
+    line(format!("battles {}", spaces_text(game, battles)));
+    line(format!(
+        "taken in passing {}",
+        spaces_text(game, taken_in_passing)
+    ));
+    for Hold {
+        power: p,
+        capital,
+        since,
+    } in holds
+    {
+        line(format!(
+            "hold {} capital {} since {since}",
+            power(*p),
+            opt_space(*capital)
+        ));
+    }
+    for (p, s) in standing.iter().enumerate() {
+        if *s != StandingOrders::default() {
+            line(format!(
+                "standing {} = {}",
+                power(p),
+                standing_text(game, s)
+            ));
+        }
+    }
+    for (p, techs) in technologies.iter().enumerate() {
+        if !techs.is_empty() {
+            let names: Vec<&str> = techs.iter().map(|t| t.name()).collect();
+            line(format!("developments {} = {}", power(p), names.join(", ")));
+        }
+    }
+    for (p, n) in research_tokens.iter().enumerate() {
+        if *n > 0 {
+            line(format!("research tokens {} = {n}", power(p)));
+        }
+    }
+    out
+}
+
+fn units_text(game: &GameDef, list: &UnitList) -> String {
+    let parts: Vec<String> = list
+        .iter()
+        .map(|c| format!("{} {}", c.count, game.unit_types()[c.unit].name))
+        .collect();
+    if parts.is_empty() {
+        "-".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn spaces_text(game: &GameDef, spaces: &[SpaceId]) -> String {
+    if spaces.is_empty() {
+        return "-".into();
+    }
+    let names: Vec<&str> = spaces.iter().map(|s| game.space_name(*s)).collect();
+    names.join(", ")
+}
+
+fn standing_text(game: &GameDef, s: &StandingOrders) -> String {
+    let StandingOrders {
+        losses,
+        keep_one_land_unit,
+        submarines,
+    } = s;
+    let mut out = String::new();
+    let losses: Vec<&str> = losses
+        .iter()
+        .map(|u| game.unit_types()[*u].name.as_str())
+        .collect();
+    let _ = write!(
+        out,
+        "losses {}; keep one land unit {}; submarines {}",
+        if losses.is_empty() {
+            "-".to_owned()
+        } else {
+            losses.join(", ")
+        },
+        u8::from(*keep_one_land_unit),
+        match submarines {
+            SubmarinePolicy::Fight => "fight",
+            SubmarinePolicy::Submerge => "submerge",
+            SubmarinePolicy::SubmergeAfterFirstRound => "submerge after first round",
+        }
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::research::Technology;
+    use std::path::Path;
+
+    fn aae() -> GameDef {
+        crate::rules::load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/aae")).unwrap()
+    }
+
+    #[test]
+    fn the_text_names_everything_in_the_games_words() {
+        let game = aae();
+        let state = GameState::initial(&game);
+        let text = encode(&game, &state);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[..5],
+            [
+                VERSION,
+                "round 1",
+                "turn Germany",
+                "phase purchase",
+                "winner -"
+            ]
+        );
+        assert!(text.contains("\nowner Germany = Germany\n"), "{text}");
+        let unit_lines = lines.iter().filter(|l| l.starts_with("unit ")).count();
+        assert_eq!(unit_lines, state.units.len());
+        assert!(
+            text.contains("infantry of Germany at Germany; moved 0, combat 0, hits 0"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn every_change_of_position_changes_the_text() {
+        let game = aae();
+        let base = GameState::initial(&game);
+        let changes: Vec<fn(&mut GameState)> = vec![
+            |s| s.ipcs[1] += 1,
+            |s| s.units[0].moved = 1,
+            |s| s.units[3].submerged = true,
+            |s| s.research_tokens[0] = 1,
+            |s| s.technologies[2].push(Technology::Radar),
+            |s| s.standing[0].keep_one_land_unit = true,
+            |s| s.captured_this_turn.push(SpaceId(0)),
+            |s| s.round = 2,
+        ];
+        let before = encode(&game, &base);
+        for (i, change) in changes.into_iter().enumerate() {
+            let mut s = base.clone();
+            change(&mut s);
+            assert_ne!(encode(&game, &s), before, "change {i} left the text as it was");
+        }
+    }
+}
