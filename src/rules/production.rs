@@ -227,6 +227,29 @@ fn check_room(
     errors
 }
 
+/// A stage 2 sent with no orders at all (an empty message, or the
+/// deadline's `pass`): the units bought this turn are not placed, and they
+/// are lost (the IPCs stay spent), as units a player leaves unplaced are.
+pub fn forfeit_unplaced(
+    game: &GameDef,
+    state: &mut GameState,
+    power: PowerId,
+    events: &mut Vec<Event>,
+) {
+    let bought = describe(game, &totals(&state.purchased));
+    if bought.is_empty() {
+        return;
+    }
+    state.purchased.clear();
+    events.push(Event::Special {
+        rule: "units not placed".into(),
+        detail: format!(
+            "{} placed none of the {bought} bought this turn: with no orders they are lost",
+            game.powers()[power].name
+        ),
+    });
+}
+
 /// Checks and applies `power`'s placement of the units in
 /// `state.purchased`. Every unit bought must be placed.
 pub fn place(

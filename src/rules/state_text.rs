@@ -246,7 +246,11 @@ mod tests {
         for (i, change) in changes.into_iter().enumerate() {
             let mut s = base.clone();
             change(&mut s);
-            assert_ne!(encode(&game, &s), before, "change {i} left the text as it was");
+            assert_ne!(
+                encode(&game, &s),
+                before,
+                "change {i} left the text as it was"
+            );
         }
     }
 }

@@ -302,6 +302,12 @@ fn stage_two(
 ) -> Result<(), Vec<OrderError>> {
     let mut errors = Vec::new();
     state.phase = Phase::NoncombatMove;
+    if *orders == Orders::default() {
+        // No orders at all (an empty message, or the deadline's `pass`):
+        // nothing lands and nothing is placed.
+        movement::lose_unlanded_aircraft(game, state, power, events);
+        production::forfeit_unplaced(game, state, power, events);
+    }
     if let Err(e) = movement::noncombat_move(game, state, power, &orders.noncombat, events) {
         errors.extend(e);
     }

@@ -16,9 +16,10 @@ use std::collections::HashMap;
 
 use super::{Mover, path};
 use crate::rules::SpaceId;
-use crate::rules::model::UnitKind;
+use crate::rules::events::Event;
+use crate::rules::model::{UnitKind, UnitType};
 use crate::rules::orders::{OrderError, Origin, UnitList};
-use crate::rules::state::GameState;
+use crate::rules::state::{GameState, Unit};
 
 /// Carrier space promised to aircraft by combat-move landings.
 #[derive(Debug, Default, Clone)]
@@ -143,6 +144,77 @@ pub fn check(
             }
         }
     }
+}
+
+/// A stage 2 with no orders: every aircraft of the mover where it may not
+/// end the turn is lost ([`super::lose_unlanded_aircraft`]).
+pub fn lose_unlanded(mover: &Mover, state: &mut GameState, events: &mut Vec<Event>) {
+    let unlanded: Vec<Unit> = state
+        .units
+        .iter()
+        .filter(|u| u.owner == mover.power && mover.utype(u).kind == Some(UnitKind::Air))
+        .filter(|u| !may_stay(mover, state, u))
+        .cloned()
+        .collect();
+    for u in unlanded {
+        let reason = "rule: no orders landed it this turn; aircraft that do not land are lost";
+        lose(state, &u, reason.into(), events);
+    }
+}
+
+fn lose(state: &mut GameState, u: &Unit, reason: String, events: &mut Vec<Event>) {
+    events.push(Event::Casualty {
+        space: u.at,
+        power: u.owner,
+        unit: u.unit,
+        destroyed: true,
+        reason,
+    });
+    state.units.retain(|v| v.id != u.id);
+}
+
+/// Movement an aircraft has left this turn.
+fn remaining(t: &UnitType, unit: &Unit) -> usize {
+    usize::from(t.movement.unwrap_or(0)).saturating_sub(usize::from(unit.moved))
+}
+
+/// True when the aircraft stands where it may end the turn, carrier space
+/// aside (counted for the whole zone by `check_landings`).
+fn may_stay(mover: &Mover, state: &GameState, unit: &Unit) -> bool {
+    if mover.game.is_sea(unit.at) {
+        mover.utype(unit).carrier_cost.is_some() && carrier_space_in(mover, state, unit.at) > 0
+    } else {
+        friendly_airfield(mover, state, unit.at)
+    }
+}
+
+/// Carrier slots of the mover's side in `zone`, whoever fills them.
+fn carrier_space_in(mover: &Mover, state: &GameState, zone: SpaceId) -> u32 {
+    state
+        .units_at(zone)
+        .filter(|u| mover.friendly(u.owner))
+        .map(|u| u32::from(mover.utype(u).carrier_capacity.unwrap_or(0)))
+        .sum()
+}
+
+/// True when some landing lies within the aircraft's remaining range: a
+/// friendly territory not captured this turn, or (for carrier aircraft) a
+/// sea zone where the side's carriers have a free slot.
+fn can_reach_landing(mover: &Mover, state: &GameState, unit: &Unit) -> bool {
+    let t = mover.utype(unit);
+    let left = remaining(t, unit);
+    let reach = path::bfs(mover, unit.at, |s| {
+        !path::impassable(mover, s) && mover.game.may_enter(mover.power, s)
+    });
+    (0..mover.game.space_count()).map(SpaceId).any(|s| {
+        reach[s.0].is_some_and(|d| d <= left)
+            && if mover.game.is_sea(s) {
+                t.carrier_cost.is_some()
+                    && carrier_space_in(mover, state, s) > slots_taken(mover, state, s)
+            } else {
+                friendly_airfield(mover, state, s)
+            }
+    })
 }
 
 /// A land territory where aircraft may end the turn: the mover's side's,
@@ -275,12 +347,33 @@ fn reserve(
 }
 
 /// After the non-combat move: every aircraft of the mover must be where it
-/// may end the turn.
-pub fn check_landings(mover: &mut Mover, state: &GameState) {
+/// may end the turn. An aircraft that no longer has a landing within its
+/// remaining range (its carrier sank, its intended territory was not taken)
+/// is lost, as the rules say; one that could still reach a landing but was
+/// left where it may not stay is an error, so a forgotten order is never
+/// mistaken for a sacrifice.
+pub fn check_landings(mover: &mut Mover, state: &mut GameState, events: &mut Vec<Event>) {
     let default_origin = Origin {
         section: "noncombat",
         ..Origin::default()
     };
+    let stranded: Vec<u32> = state
+        .units
+        .iter()
+        .filter(|u| u.owner == mover.power && mover.utype(u).kind == Some(UnitKind::Air))
+        .filter(|u| !may_stay(mover, state, u) && !can_reach_landing(mover, state, u))
+        .map(|u| u.id)
+        .collect();
+    for id in stranded {
+        let u = state.unit(id).expect("listed").clone();
+        let left = remaining(mover.utype(&u), &u);
+        let reason = format!(
+            "rule: no landing within its {left} remaining space{}; aircraft that cannot land are lost",
+            if left == 1 { "" } else { "s" }
+        );
+        lose(state, &u, reason, events);
+    }
+    let state: &GameState = state;
     let mut zones: Vec<SpaceId> = Vec::new();
     for unit in &state.units {
         let t = mover.utype(unit);

@@ -60,7 +60,8 @@ pub fn combat_move(
 ///
 /// After the orders, every aircraft of `power` must stand where it may end
 /// the turn: a friendly territory not captured this turn, or a sea zone with
-/// enough friendly carrier space.
+/// enough friendly carrier space. Aircraft with no such place left within
+/// their range are lost (an event); the others are errors.
 pub fn noncombat_move(
     game: &GameDef,
     state: &mut GameState,
@@ -70,8 +71,22 @@ pub fn noncombat_move(
 ) -> Result<(), Vec<OrderError>> {
     let mut mover = Mover::new(game, power, false);
     mover.run(state, moves, events);
-    air::check_landings(&mut mover, state);
+    air::check_landings(&mut mover, state, events);
     mover.finish()
+}
+
+/// A stage 2 sent with no orders at all (a player's empty message, or the
+/// deadline's `pass`): nothing lands, so every aircraft of `power` that
+/// stands where it may not end the turn is lost, even one that could still
+/// have reached a landing.
+pub fn lose_unlanded_aircraft(
+    game: &GameDef,
+    state: &mut GameState,
+    power: PowerId,
+    events: &mut Vec<Event>,
+) {
+    let mover = Mover::new(game, power, false);
+    air::lose_unlanded(&mover, state, events);
 }
 
 /// Clears what movement records about the turn that ends: spaces moved,
