@@ -12,7 +12,7 @@ mod aae_bot;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use adjutant::daemon::text::report_template;
+use adjutant::daemon::text::{self, report_template};
 use adjutant::log::Body;
 use adjutant::matches::Match;
 use adjutant::matches::history::read_log;
@@ -263,6 +263,45 @@ fn render_all(t: &Templates) -> Vec<(&'static str, Rendered)> {
         (
             "late-others-pass",
             t.render_mail("late", &notice(false, "pass")).unwrap(),
+        ),
+        (
+            "help",
+            text::help_text(
+                t,
+                "league7-aae-03",
+                "orders+league7-aae-03@adjutant.localhost",
+                "Germany",
+            ),
+        ),
+        (
+            "refused",
+            text::refused_text(
+                t,
+                &[
+                    "the secret does not match Germany's: check the welcome mail <and> retype it"
+                        .into(),
+                ],
+            ),
+        ),
+        (
+            "alert",
+            text::alert_text(t, "Germany", "league7-aae-03", "someone.else@example.org"),
+        ),
+        (
+            "rotated",
+            text::rotated_text(t, "Germany", "league7-aae-03", "bokat-firum-lesot-mavin"),
+        ),
+        (
+            "unrouted",
+            text::unrouted_text(t, "orders+MATCH@adjutant.localhost"),
+        ),
+        (
+            "answer",
+            text::answer_text(
+                t,
+                "Standing orders of Germany",
+                "Standing orders of Germany:\n    losses: infantry, artillery, armor\n    keep_one_land_unit: true\n",
+            ),
         ),
     ]
 }

@@ -788,15 +788,17 @@ impl Daemon {
         self.unrouted_notices.insert(h, now);
         save_notices(&self.config.data_dir, &self.unrouted_notices)?;
         let key = format!("unrouted/{}/{k}", mail.sha256);
-        let out = self.outgoing_plain(
+        let body = text::unrouted_text(&self.templates, &self.ours.for_match("MATCH"));
+        let mut out = self.outgoing_plain(
             from,
             Kind::Reply,
             None,
             "Which match?".into(),
-            text::unrouted_text(&self.ours.for_match("MATCH")),
+            body.text,
             Thread::replying_to(mail),
             &key,
         );
+        out.html = Some(body.html);
         self.enqueue(&key, &out)
     }
 
@@ -931,7 +933,7 @@ impl Daemon {
                 Kind::Report,
                 Some(tag.clone()),
                 "Your secret was used from another address".into(),
-                text::alert_text(power, id, from),
+                text::alert_text(&self.templates, power, id, from),
                 None,
                 &key,
                 Some(head),
@@ -1018,7 +1020,7 @@ impl Daemon {
                     Kind::Reply,
                     Some(format_subject_tag(id, None, None)),
                     "Refused: nothing was applied".into(),
-                    text::refused_text(&r.errors),
+                    text::refused_text(&self.templates, &r.errors),
                     thread,
                     &key,
                     Some(head),
@@ -1035,18 +1037,36 @@ impl Daemon {
                 let (to, body) = match cmd.as_str() {
                     "help" => (
                         from.to_owned(),
-                        text::help_text(id, &self.ours.for_match(id)).into(),
-                    ),
-                    "status" => (
-                        from.to_owned(),
-                        format!(
-                            "{}\nNow: {next}\nDeadline: {}\nLog head: {head}\n",
-                            board::render(m.game(), m.state()),
-                            self.deadline_text(ledger, &roster, from)
+                        text::help_text(
+                            &self.templates,
+                            id,
+                            &self.ours.for_match(id),
+                            &m.game().powers()[0].name,
                         )
                         .into(),
                     ),
-                    "standing" => (from.to_owned(), standing_text(&m, &power).into()),
+                    "status" => (
+                        from.to_owned(),
+                        text::answer_text(
+                            &self.templates,
+                            &format!("Status of {id}"),
+                            &format!(
+                                "{}\nNow: {next}\nDeadline: {}\nLog head: {head}\n",
+                                board::render(m.game(), m.state()),
+                                self.deadline_text(ledger, &roster, from)
+                            ),
+                        )
+                        .into(),
+                    ),
+                    "standing" => (
+                        from.to_owned(),
+                        text::answer_text(
+                            &self.templates,
+                            &format!("Standing orders of {power}"),
+                            &standing_text(&m, &power),
+                        )
+                        .into(),
+                    ),
                     "resend" => {
                         let body: MailBody = match ledger
                             .last_accepted()
@@ -1061,15 +1081,26 @@ impl Daemon {
                                 let turn = text::turn_report_of(dir, a)?;
                                 text::report_text(&self.templates, &turn, zone).into()
                             }
-                            None => "No stage has been played yet: there is no report to resend.\n"
-                                .to_owned()
-                                .into(),
+                            None => text::answer_text(
+                                &self.templates,
+                                "Nothing to resend",
+                                "No stage has been played yet: there is no report to resend.\n",
+                            )
+                            .into(),
                         };
                         (from.to_owned(), body)
                     }
                     "odds" => {
                         let text = mail.orders.as_ref().map(|o| o.text.as_str()).unwrap_or("");
-                        (from.to_owned(), text::odds_text(m.game(), text).into())
+                        (
+                            from.to_owned(),
+                            text::answer_text(
+                                &self.templates,
+                                "Odds",
+                                &text::odds_text(m.game(), text),
+                            )
+                            .into(),
+                        )
                     }
                     "rotate" => {
                         // The new secret goes to the address of record only.
@@ -1081,7 +1112,7 @@ impl Daemon {
                         secrets.save()?;
                         (
                             seat.email.clone(),
-                            text::rotated_text(&power, id, &secret).into(),
+                            text::rotated_text(&self.templates, &power, id, &secret).into(),
                         )
                     }
                     other => anyhow::bail!("entry {seq}: unknown command {other:?}"),

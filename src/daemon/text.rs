@@ -1,13 +1,16 @@
-//! The words of every mail the daemon sends. The receipt, rejection, turn
-//! report and welcome are rendered from the templates (`docs/reports.md`),
-//! plain text and HTML; the short notices are plain text built here.
+//! The words of every mail the daemon sends, rendered from the templates
+//! (`docs/reports.md`), plain text and HTML. Only the contents of answers
+//! (the board for `status`, odds, standing orders) are built here as text.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use serde::Serialize;
 
-use crate::report::mail::{DeadlineNotice, Receipt, Rejection, Welcome};
+use crate::report::mail::{
+    Alert, Answer, Command, DeadlineNotice, Help, Receipt, Refused, Rejection, Rotated, Unrouted,
+    Welcome,
+};
 use crate::report::templates::{Rendered, Templates};
 use crate::report::turn::{TurnReport, turn_report};
 /// One accepted orders message, as the log records it.
@@ -94,12 +97,11 @@ pub fn rejection_text(templates: &Templates, errors: &[String], deadline: &str) 
 }
 
 /// The reply to a message that could not be authenticated.
-pub fn refused_text(errors: &[String]) -> String {
-    let mut s = String::from("Your message was refused. Nothing was applied.\n\n");
-    for e in errors {
-        let _ = writeln!(s, "  - {e}");
-    }
-    s
+pub fn refused_text(templates: &Templates, errors: &[String]) -> Rendered {
+    let ctx = Refused {
+        errors: errors.to_vec(),
+    };
+    render(templates, "refused", &ctx)
 }
 
 /// The welcome mail of one seat, with its secret.
@@ -109,30 +111,63 @@ pub fn welcome_text(templates: &Templates, ctx: &Welcome) -> Rendered {
 
 /// The alert to a player's address of record when their secret was used
 /// from another address.
-pub fn alert_text(power: &str, match_id: &str, other: &str) -> String {
-    format!(
-        "A message for {power} in match {match_id} came with your secret from another address:\n\n    {other}\n\n\
-         It was accepted as yours. If that was not you, send `command: rotate` from this address\n\
-         with your secret to get a new one, and tell the organiser.\n"
-    )
+pub fn alert_text(templates: &Templates, power: &str, match_id: &str, other: &str) -> Rendered {
+    let ctx = Alert {
+        power: power.to_owned(),
+        match_id: match_id.to_owned(),
+        other: other.to_owned(),
+    };
+    render(templates, "alert", &ctx)
 }
 
-/// The reply to `help`.
-pub fn help_text(match_id: &str, orders_address: &str) -> String {
-    format!(
-        "Adjutant, match {match_id}. Write to {orders_address}.\n\n\
-         Every message starts with your match, power and secret:\n\n    match: {match_id}\n    power: Germany\n    secret: ...\n\n\
-         then either orders (purchase, combat, battles, noncombat, take_over, place; see docs/orders.md)\n\
-         or one command:\n\n\
-         \x20   command: help      this text\n\
-         \x20   command: status    the board as it stands\n\
-         \x20   command: standing  your standing orders (send a standing: section to change them)\n\
-         \x20   command: resend    the last turn report again\n\
-         \x20   command: rotate    a new secret, mailed to your address of record\n\n\
-         or questions about battles, answered exactly (docs/odds.md):\n\n\
-         \x20   odds:\n\
-         \x20     - {{attackers: [3 infantry, 1 armor], defenders: 2 infantry}}\n"
-    )
+/// The commands a message may carry instead of orders, with what they do.
+pub const COMMANDS: &[(&str, &str)] = &[
+    ("help", "this text"),
+    ("status", "the board as it stands"),
+    (
+        "standing",
+        "your standing orders (send a standing: section to change them)",
+    ),
+    ("resend", "the last turn report again"),
+    ("rotate", "a new secret, mailed to your address of record"),
+];
+
+/// The reply to `help`: the header, the order sections and the commands.
+pub fn help_text(
+    templates: &Templates,
+    match_id: &str,
+    orders_address: &str,
+    example_power: &str,
+) -> Rendered {
+    let width = COMMANDS.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+    let ctx = Help {
+        match_id: match_id.to_owned(),
+        orders_address: orders_address.to_owned(),
+        example_power: example_power.to_owned(),
+        sections: crate::rules::orders::keys::SECTIONS
+            .iter()
+            .filter(|s| **s != "standing")
+            .map(|s| (*s).to_owned())
+            .collect(),
+        commands: COMMANDS
+            .iter()
+            .map(|(name, about)| Command {
+                name: (*name).to_owned(),
+                padded: format!("{name:<width$}"),
+                about: (*about).to_owned(),
+            })
+            .collect(),
+    };
+    render(templates, "help", &ctx)
+}
+
+/// A preformatted answer (`status`, `standing`, `odds`, an empty `resend`).
+pub fn answer_text(templates: &Templates, title: &str, text: &str) -> Rendered {
+    let ctx = Answer {
+        title: title.to_owned(),
+        text: text.to_owned(),
+    };
+    render(templates, "answer", &ctx)
 }
 
 /// Most questions answered from one message.
@@ -202,19 +237,21 @@ pub fn odds_text(game: &crate::rules::GameDef, text: &str) -> String {
 }
 
 /// The reply to `rotate`: the new secret.
-pub fn rotated_text(power: &str, match_id: &str, secret: &str) -> String {
-    format!(
-        "Your new secret for {power} in match {match_id}:\n\n    {secret}\n\nThe old one no longer works.\n"
-    )
+pub fn rotated_text(templates: &Templates, power: &str, match_id: &str, secret: &str) -> Rendered {
+    let ctx = Rotated {
+        power: power.to_owned(),
+        match_id: match_id.to_owned(),
+        secret: secret.to_owned(),
+    };
+    render(templates, "rotated", &ctx)
 }
 
 /// The notice to an address that wrote to a match it is not in.
-pub fn unrouted_text(orders_address_example: &str) -> String {
-    format!(
-        "Adjutant could not tell which match your message is for. Nothing was applied.\n\n\
-         Write to the match's own address ({orders_address_example}) or put the match's tag,\n\
-         e.g. [MATCH], in the subject. You will get at most one such notice a day.\n"
-    )
+pub fn unrouted_text(templates: &Templates, orders_address_example: &str) -> Rendered {
+    let ctx = Unrouted {
+        orders_address_example: orders_address_example.to_owned(),
+    };
+    render(templates, "unrouted", &ctx)
 }
 
 /// A mail's body: plain text, with an HTML alternative when the mail comes

@@ -102,3 +102,80 @@ pub struct DeadlineNotice {
     /// The header of an orders message (match, power, round, secret line).
     pub skeleton: String,
 }
+
+/// `help.txt` / `help.html`: the reply to `command: help`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Help {
+    /// The match id.
+    pub match_id: String,
+    /// Where orders go.
+    pub orders_address: String,
+    /// A power of the match, for the example header.
+    pub example_power: String,
+    /// The order sections a message may carry, in canonical order.
+    pub sections: Vec<String>,
+    /// The commands.
+    pub commands: Vec<Command>,
+}
+
+/// A command in [`Help`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Command {
+    /// Its word (`status`).
+    pub name: String,
+    /// The word padded with spaces to the longest one, for aligned text.
+    pub padded: String,
+    /// What it does.
+    pub about: String,
+}
+
+/// `refused.txt` / `refused.html`: a message that could not be
+/// authenticated or read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Refused {
+    /// Why.
+    pub errors: Vec<String>,
+}
+
+/// `alert.txt` / `alert.html`: to a player's address of record, when their
+/// secret was used from another address.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Alert {
+    /// The power.
+    pub power: String,
+    /// The match id.
+    pub match_id: String,
+    /// The other address.
+    pub other: String,
+}
+
+/// `rotated.txt` / `rotated.html`: the reply to `command: rotate`, sent to
+/// the address of record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Rotated {
+    /// The power.
+    pub power: String,
+    /// The match id.
+    pub match_id: String,
+    /// The new secret.
+    pub secret: String,
+}
+
+/// `unrouted.txt` / `unrouted.html`: to an address that wrote to no match
+/// it could be routed to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Unrouted {
+    /// An example of a match's own orders address.
+    pub orders_address_example: String,
+}
+
+/// `answer.txt` / `answer.html`: the reply to `status`, `standing`, `odds`
+/// and `resend` when there is nothing to resend: a title and preformatted
+/// text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Answer {
+    /// What was asked (`Status of league7-aae-03`).
+    pub title: String,
+    /// The answer, preformatted.
+    pub text: String,
+}

@@ -35,6 +35,21 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("late.html", include_str!("../../templates/late.html")),
     ("welcome.txt", include_str!("../../templates/welcome.txt")),
     ("welcome.html", include_str!("../../templates/welcome.html")),
+    ("help.txt", include_str!("../../templates/help.txt")),
+    ("help.html", include_str!("../../templates/help.html")),
+    ("refused.txt", include_str!("../../templates/refused.txt")),
+    ("refused.html", include_str!("../../templates/refused.html")),
+    ("alert.txt", include_str!("../../templates/alert.txt")),
+    ("alert.html", include_str!("../../templates/alert.html")),
+    ("rotated.txt", include_str!("../../templates/rotated.txt")),
+    ("rotated.html", include_str!("../../templates/rotated.html")),
+    ("unrouted.txt", include_str!("../../templates/unrouted.txt")),
+    (
+        "unrouted.html",
+        include_str!("../../templates/unrouted.html"),
+    ),
+    ("answer.txt", include_str!("../../templates/answer.txt")),
+    ("answer.html", include_str!("../../templates/answer.html")),
 ];
 
 /// The width the plain-text parts are wrapped at.
