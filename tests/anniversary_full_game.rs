@@ -9,7 +9,7 @@ mod aae_bot;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use adjutant::matches::Match;
+use adjutant::matches::{Match, replay_match};
 
 const ROUNDS: u32 = 6;
 
@@ -80,6 +80,15 @@ fn play_and_verify(id: &str) {
         )),
         "{id}: {stdout}"
     );
+    // Reopening in this process starts from the position remembered after
+    // the last adjudication; it must be the one a full replay derives.
+    drop(m);
+    let reopened = Match::open(&dir).unwrap();
+    let genesis = reopened.log().chain().genesis().unwrap().clone();
+    let full = replay_match(&dir.join("log.jsonl"), &genesis).unwrap();
+    assert_eq!(full.messages, played.messages, "{id}: the full replay");
+    assert_eq!(reopened.state(), &full.state, "{id}: remembered v replayed");
+    assert_eq!(reopened.state(), &state, "{id}: remembered v played");
 }
 
 #[test]

@@ -168,5 +168,12 @@ pub fn verify_long_log(c: &mut Criterion, bench: &GameBench) {
             black_box((s, r.messages))
         })
     });
+    // What the daemon pays per open of this match: the log read and its
+    // chain checked, the replay starting from the position this process
+    // remembers after the last adjudication (src/matches/replay_memo.rs).
+    let dir = path.parent().unwrap().to_owned();
+    g.bench_function("Match::open, position remembered", |b| {
+        b.iter(|| black_box(Match::open(&dir).unwrap().state().round))
+    });
     g.finish();
 }

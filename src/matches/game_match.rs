@@ -20,7 +20,7 @@ use crate::rules::state::{GameState, Phase};
 use crate::rules::turn::{apply_orders, apply_orders_with_dice, check_orders, is_standing_only};
 use crate::rules::{GameDef, load_dir, state_text};
 
-use super::{DiceTurn, DiceTurnError};
+use super::{DiceTurn, DiceTurnError, replay_memo};
 
 /// The players file given to `adjutant new`.
 #[derive(Debug, Clone, Deserialize)]
@@ -217,7 +217,7 @@ impl Match {
             .expect("an open log has a genesis")
             .clone();
         let game = match_game(dir, &genesis)?;
-        let (state, pending, _) = replay(&game, &dir.join(LOG_FILE))?;
+        let (state, pending, _) = replay(&game, &dir.join(LOG_FILE), Memo::Use)?;
         let open = match log.chain().open_turn() {
             Some((turn, None)) => Some(DiceTurn::resume(turn, load_secret(dir, turn)?)),
             _ => None,
@@ -401,7 +401,7 @@ impl Match {
             }
             _ => {}
         }
-        self.log.append(Body::Adjudication(Adjudication {
+        let written = self.log.append(Body::Adjudication(Adjudication {
             turn,
             power: self.game.powers()[power].name.clone(),
             round: self.state.round,
@@ -409,6 +409,7 @@ impl Match {
             events: events.clone(),
             state: state_digest(&self.game, &next),
         }))?;
+        replay_memo::remember(written.hash, &next);
         let turn_ended = next.turn != self.state.turn || next.round != self.state.round;
         self.state = next;
         if turn_ended {
@@ -613,7 +614,7 @@ pub struct Replayed {
 pub fn replay_match(log_path: &Path, genesis: &Genesis) -> Result<Replayed, MatchError> {
     let dir = log_path.parent().unwrap_or(Path::new("."));
     let game = match_game(dir, genesis)?;
-    let (state, pending, messages) = replay(&game, log_path)?;
+    let (state, pending, messages) = replay(&game, log_path, Memo::Ignore)?;
     Ok(Replayed {
         messages,
         unfinished: pending.is_some(),
@@ -662,12 +663,26 @@ fn resolve(
 /// the dice its revealed secrets give, checking every recorded die and state.
 /// Returns the state, an unfinished message if any, and how many messages
 /// re-adjudicated to their recorded state.
+///
+/// With `Memo::Use`, the replay starts from the last position remembered in
+/// this process ([`replay_memo`]) and the count covers only the messages
+/// re-adjudicated after it; `Memo::Ignore` re-derives everything (verify).
 fn replay(
     game: &GameDef,
     log_path: &Path,
+    memo: Memo,
 ) -> Result<(GameState, Option<Pending>, usize), MatchError> {
     let entries = super::history::read_entries(log_path)?;
-    replay_entries(game, &entries, u64::MAX)
+    replay_entries(game, &entries, u64::MAX, memo)
+}
+
+/// Whether a replay may start from a position remembered in this process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Memo {
+    /// Start after the last remembered adjudication, and remember the end.
+    Use,
+    /// Re-adjudicate every message (what `adjutant verify` does).
+    Ignore,
 }
 
 /// [`replay`] over entries already read, up to and including entry `until`.
@@ -675,15 +690,43 @@ pub(crate) fn replay_entries(
     game: &GameDef,
     entries: &[crate::log::Entry],
     until: u64,
+    memo: Memo,
 ) -> Result<(GameState, Option<Pending>, usize), MatchError> {
+    let entries: Vec<&crate::log::Entry> = entries.iter().take_while(|e| e.seq <= until).collect();
     let mut state = GameState::initial(game);
     let mut chain = crate::log::Chain::new();
     let mut pending: Option<Pending> = None;
     let mut matched = 0usize;
-    for entry in entries.iter().take_while(|e| e.seq <= until) {
+    // The last adjudication whose position this process remembers: every
+    // entry up to it only extends the chain.
+    let resume = match memo {
+        Memo::Use => entries.iter().enumerate().rev().find_map(|(i, e)| {
+            matches!(e.body, Body::Adjudication(_))
+                .then(|| replay_memo::recall(&e.hash))
+                .flatten()
+                .map(|s| (i, s))
+        }),
+        Memo::Ignore => None,
+    };
+    let (skip_to, resumed) = match resume {
+        Some((i, s)) => (Some(i), Some(s)),
+        None => (None, None),
+    };
+    let mut resumed = resumed;
+    let mut last_adjudication = None;
+    for (i, entry) in entries.iter().enumerate() {
         let seq = entry.seq;
         let fail = |reason: String| MatchError::Replay { seq, reason };
         chain.apply(entry).map_err(fail)?;
+        if let Some(k) = skip_to
+            && i <= k
+        {
+            if i == k {
+                state = resumed.take().expect("recalled once");
+                last_adjudication = Some(entry.hash);
+            }
+            continue;
+        }
         match &entry.body {
             Body::Order(o) => {
                 game.power(&o.power)
@@ -739,9 +782,17 @@ pub(crate) fn replay_entries(
                 }
                 state = next;
                 matched += 1;
+                last_adjudication = Some(entry.hash);
             }
             _ => {}
         }
+    }
+    if memo == Memo::Use
+        && let Some(hash) = last_adjudication
+    {
+        // The position right after the last adjudication: before any
+        // orders still waiting for their result.
+        replay_memo::remember(hash, pending.as_ref().map_or(&state, |p| &p.before));
     }
     Ok((state, pending, matched))
 }

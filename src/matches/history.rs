@@ -52,7 +52,9 @@ pub fn game_of(dir: &Path, genesis: &Genesis) -> Result<GameDef, MatchError> {
 /// The state right after entry `seq` of `entries`, by replaying every
 /// accepted message up to it through the engine with the dice its turn's
 /// revealed secret gives; each recorded die and state digest is checked on
-/// the way.
+/// the way (from the last position this process already replayed and
+/// checked, when there is one).
 pub fn state_at(game: &GameDef, entries: &[Entry], seq: u64) -> Result<GameState, MatchError> {
-    super::game_match::replay_entries(game, entries, seq).map(|(state, _, _)| state)
+    super::game_match::replay_entries(game, entries, seq, super::game_match::Memo::Use)
+        .map(|(state, _, _)| state)
 }

@@ -9,6 +9,7 @@ mod dice_turn;
 mod game_match;
 pub mod history;
 pub mod players;
+mod replay_memo;
 
 pub use dice_turn::{DiceTurn, DiceTurnError};
 pub use game_match::{
