@@ -5,9 +5,10 @@
 
 #[path = "common/aae_bot.rs"]
 mod aae_bot;
+#[path = "common/verify.rs"]
+mod verify;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use adjutant::matches::{Match, replay_match};
 
@@ -62,24 +63,7 @@ fn play_and_verify(id: &str) {
         played.battles,
         played.dropped.len()
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_adjutant"))
-        .arg("verify")
-        .arg(dir.join("log.jsonl"))
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{id}: verify failed: {stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        stdout.contains(&format!(
-            "engine replay: {} accepted messages re-adjudicated",
-            played.messages
-        )),
-        "{id}: {stdout}"
-    );
+    verify::verify_replays(&dir.join("log.jsonl"), played.messages, id);
     // Reopening in this process starts from the position remembered after
     // the last adjudication; it must be the one a full replay derives.
     drop(m);

@@ -5,8 +5,10 @@
 //! a turn and places it in its capital; China buys nothing, collects no IPCs
 //! and places the infantry its territories bring.
 
+#[path = "common/verify.rs"]
+mod verify;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use adjutant::matches::Match;
 
@@ -88,23 +90,7 @@ fn play(id: &str, order: [&str; 7], start: [u32; 7]) {
     let state = m.state();
     assert_eq!((state.round, state.turn), (ROUNDS + 1, 0), "{id}");
     assert_eq!(messages, 2 * 7 * ROUNDS as usize);
-    let out = Command::new(env!("CARGO_BIN_EXE_adjutant"))
-        .arg("verify")
-        .arg(dir.join("log.jsonl"))
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{id}: verify failed: {stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        stdout.contains(&format!(
-            "engine replay: {messages} accepted messages re-adjudicated"
-        )),
-        "{id}: {stdout}"
-    );
+    verify::verify_replays(&dir.join("log.jsonl"), messages, id);
 }
 
 #[test]
