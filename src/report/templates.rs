@@ -35,6 +35,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("late.html", include_str!("../../templates/late.html")),
     ("welcome.txt", include_str!("../../templates/welcome.txt")),
     ("welcome.html", include_str!("../../templates/welcome.html")),
+    ("notice.html", include_str!("../../templates/notice.html")),
     ("help.txt", include_str!("../../templates/help.txt")),
     ("help.html", include_str!("../../templates/help.html")),
     ("refused.txt", include_str!("../../templates/refused.txt")),
