@@ -316,6 +316,25 @@ mod tests {
     }
 
     #[test]
+    fn in_aae_a_freed_capital_does_not_take_back_what_its_allies_hold() {
+        let game = aae();
+        let mut state = GameState::initial(&game);
+        let (ussr, uk, ger) = (
+            game.power("USSR").unwrap(),
+            game.power("UK").unwrap(),
+            game.power("Germany").unwrap(),
+        );
+        let (moscow, karelia) = (id(&game, "Moscow"), id(&game, "Karelia"));
+        state.owner[moscow.0] = Some(ger);
+        state.owner[karelia.0] = Some(uk);
+        let mut events = Vec::new();
+        capture_territory(&game, &mut state, moscow, uk, &mut events);
+        assert_eq!(state.owner[moscow.0], Some(ussr));
+        // AAE has no such rule (the Anniversary FAQ's): the UK keeps Karelia.
+        assert_eq!(state.owner[karelia.0], Some(uk));
+    }
+
+    #[test]
     fn capturing_a_capital_takes_the_treasury_and_the_factory() {
         let game = aae();
         let mut state = GameState::initial(&game);

@@ -760,7 +760,7 @@ pub(crate) fn bombarding_ships(
             events.push(Event::Decision {
                 space,
                 rule: "interpretation: ships that fought a sea battle this turn do not bombard \
-                       (docs/rules/aae.md, Combat)"
+                       (docs/rules/aae.md and anniversary.md, Combat)"
                     .into(),
                 detail: format!(
                     "the ships in {} fought there and give no support shot",
