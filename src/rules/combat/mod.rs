@@ -515,7 +515,7 @@ fn check_ignore(ctx: &Ctx, state: &GameState, space: SpaceId) -> Result<(), Stri
         return Err(format!(
             "the rules of this game let no combat move end beside enemy units without attacking \
              them: the units that moved to {name} attack every enemy unit there (leave ignore \
-             out, or end the move there in the non-combat move instead)"
+             out to attack, or move elsewhere)"
         ));
     }
     if !game.is_sea(space) {
@@ -634,7 +634,8 @@ fn resolve(ctx: &Ctx, state: &mut GameState, mut dice: Option<&mut Dice>, events
             if ctx.ignores(space) {
                 events.push(Event::Decision {
                     space,
-                    rule: "FAQ (Submarines): enemy submarines and transports may be ignored                            during movement"
+                    rule: "FAQ (Submarines): enemy submarines and transports may be ignored \
+                           during movement"
                         .into(),
                     detail: format!(
                         "{}: the attacker ignores the enemy units here; no sea battle",
@@ -700,10 +701,12 @@ fn resolve(ctx: &Ctx, state: &mut GameState, mut dice: Option<&mut Dice>, events
         {
             events.push(Event::Decision {
                 space,
-                rule: "errata p.17 (amphibious assaults, step 3): land combat only while the                        attacker still has land units committed to the territory"
+                rule: "errata p.17 (amphibious assaults, step 3): land combat only while the \
+                       attacker still has land units committed to the territory"
                     .into(),
                 detail: format!(
-                    "every landing in {} was lost or called off: no land combat; aircraft                      committed to it take no part and fly on in the non-combat move",
+                    "every landing in {} was lost or called off: no land combat; aircraft \
+                     committed to it take no part and fly on in the non-combat move",
                     ctx.game.space_name(space)
                 ),
             });
