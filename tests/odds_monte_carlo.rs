@@ -211,6 +211,7 @@ fn setup(
                     .map(|u| b.u(u))
                     .collect(),
                 bombing_raid: false,
+                ignore: false,
                 submarines: None,
             },
             origin: Origin::default(),

@@ -157,6 +157,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
                 retreat_to: Some(space("Poland")),
                 losses: vec![unit("infantry"), unit("artillery"), unit("armor")],
                 bombing_raid: false,
+                ignore: false,
                 submarines: None,
             },
             BattlePlan {
@@ -165,6 +166,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
                 retreat_to: None,
                 losses: vec![],
                 bombing_raid: false,
+                ignore: false,
                 submarines: None,
             },
         ]
@@ -919,6 +921,7 @@ fn random_orders(rng: &mut Rng) -> Orders {
             retreat_to,
             losses: random_types(rng),
             bombing_raid: space.is_some() && rng.chance(),
+            ignore: space.is_some() && rng.chance(),
             submarines,
         }));
     }

@@ -114,6 +114,12 @@ pub fn capture_territory(
             ),
         });
     }
+    if from.is_some_and(|f| !allied(game, f, to))
+        && capital(game, to) == Some(space)
+        && game.rule_set().freed_capital_regains_territories()
+    {
+        regain_territories(game, state, to, events);
+    }
     if let Some(loser) = from.filter(|&f| !allied(game, f, by) && capital(game, f) == Some(space)) {
         let amount = std::mem::take(&mut state.ipcs[loser]);
         state.ipcs[by] += amount;
@@ -144,6 +150,61 @@ pub fn capture_territory(
                 "{} took {}'s capital {} and its treasury of {amount} IPCs",
                 game.powers()[by].name,
                 game.powers()[loser].name,
+                game.space_name(space)
+            ),
+        });
+    }
+}
+
+/// `power`'s capital is free again: every territory it originally controlled
+/// that an ally holds (taken while the capital was lost) goes back to it,
+/// with the industrial complexes there; AA guns stay with the ally, the one
+/// time a territory changes hands without its AA guns (Anniversary FAQ,
+/// Miscellaneous).
+fn regain_territories(
+    game: &GameDef,
+    state: &mut GameState,
+    power: PowerId,
+    events: &mut Vec<Event>,
+) {
+    for s in 0..game.space_count() {
+        let space = SpaceId(s);
+        let Some(holder) = state.owner[s] else {
+            continue;
+        };
+        if holder == power
+            || !allied(game, holder, power)
+            || original_owner(game, space) != Some(power)
+        {
+            continue;
+        }
+        state.owner[s] = Some(power);
+        let mut kept = 0;
+        for u in state
+            .units
+            .iter_mut()
+            .filter(|u| u.at == space && u.owner == holder)
+        {
+            let t = &game.unit_types()[u.unit];
+            if !t.has(&Ability::CapturedWithTerritory) {
+                continue;
+            }
+            if t.has(&Ability::AntiAircraft(0)) {
+                kept += 1;
+            } else {
+                u.owner = power;
+            }
+        }
+        let (to, from) = (&game.powers()[power].name, &game.powers()[holder].name);
+        let guns = match kept {
+            0 => String::new(),
+            1 => format!("; the AA gun there stays with {from}"),
+            n => format!("; the {n} AA guns there stay with {from}"),
+        };
+        events.push(Event::Special {
+            rule: "capital liberated (FAQ, Miscellaneous)".into(),
+            detail: format!(
+                "{} goes back from {from} to {to}, whose capital is free again{guns}",
                 game.space_name(space)
             ),
         });
@@ -252,6 +313,25 @@ mod tests {
             new_controller(&game, &state, egypt, uk),
             game.power("Middle East").unwrap()
         );
+    }
+
+    #[test]
+    fn in_aae_a_freed_capital_does_not_take_back_what_its_allies_hold() {
+        let game = aae();
+        let mut state = GameState::initial(&game);
+        let (ussr, uk, ger) = (
+            game.power("USSR").unwrap(),
+            game.power("UK").unwrap(),
+            game.power("Germany").unwrap(),
+        );
+        let (moscow, karelia) = (id(&game, "Moscow"), id(&game, "Karelia"));
+        state.owner[moscow.0] = Some(ger);
+        state.owner[karelia.0] = Some(uk);
+        let mut events = Vec::new();
+        capture_territory(&game, &mut state, moscow, uk, &mut events);
+        assert_eq!(state.owner[moscow.0], Some(ussr));
+        // AAE has no such rule (the Anniversary FAQ's): the UK keeps Karelia.
+        assert_eq!(state.owner[karelia.0], Some(uk));
     }
 
     #[test]

@@ -693,6 +693,30 @@ pub(crate) fn after_sea_battle(
     }
 }
 
+/// True when the attacker is still in the sea zone and every defender in
+/// play there is a transport: errata p.17 lets the landing go ahead past
+/// them (submerged submarines are out of play already).
+pub(crate) fn only_transports_defend(ctx: &Ctx, state: &GameState, zone: SpaceId) -> bool {
+    !attackers(ctx, state, zone).is_empty()
+        && defenders(ctx, state, zone).iter().all(|id| {
+            state.unit(*id).is_some_and(|u| {
+                let t = ctx.ut(u);
+                t.transport_capacity.is_some() && t.attack.unwrap_or(0) == 0
+            })
+        })
+}
+
+/// The bombardment value of a unit type (0 when it cannot bombard).
+fn bombard_value(t: &crate::rules::model::UnitType) -> u8 {
+    t.abilities
+        .iter()
+        .find_map(|a| match a {
+            Ability::Bombard(n) => Some(*n),
+            _ => None,
+        })
+        .unwrap_or(0)
+}
+
 /// The attacker's ships that bombard the amphibious assault on `space`:
 /// those with `bombard` in the zones its ground units landed from, when at
 /// least one unit that can attack landed (FAQ), that did not fight a sea
@@ -736,7 +760,7 @@ pub(crate) fn bombarding_ships(
             events.push(Event::Decision {
                 space,
                 rule: "interpretation: ships that fought a sea battle this turn do not bombard \
-                       (docs/rules/aae.md, Combat)"
+                       (docs/rules/aae.md and anniversary.md, Combat)"
                     .into(),
                 detail: format!(
                     "the ships in {} fought there and give no support shot",
@@ -746,6 +770,38 @@ pub(crate) fn bombarding_ships(
             continue;
         }
         ships.extend(here);
+    }
+    if ctx.rules.one_bombardment_per_landed_unit {
+        let landed = state
+            .units_at(space)
+            .filter(|u| {
+                u.owner == ctx.power
+                    && u.cargo_of.is_none()
+                    && u.unloaded_from.is_some()
+                    && ctx.ut(u).kind == Some(UnitKind::Land)
+                    && ctx.ut(u).attack.unwrap_or(0) > 0
+            })
+            .count();
+        if ships.len() > landed {
+            // The strongest ships bombard: what the attacker would choose.
+            ships.sort_by_key(|id| {
+                let value = state.unit(*id).map_or(0, |u| bombard_value(ctx.ut(u)));
+                (std::cmp::Reverse(value), *id)
+            });
+            events.push(Event::Decision {
+                space,
+                rule: "interpretation: one ship bombards per land unit landed in the territory \
+                       (TripleA \"Shore Bombard Per Ground Unit Restricted\"; \
+                       docs/rules/anniversary.md, Combat)"
+                    .into(),
+                detail: format!(
+                    "{landed} land unit(s) landed, so {landed} of the {} ships able to bombard \
+                     do, the strongest first",
+                    ships.len()
+                ),
+            });
+            ships.truncate(landed);
+        }
     }
     ships
 }

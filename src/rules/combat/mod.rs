@@ -106,6 +106,14 @@ pub fn check_plans(
                 )
                 .field("bombing_raid"),
             ),
+            None if plan.item.ignore => errors.push(
+                OrderError::new(
+                    &plan.origin,
+                    "ignoring enemy submarines and transports is declared in the plan for their \
+                     sea zone, not in the default plan",
+                )
+                .field("ignore"),
+            ),
             None => {}
             Some(s) if earlier.iter().any(|p| p.item.space == Some(s)) => {
                 errors.push(OrderError::new(
@@ -249,6 +257,14 @@ impl<'a> Ctx<'a> {
             .or_else(|| self.decl.submarines.iter().find(|(s, _)| s.is_none()))
             .map(|(_, p)| *p)
             .unwrap_or_default()
+    }
+
+    /// The attacker ignores the enemy units in this sea zone (battle plan
+    /// `ignore`; only where the rule set allows it, checked by `validate`).
+    pub fn ignores(&self, space: SpaceId) -> bool {
+        self.plans
+            .iter()
+            .any(|p| p.item.space == Some(space) && p.item.ignore)
     }
 
     pub fn is_raid(&self, space: SpaceId) -> bool {
@@ -460,6 +476,11 @@ fn validate(ctx: &Ctx, state: &GameState) -> Vec<OrderError> {
                 );
             }
         }
+        if let (true, Some(space)) = (p.ignore, p.space)
+            && let Err(reason) = check_ignore(ctx, state, space)
+        {
+            errors.push(OrderError::new(&plan.origin, reason).field("ignore"));
+        }
         if let Retreat::AfterRound(0) = p.retreat {
             errors.push(
                 OrderError::new(
@@ -482,6 +503,51 @@ fn validate(ctx: &Ctx, state: &GameState) -> Vec<OrderError> {
     errors
 }
 
+/// Why the attacker may not ignore the enemy units in `space` (battle plan
+/// `ignore`): only where the rule set allows it, only in a sea zone, only
+/// when every enemy unit there is a submarine or a transport (FAQ,
+/// Submarines: "only when there are no surface warships in the sea zone with
+/// them"), and only with no attacking aircraft there, which came to fight.
+fn check_ignore(ctx: &Ctx, state: &GameState, space: SpaceId) -> Result<(), String> {
+    let game = ctx.game;
+    let name = game.space_name(space);
+    if !ctx.rules.may_ignore_subs_and_transports {
+        return Err(format!(
+            "the rules of this game let no combat move end beside enemy units without attacking \
+             them: the units that moved to {name} attack every enemy unit there (leave ignore \
+             out to attack, or move elsewhere)"
+        ));
+    }
+    if !game.is_sea(space) {
+        return Err(format!(
+            "{name} is a territory: ignore is for a sea zone holding only enemy submarines and/or \
+             transports"
+        ));
+    }
+    let warships: Vec<&str> = state
+        .units_at(space)
+        .filter(|u| !allied(game, u.owner, ctx.power) && ctx.ut(u).is_surface_warship())
+        .map(|u| ctx.ut(u).name.as_str())
+        .collect();
+    if let Some(first) = warships.first() {
+        return Err(format!(
+            "{name} holds an enemy {first}: submarines and transports may be ignored only when \
+             no enemy surface warship is with them (FAQ, Submarines); a combat move that ends \
+             there attacks every enemy unit in the zone"
+        ));
+    }
+    if state.units_at(space).any(|u| {
+        u.owner == ctx.power && u.cargo_of.is_none() && ctx.ut(u).kind == Some(UnitKind::Air)
+    }) {
+        return Err(format!(
+            "aircraft moved to {name} in the combat move, which they make only to fight: with \
+             the enemy units there ignored they would have no battle (move them elsewhere, or \
+             leave ignore out and attack)"
+        ));
+    }
+    Ok(())
+}
+
 /// True when some battle (or AA fire on the way) needs dice.
 fn needs_dice(ctx: &Ctx, state: &GameState) -> bool {
     if aa_guns::overflights(ctx, state).next().is_some() {
@@ -492,7 +558,7 @@ fn needs_dice(ctx: &Ctx, state: &GameState) -> bool {
     }
     state.battles.iter().any(|&space| {
         let att = attackers(ctx, state, space);
-        if att.is_empty() {
+        if att.is_empty() || ctx.ignores(space) {
             return false;
         }
         let air = att.iter().any(|id| {
@@ -549,18 +615,43 @@ fn resolve(ctx: &Ctx, state: &mut GameState, mut dice: Option<&mut Dice>, events
     }
     let mut fought_at_sea: Vec<SpaceId> = Vec::new();
     let mut bombarded: Vec<u32> = Vec::new();
+    // Territories some attacking land unit is landing in from the sea, known
+    // before the sea battles may call the landings off (errata p.17).
+    let amphibious: Vec<SpaceId> = battles
+        .iter()
+        .copied()
+        .filter(|&s| {
+            !ctx.game.is_sea(s)
+                && state
+                    .units_at(s)
+                    .any(|u| u.owner == ctx.power && u.unloaded_from.is_some())
+        })
+        .collect();
     for space in battles {
         let passing = state.taken_in_passing.contains(&space);
         if ctx.game.is_sea(space) {
             let mut cleared = true;
-            if !defenders(ctx, state, space).is_empty()
+            if ctx.ignores(space) {
+                events.push(Event::Decision {
+                    space,
+                    rule: "FAQ (Submarines): enemy submarines and transports may be ignored \
+                           during movement"
+                        .into(),
+                    detail: format!(
+                        "{}: the attacker ignores the enemy units here; no sea battle",
+                        ctx.plan_source(space)
+                    ),
+                });
+            } else if !defenders(ctx, state, space).is_empty()
                 && !attackers(ctx, state, space).is_empty()
                 && let Some(d) = dice.as_deref_mut()
             {
                 fought_at_sea.push(space);
                 let carriers = battle::defending_carriers(ctx, state, space);
                 let report = battle::fight(ctx, state, space, &[], d, events);
-                cleared = report.won;
+                cleared = report.won
+                    || (ctx.rules.land_combat_per_errata_p17
+                        && battle::only_transports_defend(ctx, state, space));
                 battle::land_stranded_aircraft(ctx, state, space, &carriers, events);
             }
             if cleared {
@@ -598,6 +689,27 @@ fn resolve(ctx: &Ctx, state: &mut GameState, mut dice: Option<&mut Dice>, events
             });
         }
         if state.owner[space.0].is_some_and(|o| allied(ctx.game, o, ctx.power)) {
+            continue;
+        }
+        if ctx.rules.land_combat_per_errata_p17
+            && amphibious.contains(&space)
+            && !state.units_at(space).any(|u| {
+                u.owner == ctx.power
+                    && u.cargo_of.is_none()
+                    && ctx.ut(u).kind == Some(UnitKind::Land)
+            })
+        {
+            events.push(Event::Decision {
+                space,
+                rule: "errata p.17 (amphibious assaults, step 3): land combat only while the \
+                       attacker still has land units committed to the territory"
+                    .into(),
+                detail: format!(
+                    "every landing in {} was lost or called off: no land combat; aircraft \
+                     committed to it take no part and fly on in the non-combat move",
+                    ctx.game.space_name(space)
+                ),
+            });
             continue;
         }
         let mut won = true;

@@ -170,6 +170,9 @@ fn battle_plan(out: &mut String, names: &Names<'_>, plan: &BattlePlan) {
     if plan.bombing_raid {
         out.push_str("    bombing_raid: true\n");
     }
+    if plan.ignore {
+        out.push_str("    ignore: true\n");
+    }
     if let Some(p) = plan.submarines {
         let _ = writeln!(out, "    submarines: {}", policy_word(p));
     }

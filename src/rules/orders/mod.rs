@@ -127,6 +127,10 @@ pub struct BattlePlan {
     /// The bombers arriving at this territory make a strategic bombing raid
     /// on its industrial complex instead of fighting (declared on arrival).
     pub bombing_raid: bool,
+    /// The units ending their combat move in this sea zone ignore the enemy
+    /// submarines and transports there instead of attacking them, where the
+    /// rule set allows it (Anniversary FAQ, Submarines).
+    pub ignore: bool,
     /// What the attacking submarines do (`submerge` before the first round
     /// is substalling); `None` = fight.
     pub submarines: Option<SubmarinePolicy>,

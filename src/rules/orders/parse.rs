@@ -861,6 +861,7 @@ impl Parser<'_, '_> {
             retreat_to: None,
             losses: Vec::new(),
             bombing_raid: false,
+            ignore: false,
             submarines: None,
         };
         let entries = match &node.kind {
@@ -894,6 +895,11 @@ impl Parser<'_, '_> {
                 Some("bombing_raid") => {
                     if let Some(b) = self.flag(origin, value, "bombing_raid") {
                         plan.bombing_raid = b;
+                    }
+                }
+                Some("ignore") => {
+                    if let Some(b) = self.flag(origin, value, "ignore") {
+                        plan.ignore = b;
                     }
                 }
                 Some("submarines") => plan.submarines = self.submarine_policy(origin, value),

@@ -205,6 +205,11 @@ pub struct RawBattlePlan {
     /// The bombers arriving here make a strategic bombing raid on the
     /// industrial complex instead of fighting (declared on arrival).
     pub bombing_raid: Option<bool>,
+    /// `true`: your units ending their combat move in this sea zone ignore
+    /// the enemy submarines and transports there instead of attacking them
+    /// (where the game's rules allow it, and only when no enemy surface
+    /// warship is there).
+    pub ignore: Option<bool>,
     /// What the attacking submarines do; `submerge` before the first round
     /// is substalling.
     pub submarines: Option<RawSubmarines>,

@@ -274,6 +274,12 @@ impl RuleSetHooks for Anniversary {
 
     /// Only surface warships make a sea zone hostile; subs pass everything
     /// but destroyers (FAQ, Submarines; errata p.29).
+    /// FAQ (Miscellaneous, AA guns): "If Italy then liberates Germany,
+    /// Germany gets France back, but Italy gets to keep the AA gun there."
+    fn freed_capital_regains_territories(&self) -> bool {
+        true
+    }
+
     fn ships_blocked_by(&self) -> ShipBlocking {
         ShipBlocking::SurfaceWarships
     }
@@ -282,7 +288,10 @@ impl RuleSetHooks for Anniversary {
     /// defending subs strike first too, in every round without an attacking
     /// destroyer; submerging is decided before any die, attacker first;
     /// defenseless transports are removed without rolling (FAQ, Combat); a
-    /// retreat goes where a land or sea unit came from (errata p.19).
+    /// retreat goes where a land or sea unit came from (errata p.19); the
+    /// land combat of an amphibious assault per errata p.17; one bombarding
+    /// ship per landed unit (TripleA's reading, UNCONFIRMED in the rulebook);
+    /// enemy subs and transports alone may be ignored (FAQ, Submarines).
     fn combat_rules(&self) -> CombatRules {
         CombatRules {
             allied_bystanders: false,
@@ -290,6 +299,9 @@ impl RuleSetHooks for Anniversary {
             submerge_before_any_die: true,
             defenseless_transports: true,
             retreat_needs_land_or_sea: true,
+            land_combat_per_errata_p17: true,
+            one_bombardment_per_landed_unit: true,
+            may_ignore_subs_and_transports: true,
         }
     }
 }

@@ -129,6 +129,23 @@ pub struct CombatRules {
     /// or sea unit came (Anniversary errata p.19); when `false`, aircraft
     /// coming from a space open it too.
     pub retreat_needs_land_or_sea: bool,
+    /// The land combat of an amphibious assault follows errata p.17
+    /// (Anniversary): the landing goes ahead when the sea battle in the
+    /// transports' zone left only defending transports and submerged
+    /// submarines there, and there is no land combat at all unless some
+    /// attacking land unit is still committed to the territory. When
+    /// `false` (AAE), any defender left in play calls the landing off, and
+    /// aircraft fight the land battle even when every landing failed.
+    pub land_combat_per_errata_p17: bool,
+    /// At most one ship bombards per land unit that landed in the territory
+    /// (TripleA "Shore Bombard Per Ground Unit Restricted", the Anniversary
+    /// reading); when `false`, every ship able to bombard does (AAE).
+    pub one_bombardment_per_landed_unit: bool,
+    /// A combat move may end in a sea zone holding only enemy submarines
+    /// and/or transports without attacking them (battle plan `ignore`;
+    /// Anniversary FAQ, Submarines). When `false` a combat move ending beside
+    /// enemy units always attacks them (AAE FAQ).
+    pub may_ignore_subs_and_transports: bool,
 }
 
 impl Default for CombatRules {
@@ -139,6 +156,9 @@ impl Default for CombatRules {
             submerge_before_any_die: false,
             defenseless_transports: false,
             retreat_needs_land_or_sea: false,
+            land_combat_per_errata_p17: false,
+            one_bombardment_per_landed_unit: false,
+            may_ignore_subs_and_transports: false,
         }
     }
 }
@@ -237,6 +257,15 @@ pub trait RuleSetHooks: Sync {
         events: &mut Vec<Event>,
     ) {
         let _ = (game, state, power, events);
+    }
+
+    /// Whether a power whose capital is freed from the enemy gets back at
+    /// once every territory it originally controlled that its allies took
+    /// while the capital was lost, the AA guns there staying with those
+    /// allies (Anniversary FAQ, Miscellaneous). `false` by default: the
+    /// allies keep them (AAE).
+    fn freed_capital_regains_territories(&self) -> bool {
+        false
     }
 
     /// Which enemy naval units stop ships and make a zone hostile. AAE's
