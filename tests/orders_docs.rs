@@ -120,6 +120,8 @@ fn docs_show_every_section_and_order_kind() {
     let page = orders_md();
     for needle in [
         "purchase:",
+        "repair:",
+        "rockets:",
         "combat:",
         "noncombat:",
         "take_over:",

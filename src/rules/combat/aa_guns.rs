@@ -92,6 +92,7 @@ pub(crate) fn fire_at_overflights(
             count: alive,
             class: HitClass::Any,
             order: (f.unit, value),
+            dice_each: 1,
         };
         let prefix = vec!["aa".to_owned(), name.clone(), "overflight".to_owned()];
         let hits = volley(
@@ -169,6 +170,7 @@ pub(crate) fn fire_in_battle(
             count: ids.len() as u32,
             class: HitClass::Any,
             order: (t, value),
+            dice_each: 1,
         };
         let mut segs: Vec<String> = vec![prefix[0].to_owned(), name.clone()];
         segs.extend(prefix[1..].iter().map(|s| (*s).to_owned()));

@@ -10,7 +10,9 @@ pub const HEADER: &[&str] = &["match", "power", "round", "secret", "entropy", "c
 /// Order sections, in the fixed order of the canonical form.
 pub const SECTIONS: &[&str] = &[
     "purchase",
+    "repair",
     "combat",
+    "rockets",
     "battles",
     "noncombat",
     "take_over",

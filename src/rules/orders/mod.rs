@@ -176,8 +176,14 @@ pub struct StandingOrders {
 pub struct Orders {
     /// Units bought this turn (placed in the place phase).
     pub purchase: Option<Located<UnitList>>,
+    /// Damage repaired on industrial complexes in the purchase phase:
+    /// territory and points (Anniversary).
+    pub repair: Vec<Located<(SpaceId, u32)>>,
     /// Combat moves, in the order written.
     pub combat: Vec<Located<MoveOrder>>,
+    /// Rocket strikes (Anniversary, Rockets): the territory whose AA guns
+    /// fire and the territory whose industrial complex they strike.
+    pub rockets: Vec<Located<(SpaceId, SpaceId)>>,
     /// Battle plans (at most one per space, and one default).
     pub battles: Vec<Located<BattlePlan>>,
     /// Non-combat moves, in the order written.

@@ -129,6 +129,31 @@ pub struct CombatRules {
     /// or sea unit came (Anniversary errata p.19); when `false`, aircraft
     /// coming from a space open it too.
     pub retreat_needs_land_or_sea: bool,
+    /// A strategic bombing raid damages the target's industrial complex
+    /// (damage capped at twice the territory's IPC value, each point lowering
+    /// its production capacity by one until repaired) instead of taking IPCs
+    /// from the treasury (Anniversary rulebook p.17, digest §7). When `false`,
+    /// the controller loses IPCs, at most its treasury (AAE).
+    pub bombing_damages_complexes: bool,
+    /// Fighters may escort and intercept in raids with these values,
+    /// whatever the data says (Anniversary FAQ optional rule "Fighter Escorts
+    /// and Interceptors"); `None` leaves it to the units' `escort` and
+    /// `interceptor` abilities (AAE).
+    pub fighter_escorts: Option<RaidAirBattle>,
+}
+
+/// The values of the air battle before a raid under the Anniversary FAQ's
+/// optional rule: every fighter (aircraft that is not a strategic bomber)
+/// may escort or intercept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RaidAirBattle {
+    /// An escorting fighter hits at or below this.
+    pub escort: u8,
+    /// An escorting fighter of a power with Jet Fighters hits at or below
+    /// this.
+    pub jet_escort: u8,
+    /// An intercepting fighter hits at or below this.
+    pub interceptor: u8,
 }
 
 impl Default for CombatRules {
@@ -139,6 +164,8 @@ impl Default for CombatRules {
             submerge_before_any_die: false,
             defenseless_transports: false,
             retreat_needs_land_or_sea: false,
+            bombing_damages_complexes: false,
+            fighter_escorts: None,
         }
     }
 }
@@ -253,9 +280,10 @@ pub trait RuleSetHooks: Sync {
         None
     }
 
-    /// The points of the combat rules on which editions differ. AAE's by
-    /// default.
-    fn combat_rules(&self) -> CombatRules {
+    /// The points of the combat rules on which editions differ, with the
+    /// game's options (optional rules). AAE's by default.
+    fn combat_rules(&self, game: &GameDef) -> CombatRules {
+        let _ = game;
         CombatRules::default()
     }
 
