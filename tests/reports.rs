@@ -126,6 +126,7 @@ fn fixed_report() -> TurnReport {
             ipc: Some(ipc),
             changed,
             units,
+            damage: 0,
             text,
         }
     };
