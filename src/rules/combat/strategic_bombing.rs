@@ -47,10 +47,14 @@ pub(crate) fn check(ctx: &Ctx, state: &GameState, space: SpaceId) -> Result<(), 
         if t.has(&Ability::StrategicBomber) {
             bomber = true;
         } else if escort_value(ctx, state, u).is_none() {
-            let why = if ctx.rules.bombing_damages_complexes
-                && ctx.rules.fighter_escorts.is_none()
-                && t.kind == Some(UnitKind::Air)
-            {
+            // Where escorts are an optional rule left off, say so.
+            let optional = ctx
+                .game
+                .rule_set()
+                .options()
+                .iter()
+                .any(|o| o.name == "fighter_escorts");
+            let why = if optional && t.kind == Some(UnitKind::Air) {
                 "without the optional rule fighter_escorts, bombers raid alone"
             } else {
                 "a strategic bombing raid is made by bombers and their escorts alone"
