@@ -139,6 +139,7 @@ fn docs_show_every_section_and_order_kind() {
         "retreat: never",
         "keep_one_land_unit",
         "submerge_after_first_round",
+        "intercept: ",
         " at Danish Sea",
     ] {
         assert!(page.contains(needle), "docs/orders.md never shows {needle}");

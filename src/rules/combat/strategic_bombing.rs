@@ -171,23 +171,46 @@ pub(crate) fn raid(
     let name = game.space_name(space).to_owned();
     aa_guns::fire_in_battle(ctx, state, space, &["sbr", "aa"], dice, events);
     // The air battle: interceptors already in the territory (FAQ) against
-    // the escorts. Standing orders have no interception entry yet, so every
-    // interceptor rises.
+    // the escorts. Where interception is the defender's choice (the
+    // Anniversary optional rule), each power's standing orders `intercept`
+    // cap how many of its fighters rise; otherwise every interceptor does.
     let raiders = attackers(ctx, state, space);
-    let interceptors: Vec<u32> = state
-        .units_at(space)
-        .filter(|u| {
-            !allied(game, u.owner, ctx.power)
-                && !u.submerged
-                && u.cargo_of.is_none()
-                && interceptor_value(ctx, u).is_some()
-        })
-        .map(|u| u.id)
-        .collect();
+    let mut interceptors: Vec<u32> = Vec::new();
+    let mut risen: Vec<(usize, u32)> = Vec::new();
+    for u in state.units_at(space) {
+        if allied(game, u.owner, ctx.power)
+            || u.submerged
+            || u.cargo_of.is_some()
+            || interceptor_value(ctx, u).is_none()
+        {
+            continue;
+        }
+        let cap = ctx
+            .rules
+            .fighter_escorts
+            .and_then(|_| state.standing.get(u.owner).and_then(|s| s.intercept));
+        let n = match risen.iter_mut().find(|r| r.0 == u.owner) {
+            Some(r) => &mut r.1,
+            None => {
+                risen.push((u.owner, 0));
+                &mut risen.last_mut().expect("just pushed").1
+            }
+        };
+        if cap.is_some_and(|c| *n >= c) {
+            continue;
+        }
+        *n += 1;
+        interceptors.push(u.id);
+    }
     if !interceptors.is_empty() && !raiders.is_empty() {
+        let rule = if ctx.rules.fighter_escorts.is_some() {
+            "standing orders: intercept (default: every fighter there)"
+        } else {
+            "default: standing orders have no interception entry"
+        };
         events.push(Event::Decision {
             space,
-            rule: "default: standing orders have no interception entry".into(),
+            rule: rule.into(),
             detail: format!(
                 "{} interceptor(s) rise against the raid",
                 interceptors.len()

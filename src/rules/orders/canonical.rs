@@ -201,6 +201,11 @@ fn standing(out: &mut String, names: &Names<'_>, s: &StandingOrders) {
     }
     let _ = writeln!(out, "  keep_one_land_unit: {}", s.keep_one_land_unit);
     let _ = writeln!(out, "  submarines: {}", policy_word(s.submarines));
+    // Written only when set, so that standing orders without it keep their
+    // canonical form (and digest).
+    if let Some(n) = s.intercept {
+        let _ = writeln!(out, "  intercept: {n}");
+    }
 }
 
 /// The word of a submarine policy, as `keys::SUBMARINE_POLICIES` lists it.

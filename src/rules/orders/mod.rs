@@ -168,6 +168,10 @@ pub struct StandingOrders {
     pub keep_one_land_unit: bool,
     /// Submarines' policy.
     pub submarines: SubmarinePolicy,
+    /// How many defending fighters at most intercept a strategic bombing
+    /// raid on one territory, where fighters intercept by choice
+    /// (Anniversary's optional rule); `None` for every one.
+    pub intercept: Option<u32>,
 }
 
 /// Everything one message orders for one power. Sections not written are

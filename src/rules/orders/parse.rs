@@ -1425,7 +1425,7 @@ impl Parser<'_, '_> {
                     None,
                     format!(
                         "standing orders are key: value lines (losses:, keep_one_land_unit:, \
-                         submarines:), but here they are {}",
+                         submarines:, intercept:), but here they are {}",
                         value.describe()
                     ),
                 );
@@ -1451,6 +1451,21 @@ impl Parser<'_, '_> {
                         standing.keep_one_land_unit = b;
                     }
                 }
+                Some("intercept") => match value.kind {
+                    Kind::Int(n) if u32::try_from(n).is_ok() => {
+                        standing.intercept = u32::try_from(n).ok();
+                    }
+                    _ => self.error(
+                        &origin,
+                        value,
+                        Some("intercept"),
+                        format!(
+                            "intercept is how many fighters at most rise against a raid, a whole \
+                             number from 0, not \"{}\"",
+                            value.text().unwrap_or(value.describe())
+                        ),
+                    ),
+                },
                 Some(_) => {
                     if let Some(p) = self.submarine_policy(&origin, value) {
                         standing.submarines = p;

@@ -301,6 +301,9 @@ pub struct RawStanding {
     pub keep_one_land_unit: Option<bool>,
     /// What defending submarines do.
     pub submarines: Option<RawSubmarines>,
+    /// How many fighters at most intercept a strategic bombing raid on one
+    /// territory, under Anniversary's optional rule (default: all).
+    pub intercept: Option<u32>,
 }
 
 /// What submarines do when they may submerge (defending: standing orders;
