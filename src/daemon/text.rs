@@ -122,7 +122,7 @@ pub fn help_text(match_id: &str, orders_address: &str) -> String {
     format!(
         "Adjutant, match {match_id}. Write to {orders_address}.\n\n\
          Every message starts with your match, power and secret:\n\n    match: {match_id}\n    power: Germany\n    secret: ...\n\n\
-         then either orders (purchase, combat, battles, noncombat, take_over, place; see docs/orders.md)\n\
+         then either orders (purchase, repair, combat, rockets, battles, noncombat, take_over, place; see docs/orders.md)\n\
          or one command:\n\n\
          \x20   command: help      this text\n\
          \x20   command: status    the board as it stands\n\
