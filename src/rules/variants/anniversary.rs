@@ -298,7 +298,8 @@ impl RuleSetHooks for Anniversary {
     /// retreat goes where a land or sea unit came from (errata p.19); raids
     /// damage industrial complexes (rulebook p.17, errata p.17); fighters
     /// escort and intercept only under the FAQ's optional rule (option
-    /// `fighter_escorts`).
+    /// `fighter_escorts`); AA guns fire only at aircraft attacking their
+    /// territory, never at fly-overs (digest §5).
     fn combat_rules(&self, game: &GameDef) -> CombatRules {
         let escorts = game.option("fighter_escorts") == Some(OptionValue::Bool(true));
         CombatRules {
@@ -313,6 +314,7 @@ impl RuleSetHooks for Anniversary {
                 jet_escort: 2,
                 interceptor: 2,
             }),
+            aa_fires_at_overflights: false,
         }
     }
 }

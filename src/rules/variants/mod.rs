@@ -140,6 +140,10 @@ pub struct CombatRules {
     /// and Interceptors"); `None` leaves it to the units' `escort` and
     /// `interceptor` abilities (AAE).
     pub fighter_escorts: Option<RaidAirBattle>,
+    /// AA guns fire at enemy aircraft flying over their territory in the
+    /// combat move (AAE FAQ); when `false` they fire only at aircraft
+    /// attacking their own territory (Anniversary, digest §5).
+    pub aa_fires_at_overflights: bool,
 }
 
 /// The values of the air battle before a raid under the Anniversary FAQ's
@@ -166,6 +170,7 @@ impl Default for CombatRules {
             retreat_needs_land_or_sea: false,
             bombing_damages_complexes: false,
             fighter_escorts: None,
+            aa_fires_at_overflights: true,
         }
     }
 }
