@@ -119,6 +119,7 @@ fn standing(b: &mut Board, power: &str, losses: &[&str], keep: bool, subs: Subma
         losses: losses.iter().map(|u| b.u(u)).collect(),
         keep_one_land_unit: keep,
         submarines: subs,
+        intercept: None,
     };
 }
 

@@ -120,6 +120,8 @@ fn docs_show_every_section_and_order_kind() {
     let page = orders_md();
     for needle in [
         "purchase:",
+        "repair:",
+        "rockets:",
         "combat:",
         "noncombat:",
         "take_over:",
@@ -138,6 +140,7 @@ fn docs_show_every_section_and_order_kind() {
         "keep_one_land_unit",
         "submerge_after_first_round",
         "ignore: true",
+        "intercept: ",
         " at Danish Sea",
     ] {
         assert!(page.contains(needle), "docs/orders.md never shows {needle}");

@@ -214,6 +214,7 @@ fn the_sketch_standing_orders_and_command_parse() {
                 .to_vec(),
             keep_one_land_unit: true,
             submarines: SubmarinePolicy::SubmergeAfterFirstRound,
+            intercept: None,
         }
     );
     let m = ok("match: m\npower: USSR\nsecret: x\ncommand: Status\n");
@@ -887,6 +888,17 @@ fn random_orders(rng: &mut Rng) -> Orders {
     o.noncombat = (0..rng.below(3))
         .map(|_| located(random_move(rng)))
         .collect();
+    let mut repaired: Vec<SpaceId> = Vec::new();
+    for _ in 0..rng.below(3) {
+        let space = random_space(rng);
+        if !repaired.contains(&space) {
+            repaired.push(space);
+            o.repair.push(located((space, 1 + rng.below(9) as u32)));
+        }
+    }
+    o.rockets = (0..rng.below(3))
+        .map(|_| located((random_space(rng), random_space(rng))))
+        .collect();
     let mut battle_spaces: Vec<Option<SpaceId>> = Vec::new();
     for _ in 0..rng.below(4) {
         let space = if rng.below(4) == 0 {
@@ -951,6 +963,7 @@ fn random_orders(rng: &mut Rng) -> Orders {
                 SubmarinePolicy::Submerge,
                 SubmarinePolicy::SubmergeAfterFirstRound,
             ][rng.below(3)],
+            intercept: rng.chance().then(|| rng.below(4) as u32),
         }));
     }
     o

@@ -126,6 +126,7 @@ fn fixed_report() -> TurnReport {
             ipc: Some(ipc),
             changed,
             units,
+            damage: 0,
             text,
         }
     };
@@ -321,6 +322,36 @@ fn html_escapes_what_players_wrote() {
     let (_, report) = all.iter().find(|(k, _)| *k == "report").unwrap();
     assert!(report.html.contains("&lt;from Soviet Union&gt; &amp; took"));
     assert!(report.text.contains("<from Soviet Union> & took"));
+}
+
+#[test]
+fn a_damaged_industrial_complex_shows_in_the_board_and_the_report() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let game = adjutant::rules::load_dir(&root.join("games/anniversary-1941")).unwrap();
+    let mut state = adjutant::rules::state::GameState::initial(&game);
+    let germany = game.space("Germany").unwrap();
+    state.factory_damage[germany.0] = 3;
+    let rows = adjutant::report::board::rows(&game, &state);
+    let row = rows.iter().find(|r| r.space == "Germany").unwrap();
+    assert_eq!(row.damage, 3);
+    assert!(
+        row.text.ends_with(" [industrial complex damaged: 3]"),
+        "{}",
+        row.text
+    );
+    let undamaged = rows.iter().find(|r| r.space == "Italy").unwrap();
+    assert_eq!(undamaged.damage, 0);
+    assert!(!undamaged.text.contains("damaged"));
+    // Both renderings of the turn report carry it.
+    let mut report = fixed_report();
+    report.board.push(row.clone());
+    let r = Templates::builtin().render_mail("report", &report).unwrap();
+    assert!(
+        unwrapped(&r.text).contains("[industrial complex damaged: 3]"),
+        "{}",
+        r.text
+    );
+    assert!(r.html.contains("industrial complex damaged: 3"));
 }
 
 fn fresh_dir(name: &str) -> PathBuf {

@@ -1277,7 +1277,7 @@ fn standing_text(m: &Match, power: &str) -> String {
         .map(|&u| game.unit_types()[u].name.as_str())
         .collect();
     format!(
-        "Standing orders of {power}:\n    losses: {}\n    keep_one_land_unit: {}\n    submarines: {:?}\n\n\
+        "Standing orders of {power}:\n    losses: {}\n    keep_one_land_unit: {}\n    submarines: {:?}\n{}\n\
          To change them, send a message with a standing: section (docs/orders.md).\n",
         if losses.is_empty() {
             "the rules' default order".to_string()
@@ -1285,7 +1285,10 @@ fn standing_text(m: &Match, power: &str) -> String {
             losses.join(", ")
         },
         s.keep_one_land_unit,
-        s.submarines
+        s.submarines,
+        s.intercept
+            .map(|n| format!("    intercept: {n}\n"))
+            .unwrap_or_default()
     )
 }
 

@@ -67,6 +67,8 @@ pub struct BoardRow {
     pub changed: bool,
     /// Each power's units there: `Germany 3 infantry, 1 armor`.
     pub units: Vec<String>,
+    /// Damage on its industrial complex (Anniversary), 0 for none.
+    pub damage: u32,
     /// The whole row as [`render`] writes it.
     pub text: String,
 }
@@ -118,12 +120,17 @@ pub fn rows(game: &GameDef, state: &GameState) -> Vec<BoardRow> {
         if !units.is_empty() {
             let _ = write!(text, ": {}", units.join("; "));
         }
+        let damage = state.damage_at(space);
+        if damage > 0 {
+            let _ = write!(text, " [industrial complex damaged: {damage}]");
+        }
         out.push(BoardRow {
             space: game.space_name(space).to_owned(),
             holder,
             ipc,
             changed: changed && game.territory(space).is_some(),
             units,
+            damage,
             text,
         });
     }

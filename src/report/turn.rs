@@ -293,13 +293,21 @@ fn deadline_after(entries: &[Entry], seq: u64) -> Option<DueView> {
     None
 }
 
-/// A power's production capacity in words.
+/// A power's production capacity in words, as its rule set counts it (so
+/// an Anniversary complex's damage lowers it).
 fn capacity(game: &GameDef, state: &GameState, power: usize) -> String {
-    let complexes = crate::rules::production::complexes(game, state, power);
+    let complexes = crate::rules::production::sites(game, state, power);
     if complexes.is_empty() {
         return "none".into();
     }
     let n = complexes.len();
+    // A power that places without complexes (Anniversary's China).
+    if game.rule_set().placement_rule(game, power).is_some() {
+        return format!(
+            "by its own rule ({n} territor{})",
+            if n == 1 { "y" } else { "ies" }
+        );
+    }
     let noun = if n == 1 { "complex" } else { "complexes" };
     if complexes.iter().any(|c| c.limit.is_none()) {
         return format!("no limit ({n} {noun})");
@@ -346,4 +354,30 @@ pub fn report_entries(entries: &[Entry]) -> Vec<u64> {
         .filter(|e| matches!(&e.body, Body::Adjudication(a) if a.stage != 0))
         .map(|e| e.seq)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn anniversary() -> GameDef {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/anniversary-1941");
+        crate::rules::load_dir(&dir).expect("the Anniversary 1941 game loads")
+    }
+
+    #[test]
+    fn capacity_follows_the_rule_set_and_damage() {
+        let game = anniversary();
+        let mut state = GameState::initial(&game);
+        let germany = game.power("Germany").unwrap();
+        assert_eq!(capacity(&game, &state, germany), "10 units (1 complex)");
+        state.factory_damage[game.space("Germany").unwrap().0] = 3;
+        assert_eq!(capacity(&game, &state, germany), "7 units (1 complex)");
+        let china = game.power("China").unwrap();
+        assert!(
+            capacity(&game, &state, china).starts_with("by its own rule ("),
+            "{}",
+            capacity(&game, &state, china)
+        );
+    }
 }

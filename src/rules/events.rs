@@ -163,6 +163,33 @@ pub enum Event {
         /// The dice and any cap, in words.
         detail: String,
     },
+    /// Damage on an industrial complex (Anniversary: a strategic bombing
+    /// raid or a rocket).
+    FactoryDamaged {
+        /// The territory of the complex.
+        space: SpaceId,
+        /// What struck it ("strategic bombing raid", "rocket from Germany").
+        cause: String,
+        /// Damage added now.
+        damage: u32,
+        /// Damage on the complex afterwards.
+        total: u32,
+        /// The dice and any cap, in words.
+        detail: String,
+    },
+    /// Damage repaired on an industrial complex in the purchase phase.
+    FactoryRepaired {
+        /// The territory of the complex.
+        space: SpaceId,
+        /// The power that paid.
+        power: PowerId,
+        /// Damage removed.
+        points: u32,
+        /// IPCs paid.
+        cost: u32,
+        /// Damage left.
+        left: u32,
+    },
     /// A side has won.
     Victory {
         /// The side's name.
@@ -320,6 +347,29 @@ impl Event {
                 result,
             } => format!(
                 "battle in {} over after {rounds} round(s): {result}",
+                space(s)
+            ),
+            Event::FactoryDamaged {
+                space: s,
+                cause,
+                damage,
+                total,
+                detail,
+            } => format!(
+                "{cause} on {}: its industrial complex takes {damage} damage, {total} in all \
+                 ({detail})",
+                space(s)
+            ),
+            Event::FactoryRepaired {
+                space: s,
+                power: p,
+                points,
+                cost,
+                left,
+            } => format!(
+                "{} repairs {points} damage on the industrial complex in {} for {cost} IPCs \
+                 ({left} left)",
+                power(p),
                 space(s)
             ),
             Event::Bombed {

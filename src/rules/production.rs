@@ -374,7 +374,10 @@ pub fn place(
             errors.push(OrderError::new(origin, reason));
         } else if let Some(r) = room.get_mut(space) {
             if n > *r {
-                errors.push(OrderError::new(origin, over_limit(game, *space, *r, n)));
+                errors.push(OrderError::new(
+                    origin,
+                    over_limit(game, state, *space, *r, n),
+                ));
             } else {
                 *r -= n;
             }
@@ -508,11 +511,140 @@ fn building_refused(
     }
 }
 
-fn over_limit(game: &GameDef, space: SpaceId, room: u32, n: u32) -> String {
+fn over_limit(game: &GameDef, state: &GameState, space: SpaceId, room: u32, n: u32) -> String {
     let ipc = game.territory(space).and_then(|t| t.ipc).unwrap_or(0);
+    let damage = match state.damage_at(space) {
+        0 => String::new(),
+        d => format!(" less its damage ({d})"),
+    };
     format!(
         "{n} units placed in {}, but its industrial complex places no more units per turn than \
-         its territory's IPC value ({ipc}); {room} more may be placed there",
+         its territory's IPC value ({ipc}){damage}; {room} more may be placed there",
         game.space_name(space)
     )
+}
+
+/// Checks and applies `power`'s repairs of damaged industrial complexes in
+/// the purchase phase (Anniversary, rulebook p.17): one IPC per point, half
+/// price with Increased Factory Production (the turn's total halved, rounded
+/// up). Applied after the purchase, so the treasury must cover both.
+pub fn repair(
+    game: &GameDef,
+    state: &mut GameState,
+    power: PowerId,
+    orders: &[Located<(SpaceId, u32)>],
+    events: &mut Vec<Event>,
+) -> Result<(), Vec<OrderError>> {
+    if orders.is_empty() {
+        return Ok(());
+    }
+    let name = &game.powers()[power].name;
+    let mut errors = Vec::new();
+    if !game.rule_set().combat_rules(game).bombing_damages_complexes {
+        for o in orders {
+            errors.push(
+                OrderError::new(
+                    &o.origin,
+                    "in this game strategic bombing takes IPCs from the treasury and never \
+                     damages an industrial complex, so there is nothing to repair",
+                )
+                .field("space"),
+            );
+        }
+        return Err(errors);
+    }
+    let mut points = 0u32;
+    for o in orders {
+        let (space, n) = o.item;
+        let here = game.space_name(space);
+        let complex = state
+            .units_at(space)
+            .any(|u| game.unit_types()[u.unit].has(&Ability::Production));
+        let damage = state.damage_at(space);
+        if !complex {
+            errors.push(
+                OrderError::new(
+                    &o.origin,
+                    format!("{here} has no industrial complex to repair"),
+                )
+                .field("space"),
+            );
+        } else if state.owner[space.0] != Some(power) {
+            errors.push(
+                OrderError::new(
+                    &o.origin,
+                    format!("the industrial complex in {here} is not {name}'s to repair"),
+                )
+                .field("space"),
+            );
+        } else if damage == 0 {
+            errors.push(
+                OrderError::new(
+                    &o.origin,
+                    format!("the industrial complex in {here} has no damage to repair"),
+                )
+                .field("points"),
+            );
+        } else if n > damage {
+            errors.push(
+                OrderError::new(
+                    &o.origin,
+                    format!(
+                        "the industrial complex in {here} has only {damage} damage; repair at \
+                         most {damage}"
+                    ),
+                )
+                .field("points"),
+            );
+        }
+        points += n;
+    }
+    let half = state.has_technology(
+        power,
+        crate::rules::research::Technology::IncreasedFactoryProduction,
+    );
+    let cost = if half { points.div_ceil(2) } else { points };
+    let treasury = state.ipcs[power];
+    if errors.is_empty() && cost > treasury {
+        let price = if half {
+            " (half price with Increased Factory Production, rounded up)"
+        } else {
+            ""
+        };
+        errors.push(OrderError::new(
+            &orders[0].origin,
+            format!(
+                "repairing {points} damage costs {cost} IPCs{price}, but {name} has only \
+                 {treasury} left after its purchase"
+            ),
+        ));
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    state.ipcs[power] -= cost;
+    // The cost is reported per complex; with half price the rounding up
+    // falls on the last one written.
+    let mut left_to_charge = cost;
+    for (i, o) in orders.iter().enumerate() {
+        let (space, n) = o.item;
+        let c = if i + 1 == orders.len() {
+            left_to_charge
+        } else if half {
+            n / 2
+        } else {
+            n
+        };
+        let c = c.min(left_to_charge);
+        left_to_charge -= c;
+        state.factory_damage[space.0] -= n;
+        events.push(Event::FactoryRepaired {
+            space,
+            power,
+            points: n,
+            cost: c,
+            left: state.damage_at(space),
+        });
+    }
+    Ok(())
 }

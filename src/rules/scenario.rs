@@ -79,6 +79,9 @@ pub struct Position {
     /// Researcher tokens powers hold: power -> count.
     #[serde(default)]
     pub research_tokens: Entries<u32>,
+    /// Damage on industrial complexes: territory -> points.
+    #[serde(default)]
+    pub damage: Entries<u32>,
 }
 
 /// One message and what must follow it.
@@ -140,6 +143,9 @@ pub struct Expect {
     pub technologies: Option<Entries<Vec<String>>>,
     /// Researcher tokens of the listed powers.
     pub research_tokens: Option<Entries<u32>>,
+    /// Damage on the industrial complexes of the listed territories (0 for
+    /// none).
+    pub damage: Option<Entries<u32>>,
 }
 
 /// An error a rejected message must carry.
@@ -391,6 +397,16 @@ fn check_state(game: &GameDef, state: &GameState, expect: &Expect, fail: &mut im
             None => fail(format!("expect.research_tokens: no power {power_name:?}")),
         }
     }
+    for (name, &n) in expect.damage.iter().flat_map(|o| o.iter()) {
+        match game.space(name) {
+            Some(s) if state.damage_at(s) == n => {}
+            Some(s) => fail(format!(
+                "the industrial complex in {name} has {} damage, expected {n}",
+                state.damage_at(s)
+            )),
+            None => fail(format!("expect.damage: no space {name:?}")),
+        }
+    }
     if let Some(phase) = &expect.phase {
         match parse_phase(phase) {
             Ok(p) if p == state.phase => {}
@@ -602,6 +618,12 @@ pub fn position(game: &GameDef, pos: &Position) -> Result<GameState, ScenarioErr
             .power(p)
             .ok_or_else(|| err(format!("research_tokens: no power {p:?}")))?;
         state.research_tokens[id] = n;
+    }
+    for (s, &n) in pos.damage.iter() {
+        let id = game
+            .space(s)
+            .ok_or_else(|| err(format!("damage: no space {s:?}")))?;
+        state.factory_damage[id.0] = n;
     }
     let held = count_table(game, &pos.held).map_err(|e| err(format!("held: {e}")))?;
     for (&(p, unit), &count) in &held {

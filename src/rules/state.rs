@@ -129,6 +129,14 @@ pub struct GameState {
     /// Researcher tokens each power holds (kept until a breakthrough, lost
     /// with the capital), by power.
     pub research_tokens: Vec<u32>,
+    // combat: damage markers on industrial complexes (Anniversary: strategic
+    // bombing and rockets damage the complex instead of taking IPCs). Kept
+    // per territory, not on the unit, so end-of-turn repairs of battleships
+    // never clear it and it stays with the complex when the territory
+    // changes hands.
+    /// Damage on the industrial complex of each space, by [`SpaceId`]
+    /// (0 = undamaged).
+    pub factory_damage: Vec<u32>,
 }
 
 // economy: a victory condition being held, for `GameState::holds`.
@@ -170,6 +178,7 @@ impl GameState {
             standing: vec![StandingOrders::default(); powers],
             technologies: vec![Vec::new(); powers],
             research_tokens: vec![0; powers],
+            factory_damage: vec![0; game.space_count()],
         };
         for (space, power, unit_type, count) in game.starting_units() {
             let unit = game
@@ -190,6 +199,11 @@ impl GameState {
         self.technologies
             .get(power)
             .is_some_and(|t| t.contains(&tech))
+    }
+
+    /// The damage on the industrial complex in `space` (0 when none).
+    pub fn damage_at(&self, space: SpaceId) -> u32 {
+        self.factory_damage.get(space.0).copied().unwrap_or(0)
     }
 
     /// The power whose turn it is.

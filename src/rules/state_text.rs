@@ -39,6 +39,7 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
         standing,
         technologies,
         research_tokens,
+        factory_damage,
     } = state;
     let power = |p: PowerId| game.powers()[p].name.as_str();
     let space = |s: SpaceId| game.space_name(s);
@@ -141,6 +142,11 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
             line(format!("research tokens {} = {n}", power(p)));
         }
     }
+    for (sp, n) in factory_damage.iter().enumerate() {
+        if *n > 0 {
+            line(format!("damage {} = {n}", space(SpaceId(sp))));
+        }
+    }
     out
 }
 
@@ -169,6 +175,7 @@ fn standing_text(game: &GameDef, s: &StandingOrders) -> String {
         losses,
         keep_one_land_unit,
         submarines,
+        intercept,
     } = s;
     let mut out = String::new();
     let losses: Vec<&str> = losses
@@ -177,7 +184,7 @@ fn standing_text(game: &GameDef, s: &StandingOrders) -> String {
         .collect();
     let _ = write!(
         out,
-        "losses {}; keep one land unit {}; submarines {}",
+        "losses {}; keep one land unit {}; submarines {}; intercept {}",
         if losses.is_empty() {
             "-".to_owned()
         } else {
@@ -188,7 +195,8 @@ fn standing_text(game: &GameDef, s: &StandingOrders) -> String {
             SubmarinePolicy::Fight => "fight",
             SubmarinePolicy::Submerge => "submerge",
             SubmarinePolicy::SubmergeAfterFirstRound => "submerge after first round",
-        }
+        },
+        intercept.map_or("all".to_owned(), |n| n.to_string())
     );
     out
 }
@@ -241,6 +249,8 @@ mod tests {
             |s| s.standing[0].keep_one_land_unit = true,
             |s| s.captured_this_turn.push(SpaceId(0)),
             |s| s.round = 2,
+            |s| s.factory_damage[5] = 2,
+            |s| s.standing[1].intercept = Some(0),
         ];
         let before = encode(&game, &base);
         for (i, change) in changes.into_iter().enumerate() {

@@ -81,6 +81,8 @@ pub fn check_orders(
 pub fn is_standing_only(orders: &Orders) -> bool {
     orders.standing.is_some()
         && orders.purchase.is_none()
+        && orders.repair.is_empty()
+        && orders.rockets.is_empty()
         && orders.combat.is_empty()
         && orders.battles.is_empty()
         && !has_stage_two(orders)
@@ -182,6 +184,18 @@ fn stage_one_sections(orders: &Orders, why: &str) -> Vec<OrderError> {
             format!("battle plans belong to stage 1; {why}"),
         ));
     }
+    if !orders.repair.is_empty() {
+        errors.push(OrderError::new(
+            &section("repair"),
+            format!("repairs belong to stage 1 (the purchase phase); {why}"),
+        ));
+    }
+    if !orders.rockets.is_empty() {
+        errors.push(OrderError::new(
+            &section("rockets"),
+            format!("rockets belong to stage 1 (the combat phase); {why}"),
+        ));
+    }
     errors.extend(standing(orders));
     errors
 }
@@ -218,20 +232,50 @@ fn stage_one(
         state.purchased = held;
     }
     game.rule_set().start_of_turn(game, state, power, events);
-    if let Some(p) = &orders.purchase
-        && let Err(e) = production::purchase(game, state, power, p, events)
-    {
-        errors.extend(e);
+    let purchased = match &orders.purchase {
+        Some(p) => production::purchase(game, state, power, p, events),
+        None => Ok(()),
+    };
+    match purchased {
+        // Repairs are paid from what the purchase left (same phase).
+        Ok(()) => {
+            if let Err(e) = production::repair(game, state, power, &orders.repair, events) {
+                errors.extend(e);
+            }
+        }
+        Err(e) => errors.extend(e),
     }
     state.phase = Phase::CombatMove;
     if let Err(e) = movement::combat_move(game, state, power, &orders.combat, events) {
         errors.extend(e);
     }
     errors.extend(combat::check_plans(game, state, &orders.battles));
+    errors.extend(combat::rockets::check(game, state, power, &orders.rockets));
     if !errors.is_empty() {
         return Err(errors);
     }
     state.phase = Phase::Combat;
+    // Rockets strike in the combat phase, before the battles; they need dice.
+    let mut dice = dice;
+    if !orders.rockets.is_empty() {
+        match dice.as_deref_mut() {
+            Some(d) => combat::rockets::fire(game, state, &orders.rockets, d, events),
+            None => {
+                // Validate the battles too before asking for dice.
+                let mut scratch = Vec::new();
+                combat::fight_battles(
+                    game,
+                    state,
+                    power,
+                    &orders.combat,
+                    &orders.battles,
+                    None,
+                    &mut scratch,
+                )?;
+                return Ok(false);
+            }
+        }
+    }
     let outcome = combat::fight_battles(
         game,
         state,

@@ -1,7 +1,10 @@
 //! AA guns: one die per attacking aircraft that enters or flies over their
 //! territory in the combat move, before anything else happens; planes shot
 //! down are removed at once and never fire (FAQ, with the A&A: Pacific
-//! sequence it adopts, for battles and bombing raids alike).
+//! sequence it adopts, for battles and bombing raids alike). Where the rule
+//! set says so (`CombatRules::aa_fires_at_overflights`, Anniversary) they
+//! fire only at aircraft attacking their own territory. A gun of a power
+//! with Radar hits on one more ([`super::enemy_aa`]).
 
 use super::casualties::HitClass;
 use super::fire::{Group, volley};
@@ -29,7 +32,8 @@ pub(crate) struct Overflight {
 }
 
 /// Every flight of the attacker's aircraft over a territory with an enemy
-/// AA gun, in the order of the orders and of each path.
+/// AA gun, in the order of the orders and of each path; none where the rule
+/// set's AA guns ignore fly-overs.
 pub(crate) fn overflights<'a>(
     ctx: &'a Ctx,
     state: &'a GameState,
@@ -37,6 +41,7 @@ pub(crate) fn overflights<'a>(
     ctx.orders.iter().enumerate().flat_map(move |(i, o)| {
         let mut out = Vec::new();
         if let MoveOrder::Move { units, path, .. } = &o.item
+            && ctx.rules.aa_fires_at_overflights
             && path.len() > 2
         {
             let dest = path[path.len() - 1];
@@ -92,6 +97,7 @@ pub(crate) fn fire_at_overflights(
             count: alive,
             class: HitClass::Any,
             order: (f.unit, value),
+            dice_each: 1,
         };
         let prefix = vec!["aa".to_owned(), name.clone(), "overflight".to_owned()];
         let hits = volley(
@@ -169,6 +175,7 @@ pub(crate) fn fire_in_battle(
             count: ids.len() as u32,
             class: HitClass::Any,
             order: (t, value),
+            dice_each: 1,
         };
         let mut segs: Vec<String> = vec![prefix[0].to_owned(), name.clone()];
         segs.extend(prefix[1..].iter().map(|s| (*s).to_owned()));

@@ -19,6 +19,7 @@ use crate::rules::conquest::allied;
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind};
 use crate::rules::orders::{Retreat, SubmarinePolicy, UnitTypeId};
+use crate::rules::research::Technology;
 use crate::rules::state::GameState;
 
 /// A battle's result as the rest of combat needs it.
@@ -135,6 +136,15 @@ fn groups(
         let class = class_of(ctx, state, id, spots);
         if has_target(ctx, state, class, targets) {
             join(&mut out, name, strength, class, u.unit);
+        }
+    }
+    // Heavy Bombers: two dice per attacking bomber, the best counts
+    // (Anniversary errata p.12).
+    if attacking && state.has_technology(ctx.power, Technology::HeavyBombers) {
+        for g in &mut out {
+            if ctx.game.unit_types()[g.order.0].has(&Ability::StrategicBomber) {
+                g.dice_each = 2;
+            }
         }
     }
     out

@@ -26,6 +26,9 @@ pub(crate) struct Group {
     pub class: HitClass,
     /// Sorting key so that groups fire in a fixed order.
     pub order: (usize, u8),
+    /// Dice each unit rolls, the best one counting (Heavy Bombers: 2); 1
+    /// for everything else. Without effect under Low Luck.
+    pub dice_each: u8,
 }
 
 /// Adds one unit to `groups` (same name, strength and class = same group).
@@ -50,6 +53,7 @@ pub(crate) fn join(
             count: 1,
             class,
             order: (order, strength),
+            dice_each: 1,
         }),
     }
 }
@@ -80,10 +84,16 @@ pub(crate) fn volley(
         } else {
             (0, g.strength, g.count as usize)
         };
-        let values = dice.roll_many(&l, count, 6);
+        // Each unit's dice are consecutive; its best (lowest) die counts.
+        let each = if low_luck {
+            1
+        } else {
+            usize::from(g.dice_each.max(1))
+        };
+        let values = dice.roll_many(&l, count * each, 6);
         let rolled = values
-            .iter()
-            .filter(|v| **v <= u32::from(threshold))
+            .chunks(each)
+            .filter(|c| c.iter().any(|v| *v <= u32::from(threshold)))
             .count() as u32;
         hits.add(g.class, sure + rolled);
         events.push(Event::Fire {

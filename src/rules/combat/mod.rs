@@ -26,6 +26,7 @@ mod battle;
 pub(crate) mod casualties;
 mod fire;
 mod retreat;
+pub mod rockets;
 mod strategic_bombing;
 
 use crate::dice::{Dice, Label};
@@ -35,6 +36,7 @@ use crate::rules::model::{Ability, OptionValue, UnitKind, UnitType};
 use crate::rules::orders::{
     BattlePlan, Located, MoveOrder, OrderError, Origin, PowerId, Retreat, SubmarinePolicy,
 };
+use crate::rules::research::Technology;
 use crate::rules::state::{GameState, Unit};
 use crate::rules::variants::CombatRules;
 use crate::rules::{GameDef, SpaceId};
@@ -187,7 +189,7 @@ pub fn fight_battles_declared(
         plans,
         decl: declarations,
         low_luck: matches!(game.option("low_luck"), Some(OptionValue::Bool(true))),
-        rules: game.rule_set().combat_rules(),
+        rules: game.rule_set().combat_rules(game),
     };
     let errors = validate(&ctx, state);
     if !errors.is_empty() {
@@ -342,10 +344,15 @@ pub(crate) fn enemy_aa(ctx: &Ctx, state: &GameState, space: SpaceId) -> Option<u
         .units_at(space)
         .filter(|u| !allied(ctx.game, u.owner, ctx.power))
         .filter_map(|u| {
-            ctx.ut(u).abilities.iter().find_map(|a| match a {
-                Ability::AntiAircraft(n) => Some(*n),
-                _ => None,
-            })
+            ctx.ut(u)
+                .abilities
+                .iter()
+                .find_map(|a| match a {
+                    Ability::AntiAircraft(n) => Some(*n),
+                    _ => None,
+                })
+                // Radar: the gun's owner hits on one more (1-2 in Anniversary).
+                .map(|n| n + u8::from(state.has_technology(u.owner, Technology::Radar)))
         })
         .max()
 }

@@ -7,6 +7,12 @@
 //! already in the territory, simultaneous; each surviving bomber rolls one
 //! die, and the territory's controller loses that many IPCs, at most what
 //! its treasury holds.
+//!
+//! Where the rule set says so ([`CombatRules`](crate::rules::variants::CombatRules)),
+//! the dice damage the industrial complex instead (Anniversary, capped at
+//! twice the territory's IPC value), and fighters escort and intercept by
+//! the FAQ's optional rule rather than by their data. Heavy Bombers roll two
+//! dice per bomber and keep the best (Anniversary errata p.17).
 
 use super::casualties::{Chooser, HitClass, allocate, rank};
 use super::fire::{Group, volley};
@@ -17,6 +23,7 @@ use crate::rules::conquest::allied;
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind};
 use crate::rules::orders::UnitTypeId;
+use crate::rules::research::Technology;
 use crate::rules::state::GameState;
 
 /// Why a raid on `space` cannot be made, if it cannot.
@@ -39,12 +46,20 @@ pub(crate) fn check(ctx: &Ctx, state: &GameState, space: SpaceId) -> Result<(), 
         let t = ctx.ut(u);
         if t.has(&Ability::StrategicBomber) {
             bomber = true;
-        } else if !(t.kind == Some(UnitKind::Air) && t.has(&Ability::Escort(0))) {
-            return Err(format!(
-                "a {} attacks {name}: a strategic bombing raid is made by bombers and their \
-                 escorts alone",
-                t.name
-            ));
+        } else if escort_value(ctx, state, u).is_none() {
+            // Where escorts are an optional rule left off, say so.
+            let optional = ctx
+                .game
+                .rule_set()
+                .options()
+                .iter()
+                .any(|o| o.name == "fighter_escorts");
+            let why = if optional && t.kind == Some(UnitKind::Air) {
+                "without the optional rule fighter_escorts, bombers raid alone"
+            } else {
+                "a strategic bombing raid is made by bombers and their escorts alone"
+            };
+            return Err(format!("a {} attacks {name}: {why}", t.name));
         }
     }
     if !bomber {
@@ -55,8 +70,93 @@ pub(crate) fn check(ctx: &Ctx, state: &GameState, space: SpaceId) -> Result<(), 
     Ok(())
 }
 
-fn value(t: &crate::rules::model::UnitType, pick: fn(&Ability) -> Option<u8>) -> Option<u8> {
-    t.abilities.iter().find_map(pick)
+/// A fighter under the FAQ's optional rule: any aircraft but a bomber.
+fn fighter(t: &crate::rules::model::UnitType) -> bool {
+    t.kind == Some(UnitKind::Air) && !t.has(&Ability::StrategicBomber)
+}
+
+/// What an attacking aircraft hits at as an escort, if it may escort.
+fn escort_value(ctx: &Ctx, state: &GameState, u: &crate::rules::state::Unit) -> Option<u8> {
+    let t = ctx.ut(u);
+    match ctx.rules.fighter_escorts {
+        Some(r) if fighter(t) => Some(if state.has_technology(u.owner, Technology::JetFighters) {
+            r.jet_escort
+        } else {
+            r.escort
+        }),
+        Some(_) => None,
+        None => t.abilities.iter().find_map(|a| match a {
+            Ability::Escort(n) if t.kind == Some(UnitKind::Air) => Some(*n),
+            _ => None,
+        }),
+    }
+}
+
+/// What a defending unit hits at as an interceptor, if it may intercept.
+fn interceptor_value(ctx: &Ctx, u: &crate::rules::state::Unit) -> Option<u8> {
+    let t = ctx.ut(u);
+    match ctx.rules.fighter_escorts {
+        Some(r) => fighter(t).then_some(r.interceptor),
+        None => t.abilities.iter().find_map(|a| match a {
+            Ability::Interceptor(n) => Some(*n),
+            _ => None,
+        }),
+    }
+}
+
+/// The bombers' damage dice: one per bomber, or two kept best for a power
+/// with Heavy Bombers (Anniversary errata p.17). Returns every die rolled
+/// and the total kept.
+pub(crate) fn damage_dice(
+    dice: &mut Dice,
+    label: &crate::dice::Label,
+    state: &GameState,
+    power: crate::rules::orders::PowerId,
+    bombers: usize,
+) -> (Vec<u32>, u32, bool) {
+    let heavy = state.has_technology(power, Technology::HeavyBombers);
+    let per = if heavy { 2 } else { 1 };
+    let rolls = dice.roll_many(label, bombers * per, 6);
+    let total = rolls
+        .chunks(per)
+        .map(|c| c.iter().copied().max().unwrap_or(0))
+        .sum();
+    (rolls, total, heavy)
+}
+
+/// Adds `rolled` damage to the industrial complex in `space`, capped at
+/// twice the territory's IPC value in all (Anniversary; the cap ignores
+/// Increased Factory Production, FAQ Weapons Development), and logs it.
+pub(crate) fn damage_complex(
+    game: &crate::rules::GameDef,
+    state: &mut GameState,
+    space: SpaceId,
+    cause: String,
+    rolled: u32,
+    dice_words: String,
+    events: &mut Vec<Event>,
+) {
+    let cap = 2 * game.territory(space).and_then(|t| t.ipc).unwrap_or(0);
+    let before = state.damage_at(space);
+    let added = rolled.min(cap.saturating_sub(before));
+    if let Some(d) = state.factory_damage.get_mut(space.0) {
+        *d = before + added;
+    }
+    let detail = if added < rolled {
+        format!(
+            "{dice_words}; capped at {cap}, twice the territory's IPC value, with {before} \
+             already there"
+        )
+    } else {
+        dice_words
+    };
+    events.push(Event::FactoryDamaged {
+        space,
+        cause,
+        damage: added,
+        total: before + added,
+        detail,
+    });
 }
 
 /// Fights the raid on `space`.
@@ -71,45 +171,62 @@ pub(crate) fn raid(
     let name = game.space_name(space).to_owned();
     aa_guns::fire_in_battle(ctx, state, space, &["sbr", "aa"], dice, events);
     // The air battle: interceptors already in the territory (FAQ) against
-    // the escorts. Standing orders have no interception entry yet, so every
-    // interceptor rises.
+    // the escorts. Where interception is the defender's choice (the
+    // Anniversary optional rule), each power's standing orders `intercept`
+    // cap how many of its fighters rise; otherwise every interceptor does.
     let raiders = attackers(ctx, state, space);
-    let interceptors: Vec<u32> = state
-        .units_at(space)
-        .filter(|u| {
-            !allied(game, u.owner, ctx.power)
-                && !u.submerged
-                && ctx.ut(u).has(&Ability::Interceptor(0))
-        })
-        .map(|u| u.id)
-        .collect();
+    let mut interceptors: Vec<u32> = Vec::new();
+    let mut risen: Vec<(usize, u32)> = Vec::new();
+    for u in state.units_at(space) {
+        if allied(game, u.owner, ctx.power)
+            || u.submerged
+            || u.cargo_of.is_some()
+            || interceptor_value(ctx, u).is_none()
+        {
+            continue;
+        }
+        let cap = ctx
+            .rules
+            .fighter_escorts
+            .and_then(|_| state.standing.get(u.owner).and_then(|s| s.intercept));
+        let n = match risen.iter_mut().find(|r| r.0 == u.owner) {
+            Some(r) => &mut r.1,
+            None => {
+                risen.push((u.owner, 0));
+                &mut risen.last_mut().expect("just pushed").1
+            }
+        };
+        if cap.is_some_and(|c| *n >= c) {
+            continue;
+        }
+        *n += 1;
+        interceptors.push(u.id);
+    }
     if !interceptors.is_empty() && !raiders.is_empty() {
+        let rule = if ctx.rules.fighter_escorts.is_some() {
+            "standing orders: intercept (default: every fighter there)"
+        } else {
+            "default: standing orders have no interception entry"
+        };
         events.push(Event::Decision {
             space,
-            rule: "default: standing orders have no interception entry".into(),
+            rule: rule.into(),
             detail: format!(
                 "{} interceptor(s) rise against the raid",
                 interceptors.len()
             ),
         });
-        let groups_of = |ids: &[u32], pick: fn(&Ability) -> Option<u8>| {
+        let groups_of = |ids: &[u32], pick: &dyn Fn(&crate::rules::state::Unit) -> Option<u8>| {
             let mut out: Vec<Group> = Vec::new();
             for id in ids {
                 let Some(u) = state.unit(*id) else { continue };
-                let t = ctx.ut(u);
-                let Some(v) = value(t, pick) else { continue };
-                super::fire::join(&mut out, t.name.clone(), v, HitClass::Any, u.unit);
+                let Some(v) = pick(u) else { continue };
+                super::fire::join(&mut out, ctx.ut(u).name.clone(), v, HitClass::Any, u.unit);
             }
             out
         };
-        let escort_groups = groups_of(&raiders, |a| match a {
-            Ability::Escort(n) => Some(*n),
-            _ => None,
-        });
-        let interceptor_groups = groups_of(&interceptors, |a| match a {
-            Ability::Interceptor(n) => Some(*n),
-            _ => None,
-        });
+        let escort_groups = groups_of(&raiders, &|u| escort_value(ctx, state, u));
+        let interceptor_groups = groups_of(&interceptors, &|u| interceptor_value(ctx, u));
         let e_hits = volley(
             dice,
             ctx.low_luck,
@@ -177,18 +294,41 @@ pub(crate) fn raid(
         return;
     };
     let l = super::label(&["sbr", &name, "damage"]);
-    let rolls = dice.roll_many(&l, bombers.len(), 6);
+    let (rolls, total, heavy) = damage_dice(dice, &l, state, ctx.power, bombers.len());
     events.push(Event::Fire {
         space,
         label: l.as_str().to_owned(),
         side: "attacker".into(),
-        group: "bomber damage".into(),
+        group: if heavy {
+            "heavy bomber damage (best of two dice each)".into()
+        } else {
+            "bomber damage".into()
+        },
         hits_at: 0,
         dice: rolls.clone(),
         sure_hits: 0,
         hits: 0,
     });
-    let total: u32 = rolls.iter().sum();
+    if ctx.rules.bombing_damages_complexes {
+        let words = if heavy {
+            format!(
+                "{} heavy bomber(s) rolled {rolls:?}, best of each pair: {total}",
+                bombers.len()
+            )
+        } else {
+            format!("{} bomber(s) rolled {total}", bombers.len())
+        };
+        damage_complex(
+            game,
+            state,
+            space,
+            "strategic bombing raid".into(),
+            total,
+            words,
+            events,
+        );
+        return;
+    }
     let paid = total.min(state.ipcs[victim]);
     state.ipcs[victim] -= paid;
     let detail = if paid < total {

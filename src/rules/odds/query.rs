@@ -403,6 +403,7 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
         losses: defender_losses,
         keep_one_land_unit: q.keep_one_land_unit,
         submarines: SubmarinePolicy::Fight,
+        intercept: None,
     }];
     let def_chooser = Chooser::Defender {
         standing: &standing,

@@ -29,6 +29,25 @@ pub fn render(game: &GameDef, orders: &Orders, entropy: Option<&str>) -> String 
                     let _ = writeln!(out, "purchase: {}", scalar(&names.show_units(&p.item)));
                 }
             }
+            "repair" => {
+                if !orders.repair.is_empty() {
+                    out.push_str("repair:\n");
+                    for r in &orders.repair {
+                        let (space, points) = r.item;
+                        let _ = writeln!(out, "  {}: {points}", scalar(game.space_name(space)));
+                    }
+                }
+            }
+            "rockets" => {
+                if !orders.rockets.is_empty() {
+                    out.push_str("rockets:\n");
+                    for r in &orders.rockets {
+                        let (from, to) = r.item;
+                        let text = format!("{} -> {}", game.space_name(from), game.space_name(to));
+                        let _ = writeln!(out, "  - {}", scalar(&text));
+                    }
+                }
+            }
             "combat" | "noncombat" => {
                 let list = if *section == "combat" {
                     &orders.combat
@@ -185,6 +204,11 @@ fn standing(out: &mut String, names: &Names<'_>, s: &StandingOrders) {
     }
     let _ = writeln!(out, "  keep_one_land_unit: {}", s.keep_one_land_unit);
     let _ = writeln!(out, "  submarines: {}", policy_word(s.submarines));
+    // Written only when set, so that standing orders without it keep their
+    // canonical form (and digest).
+    if let Some(n) = s.intercept {
+        let _ = writeln!(out, "  intercept: {n}");
+    }
 }
 
 /// The word of a submarine policy, as `keys::SUBMARINE_POLICIES` lists it.
@@ -243,6 +267,8 @@ impl Orders {
             clear(&mut p.origin);
         }
         o.combat.iter_mut().for_each(|x| clear(&mut x.origin));
+        o.repair.iter_mut().for_each(|x| clear(&mut x.origin));
+        o.rockets.iter_mut().for_each(|x| clear(&mut x.origin));
         o.noncombat.iter_mut().for_each(|x| clear(&mut x.origin));
         o.take_over.iter_mut().for_each(|x| clear(&mut x.origin));
         o.battles.iter_mut().for_each(|x| clear(&mut x.origin));

@@ -10,7 +10,9 @@ pub const HEADER: &[&str] = &["match", "power", "round", "secret", "entropy", "c
 /// Order sections, in the fixed order of the canonical form.
 pub const SECTIONS: &[&str] = &[
     "purchase",
+    "repair",
     "combat",
+    "rockets",
     "battles",
     "noncombat",
     "take_over",
@@ -56,7 +58,7 @@ pub const RETREAT: &[&str] = &[
 pub const RETREAT_NEVER: &str = "never";
 
 /// Keys of standing orders.
-pub const STANDING: &[&str] = &["losses", "keep_one_land_unit", "submarines"];
+pub const STANDING: &[&str] = &["losses", "keep_one_land_unit", "submarines", "intercept"];
 
 /// Values of `standing: submarines:`.
 pub const SUBMARINE_POLICIES: &[&str] = &["fight", "submerge", "submerge_after_first_round"];

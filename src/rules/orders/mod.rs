@@ -172,6 +172,10 @@ pub struct StandingOrders {
     pub keep_one_land_unit: bool,
     /// Submarines' policy.
     pub submarines: SubmarinePolicy,
+    /// How many defending fighters at most intercept a strategic bombing
+    /// raid on one territory, where fighters intercept by choice
+    /// (Anniversary's optional rule); `None` for every one.
+    pub intercept: Option<u32>,
 }
 
 /// Everything one message orders for one power. Sections not written are
@@ -180,8 +184,14 @@ pub struct StandingOrders {
 pub struct Orders {
     /// Units bought this turn (placed in the place phase).
     pub purchase: Option<Located<UnitList>>,
+    /// Damage repaired on industrial complexes in the purchase phase:
+    /// territory and points (Anniversary).
+    pub repair: Vec<Located<(SpaceId, u32)>>,
     /// Combat moves, in the order written.
     pub combat: Vec<Located<MoveOrder>>,
+    /// Rocket strikes (Anniversary, Rockets): the territory whose AA guns
+    /// fire and the territory whose industrial complex they strike.
+    pub rockets: Vec<Located<(SpaceId, SpaceId)>>,
     /// Battle plans (at most one per space, and one default).
     pub battles: Vec<Located<BattlePlan>>,
     /// Non-combat moves, in the order written.

@@ -377,6 +377,8 @@ impl Parser<'_, '_> {
             seen.push((word, key.line));
             match word {
                 "purchase" => self.purchase(value),
+                "repair" => self.repair(value),
+                "rockets" => self.rockets(value),
                 "combat" => self.orders.combat = self.moves("combat", value),
                 "noncombat" => self.orders.noncombat = self.moves("noncombat", value),
                 "take_over" => self.take_over(value),
@@ -1030,6 +1032,126 @@ impl Parser<'_, '_> {
         ok.then_some((condition, to))
     }
 
+    // ----- repair and rockets ----------------------------------------------
+
+    /// `repair:`, a mapping of territories to the damage repaired there.
+    fn repair(&mut self, value: &Node) {
+        let entries = match &value.kind {
+            Kind::Null => return,
+            Kind::Map(entries) => entries,
+            _ => {
+                let origin = self.origin("repair", 0, value);
+                self.error(
+                    &origin,
+                    value,
+                    None,
+                    format!(
+                        "repair maps each territory to the damage repaired on its industrial \
+                         complex (Germany: 3), but here it is {}",
+                        value.describe()
+                    ),
+                );
+                return;
+            }
+        };
+        let mut seen: Vec<(SpaceId, usize)> = Vec::new();
+        for (i, (key, points)) in entries.iter().enumerate() {
+            let origin = self.origin("repair", i + 1, key);
+            let Some(space) = self.space(&origin, key, "space") else {
+                continue;
+            };
+            if let Some((_, line)) = seen.iter().find(|(s, _)| *s == space) {
+                let reason = format!(
+                    "{} is given twice (first at line {line}); write its repair once",
+                    self.names.game().space_name(space)
+                );
+                self.error(&origin, key, Some("space"), reason);
+                continue;
+            }
+            seen.push((space, key.line));
+            match points.kind {
+                Kind::Int(n) if n >= 1 && u32::try_from(n).is_ok() => {
+                    self.orders.repair.push(Located {
+                        item: (space, u32::try_from(n).unwrap_or(0)),
+                        origin,
+                    });
+                }
+                _ => self.error(
+                    &origin,
+                    points,
+                    Some("points"),
+                    format!(
+                        "the damage repaired is a whole number from 1 (Germany: 3), not \"{}\"",
+                        points.text().unwrap_or(points.describe())
+                    ),
+                ),
+            }
+        }
+    }
+
+    /// `rockets:`, a list of `FROM -> TARGET`.
+    fn rockets(&mut self, value: &Node) {
+        let items = match &value.kind {
+            Kind::Null => return,
+            Kind::Seq(items) => items,
+            _ => {
+                let origin = self.origin("rockets", 0, value);
+                self.error(
+                    &origin,
+                    value,
+                    None,
+                    format!(
+                        "rockets is a list, each rocket on its own line starting with \"- \" \
+                         (- Germany -> United Kingdom), but here it is {}",
+                        value.describe()
+                    ),
+                );
+                return;
+            }
+        };
+        for (i, item) in items.iter().enumerate() {
+            let origin = self.origin("rockets", i + 1, item);
+            let form = "a rocket is written FROM -> TARGET: the territory of the AA gun, then \
+                        the territory of the industrial complex it strikes (Germany -> United \
+                        Kingdom)";
+            let Some(text) = item.text().filter(|t| !t.trim().is_empty()) else {
+                self.error(
+                    &origin,
+                    item,
+                    None,
+                    format!("{form}, but this is {}", item.describe()),
+                );
+                continue;
+            };
+            let parts: Vec<&str> = text.split(['→']).flat_map(|p| p.split("->")).collect();
+            if parts.len() != 2 {
+                self.error(
+                    &origin,
+                    item,
+                    None,
+                    format!("{form}, not \"{}\"", text.trim()),
+                );
+                continue;
+            }
+            let from = self.names.space(parts[0].trim());
+            let to = self.names.space(parts[1].trim());
+            match (from, to) {
+                (Ok(from), Ok(to)) => self.orders.rockets.push(Located {
+                    item: (from, to),
+                    origin,
+                }),
+                (from, to) => {
+                    if let Err(reason) = from {
+                        self.error(&origin, item, Some("from"), reason);
+                    }
+                    if let Err(reason) = to {
+                        self.error(&origin, item, Some("target"), reason);
+                    }
+                }
+            }
+        }
+    }
+
     // ----- take_over -------------------------------------------------------
 
     /// `take_over:`, a list of `UNITS of POWER in SPACE`.
@@ -1309,7 +1431,7 @@ impl Parser<'_, '_> {
                     None,
                     format!(
                         "standing orders are key: value lines (losses:, keep_one_land_unit:, \
-                         submarines:), but here they are {}",
+                         submarines:, intercept:), but here they are {}",
                         value.describe()
                     ),
                 );
@@ -1335,6 +1457,21 @@ impl Parser<'_, '_> {
                         standing.keep_one_land_unit = b;
                     }
                 }
+                Some("intercept") => match value.kind {
+                    Kind::Int(n) if u32::try_from(n).is_ok() => {
+                        standing.intercept = u32::try_from(n).ok();
+                    }
+                    _ => self.error(
+                        &origin,
+                        value,
+                        Some("intercept"),
+                        format!(
+                            "intercept is how many fighters at most rise against a raid, a whole \
+                             number from 0, not \"{}\"",
+                            value.text().unwrap_or(value.describe())
+                        ),
+                    ),
+                },
                 Some(_) => {
                     if let Some(p) = self.submarine_policy(&origin, value) {
                         standing.submarines = p;

@@ -30,6 +30,9 @@ const LOAD_PATTERN: &str = r"^.+\s[Ff][Rr][Oo][Mm]\s.+$";
 /// Take-over grammar: `2 infantry, 1 fighter of United Kingdom in Moscow`.
 const TAKE_OVER_PATTERN: &str = r"^.+\s[Oo][Ff]\s.+\s[Ii][Nn]\s.+$";
 
+/// Rocket grammar: `Germany -> United Kingdom`.
+const ROCKET_PATTERN: &str = r"^\s*[^,>]+?\s*(->|→)\s*[^,>]+?\s*$";
+
 /// An orders message as a player writes it (docs/orders.md). Header keys
 /// first, then the order sections; every key is optional.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -52,8 +55,14 @@ pub struct RawMessage {
     pub command: Option<RawCommand>,
     /// Units to buy: 6 infantry, 2 armor.
     pub purchase: Option<RawUnitList>,
+    /// Damage to repair on industrial complexes (Anniversary): a territory
+    /// to the points repaired (Germany: 3).
+    pub repair: Option<BTreeMap<String, u32>>,
     /// Combat moves, one per list entry.
     pub combat: Option<Vec<RawMove>>,
+    /// Rocket strikes (Anniversary, Rockets), one per list entry: the
+    /// territory of the AA guns, then the target (Germany -> United Kingdom).
+    pub rockets: Option<Vec<RawRocket>>,
     /// Battle plans: a territory or sea zone (or `default`) to its plan.
     pub battles: Option<BTreeMap<String, RawBattlePlan>>,
     /// Non-combat moves, one per list entry.
@@ -101,6 +110,11 @@ pub enum RawCommand {
 /// Moscow).
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct RawTakeOver(#[schemars(regex(pattern = TAKE_OVER_PATTERN))] pub String);
+
+/// `FROM -> TARGET`: the territory whose AA guns launch a rocket and the
+/// territory whose industrial complex it strikes.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct RawRocket(#[schemars(regex(pattern = ROCKET_PATTERN))] pub String);
 
 /// A unit list: one string (`3 infantry, 1 artillery`) or a list of them.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -292,6 +306,9 @@ pub struct RawStanding {
     pub keep_one_land_unit: Option<bool>,
     /// What defending submarines do.
     pub submarines: Option<RawSubmarines>,
+    /// How many fighters at most intercept a strategic bombing raid on one
+    /// territory, under Anniversary's optional rule (default: all).
+    pub intercept: Option<u32>,
 }
 
 /// What submarines do when they may submerge (defending: standing orders;

@@ -3,7 +3,7 @@
 //!
 //! Interpretations and their sources: `docs/rules/anniversary.md`.
 
-use super::{CombatRules, OptionKind, OptionSpec, RuleSetHooks, ShipBlocking};
+use super::{CombatRules, OptionKind, OptionSpec, RaidAirBattle, RuleSetHooks, ShipBlocking};
 use crate::rules::conquest::capital_lost;
 use crate::rules::events::Event;
 use crate::rules::income::objectives_met;
@@ -59,6 +59,12 @@ static OPTIONS: &[OptionSpec] = &[
         name: "dardanelles_closed",
         kind: OptionKind::Bool { default: false },
         about: "FAQ optional rule: no ship may enter or leave the Black Sea",
+    },
+    OptionSpec {
+        name: "fighter_escorts",
+        kind: OptionKind::Bool { default: false },
+        about: "FAQ optional rule: fighters escort bombers (at 1, 2 with Jet Fighters) and \
+                defending fighters intercept (at 2) in one round before a strategic bombing raid",
     },
     OptionSpec {
         name: "low_luck",
@@ -129,7 +135,7 @@ impl RuleSetHooks for Anniversary {
     }
 
     /// Every industrial complex mobilizes up to its territory's IPC value
-    /// (rulebook p.26, KQ-5). China mobilizes in any territory it controls,
+    /// (rulebook p.26, KQ-5), less its damage. China mobilizes in any territory it controls,
     /// captured this turn included, that held fewer than three Chinese units
     /// before placement began, any number there (FAQ, China).
     fn placement_sites(&self, game: &GameDef, state: &GameState, power: PowerId) -> Vec<Complex> {
@@ -156,7 +162,14 @@ impl RuleSetHooks for Anniversary {
             })
             .map(|space| Complex {
                 space,
-                limit: Some(game.territory(space).and_then(|t| t.ipc).unwrap_or(0)),
+                // Each point of damage lowers the capacity by one (rulebook
+                // p.17, digest §7), never below zero.
+                limit: Some(
+                    game.territory(space)
+                        .and_then(|t| t.ipc)
+                        .unwrap_or(0)
+                        .saturating_sub(state.damage_at(space)),
+                ),
             })
             .collect()
     }
@@ -291,8 +304,13 @@ impl RuleSetHooks for Anniversary {
     /// retreat goes where a land or sea unit came from (errata p.19); the
     /// land combat of an amphibious assault per errata p.17; one bombarding
     /// ship per landed unit (TripleA's reading, UNCONFIRMED in the rulebook);
-    /// enemy subs and transports alone may be ignored (FAQ, Submarines).
-    fn combat_rules(&self) -> CombatRules {
+    /// enemy subs and transports alone may be ignored (FAQ, Submarines);
+    /// raids damage industrial complexes (rulebook p.17, errata p.17);
+    /// fighters escort and intercept only under the FAQ's optional rule
+    /// (option `fighter_escorts`); AA guns fire only at aircraft attacking
+    /// their territory, never at fly-overs (digest §5).
+    fn combat_rules(&self, game: &GameDef) -> CombatRules {
+        let escorts = game.option("fighter_escorts") == Some(OptionValue::Bool(true));
         CombatRules {
             allied_bystanders: false,
             defending_subs_strike_first: true,
@@ -302,6 +320,13 @@ impl RuleSetHooks for Anniversary {
             land_combat_per_errata_p17: true,
             one_bombardment_per_landed_unit: true,
             may_ignore_subs_and_transports: true,
+            bombing_damages_complexes: true,
+            fighter_escorts: escorts.then_some(RaidAirBattle {
+                escort: 1,
+                jet_escort: 2,
+                interceptor: 2,
+            }),
+            aa_fires_at_overflights: false,
         }
     }
 }

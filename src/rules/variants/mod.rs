@@ -146,6 +146,35 @@ pub struct CombatRules {
     /// Anniversary FAQ, Submarines). When `false` a combat move ending beside
     /// enemy units always attacks them (AAE FAQ).
     pub may_ignore_subs_and_transports: bool,
+    /// A strategic bombing raid damages the target's industrial complex
+    /// (damage capped at twice the territory's IPC value, each point lowering
+    /// its production capacity by one until repaired) instead of taking IPCs
+    /// from the treasury (Anniversary rulebook p.17, digest §7). When `false`,
+    /// the controller loses IPCs, at most its treasury (AAE).
+    pub bombing_damages_complexes: bool,
+    /// Fighters may escort and intercept in raids with these values,
+    /// whatever the data says (Anniversary FAQ optional rule "Fighter Escorts
+    /// and Interceptors"); `None` leaves it to the units' `escort` and
+    /// `interceptor` abilities (AAE).
+    pub fighter_escorts: Option<RaidAirBattle>,
+    /// AA guns fire at enemy aircraft flying over their territory in the
+    /// combat move (AAE FAQ); when `false` they fire only at aircraft
+    /// attacking their own territory (Anniversary, digest §5).
+    pub aa_fires_at_overflights: bool,
+}
+
+/// The values of the air battle before a raid under the Anniversary FAQ's
+/// optional rule: every fighter (aircraft that is not a strategic bomber)
+/// may escort or intercept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RaidAirBattle {
+    /// An escorting fighter hits at or below this.
+    pub escort: u8,
+    /// An escorting fighter of a power with Jet Fighters hits at or below
+    /// this.
+    pub jet_escort: u8,
+    /// An intercepting fighter hits at or below this.
+    pub interceptor: u8,
 }
 
 impl Default for CombatRules {
@@ -159,6 +188,9 @@ impl Default for CombatRules {
             land_combat_per_errata_p17: false,
             one_bombardment_per_landed_unit: false,
             may_ignore_subs_and_transports: false,
+            bombing_damages_complexes: false,
+            fighter_escorts: None,
+            aa_fires_at_overflights: true,
         }
     }
 }
@@ -282,9 +314,10 @@ pub trait RuleSetHooks: Sync {
         None
     }
 
-    /// The points of the combat rules on which editions differ. AAE's by
-    /// default.
-    fn combat_rules(&self) -> CombatRules {
+    /// The points of the combat rules on which editions differ, with the
+    /// game's options (optional rules). AAE's by default.
+    fn combat_rules(&self, game: &GameDef) -> CombatRules {
+        let _ = game;
         CombatRules::default()
     }
 
