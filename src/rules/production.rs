@@ -108,7 +108,8 @@ pub fn purchase(
     let mut cost = 0u32;
     for (&unit, &n) in &bought {
         let t = &game.unit_types()[unit];
-        match t.cost {
+        // Improved Shipyards lowers naval prices (research).
+        match crate::rules::research::unit_cost(game, state, power, t) {
             Some(c) => cost += c * n,
             None if t.has(&Ability::Production) => errors.push(OrderError::new(
                 origin,

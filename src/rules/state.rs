@@ -129,6 +129,9 @@ pub struct GameState {
     /// Researcher tokens each power holds (kept until a breakthrough, lost
     /// with the capital), by power.
     pub research_tokens: Vec<u32>,
+    // research: IPCs the current power's War Bonds die gave in stage 1, paid
+    // at its Collect Income (stage 2 has no dice).
+    pub war_bonds: u32,
 }
 
 // economy: a victory condition being held, for `GameState::holds`.
@@ -170,6 +173,7 @@ impl GameState {
             standing: vec![StandingOrders::default(); powers],
             technologies: vec![Vec::new(); powers],
             research_tokens: vec![0; powers],
+            war_bonds: 0,
         };
         for (space, power, unit_type, count) in game.starting_units() {
             let unit = game

@@ -19,6 +19,7 @@ use crate::rules::income;
 use crate::rules::movement;
 use crate::rules::orders::{Located, OrderError, Orders, Origin, PowerId, TakeOverOrder};
 use crate::rules::production;
+use crate::rules::research;
 use crate::rules::state::{GameState, Phase};
 use crate::rules::variants::TakeOver;
 
@@ -81,6 +82,7 @@ pub fn check_orders(
 pub fn is_standing_only(orders: &Orders) -> bool {
     orders.standing.is_some()
         && orders.purchase.is_none()
+        && orders.research.is_none()
         && orders.combat.is_empty()
         && orders.battles.is_empty()
         && !has_stage_two(orders)
@@ -164,6 +166,12 @@ fn section(name: &'static str) -> Origin {
 /// for standing orders, which are not part of a turn.
 fn stage_one_sections(orders: &Orders, why: &str) -> Vec<OrderError> {
     let mut errors = Vec::new();
+    if let Some(r) = &orders.research {
+        errors.push(OrderError::new(
+            &r.origin,
+            format!("research belongs to stage 1; {why}"),
+        ));
+    }
     if let Some(p) = &orders.purchase {
         errors.push(OrderError::new(
             &p.origin,
@@ -199,15 +207,15 @@ fn has_stage_two(orders: &Orders) -> bool {
     !orders.noncombat.is_empty() || !orders.take_over.is_empty() || !orders.place.is_empty()
 }
 
-/// Purchase, combat move, battle plans and combat; then stage 2 when the
-/// message carries it. Returns `false` when the battles need dice that were
-/// not given (everything before them was valid).
+/// Research, purchase, combat move, battle plans and combat; then stage 2
+/// when the message carries it. Returns `false` when research or the
+/// battles need dice that were not given (everything else was valid).
 fn stage_one(
     game: &GameDef,
     state: &mut GameState,
     power: PowerId,
     orders: &Orders,
-    dice: Option<&mut Dice>,
+    mut dice: Option<&mut Dice>,
     events: &mut Vec<Event>,
 ) -> Result<bool, Vec<OrderError>> {
     let mut errors: Vec<OrderError> = standing(orders).into_iter().collect();
@@ -218,6 +226,17 @@ fn stage_one(
         state.purchased = held;
     }
     game.rule_set().start_of_turn(game, state, power, events);
+    // Research comes before the purchase (digest §2). Without dice it is
+    // checked and its tokens bought, and the rest is checked as if no
+    // breakthrough came: every development only widens what is legal.
+    let mut research_needs_dice = false;
+    if let Some(r) = &orders.research {
+        match research::research(game, state, power, r, dice.as_deref_mut(), events) {
+            Ok(needs) => research_needs_dice = needs,
+            Err(e) => errors.extend(e),
+        }
+    }
+    research_needs_dice |= research::roll_war_bonds(game, state, power, dice.as_deref_mut());
     if let Some(p) = &orders.purchase
         && let Err(e) = production::purchase(game, state, power, p, events)
     {
@@ -241,7 +260,7 @@ fn stage_one(
         dice,
         events,
     )?;
-    if outcome.needs_dice {
+    if outcome.needs_dice || research_needs_dice {
         return Ok(false);
     }
     state.phase = Phase::NoncombatMove;

@@ -31,6 +31,7 @@ use crate::rules::SpaceId;
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind, UnitType};
 use crate::rules::orders::{Located, MoveOrder, OrderError, Origin, PowerId, UnitList};
+use crate::rules::research;
 use crate::rules::state::{GameState, Unit};
 
 /// Checks and applies `power`'s combat moves to `state`, appending what
@@ -309,7 +310,7 @@ impl<'a> Mover<'a> {
         let mut chosen = Vec::new();
         let mut first_reason = None;
         for unit in there {
-            match self.why_not(unit, steps) {
+            match self.why_not(state, unit, steps) {
                 None => chosen.push(unit.id),
                 Some(reason) => {
                     first_reason.get_or_insert(reason);
@@ -332,11 +333,17 @@ impl<'a> Mover<'a> {
         })
     }
 
+    /// A unit's movement points, with its owner's Long-Range Aircraft.
+    pub(crate) fn movement(&self, state: &GameState, unit: &Unit) -> usize {
+        let t = self.utype(unit);
+        t.movement.unwrap_or(0) as usize + research::extra_movement(state, unit.owner, t)
+    }
+
     /// Why a unit may not move `steps` spaces now, or `None` when it may.
-    fn why_not(&self, unit: &Unit, steps: usize) -> Option<String> {
+    fn why_not(&self, state: &GameState, unit: &Unit, steps: usize) -> Option<String> {
         let t = self.utype(unit);
         let kind = t.kind.unwrap_or(UnitKind::Building);
-        let movement = t.movement.unwrap_or(0) as usize;
+        let movement = self.movement(state, unit);
         if kind == UnitKind::Building || movement == 0 {
             return Some("cannot move".into());
         }

@@ -11,6 +11,7 @@ use crate::rules::model::{Ability, OptionValue};
 use crate::rules::orders::{PowerId, UnitCount};
 use crate::rules::problem::Problem;
 use crate::rules::production::{Complex, totals};
+use crate::rules::research;
 use crate::rules::state::GameState;
 use crate::rules::{GameDef, SpaceId};
 
@@ -129,7 +130,8 @@ impl RuleSetHooks for Anniversary {
     }
 
     /// Every industrial complex mobilizes up to its territory's IPC value
-    /// (rulebook p.26, KQ-5). China mobilizes in any territory it controls,
+    /// (rulebook p.26, KQ-5), two more with Increased Factory Production
+    /// where that value is 3 or more (errata p.12). China mobilizes in any territory it controls,
     /// captured this turn included, that held fewer than three Chinese units
     /// before placement began, any number there (FAQ, China).
     fn placement_sites(&self, game: &GameDef, state: &GameState, power: PowerId) -> Vec<Complex> {
@@ -154,9 +156,15 @@ impl RuleSetHooks for Anniversary {
                     .units_at(s)
                     .any(|u| game.unit_types()[u.unit].has(&Ability::Production))
             })
-            .map(|space| Complex {
-                space,
-                limit: Some(game.territory(space).and_then(|t| t.ipc).unwrap_or(0)),
+            .map(|space| {
+                let value = game.territory(space).and_then(|t| t.ipc).unwrap_or(0);
+                // Increased Factory Production: two more where worth 3 or
+                // more (errata p.12).
+                let extra = research::extra_production(state, power, value);
+                Complex {
+                    space,
+                    limit: Some(value + extra),
+                }
             })
             .collect()
     }
