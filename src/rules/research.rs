@@ -435,7 +435,8 @@ pub(crate) fn extra_production(state: &GameState, owner: PowerId, value: u32) ->
 /// War Bonds: the die rolled in the power's research phase (label
 /// `research/<power>/war bonds`), kept in the state and paid at its Collect
 /// Income. Stage 2, where income is collected, has no dice; stage 1 does,
-/// so the die is rolled there. Without dice, `Ok(true)` says it needs them.
+/// so the die is rolled there. Returns `true` when it needs dice that were
+/// not given.
 pub(crate) fn roll_war_bonds(
     game: &GameDef,
     state: &mut GameState,
@@ -456,6 +457,72 @@ pub(crate) fn roll_war_bonds(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::orders::parse::parse_message;
+    use crate::rules::turn::{apply_orders, check_orders};
+    use crate::rules::{GameDef, load_dir};
+
+    fn anniversary() -> GameDef {
+        load_dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/anniversary-1941"))
+            .expect("games/anniversary-1941 loads")
+    }
+
+    #[test]
+    fn research_orders_are_checked_without_dice_and_then_need_them() {
+        let game = anniversary();
+        let state = GameState::initial(&game);
+        let germany = game.power("Germany").unwrap();
+        let ok = parse_message(
+            &game,
+            "research: {buy: 2, chart: 2}\npurchase: 7 infantry\n",
+        )
+        .unwrap();
+        assert_eq!(check_orders(&game, &state, germany, &ok.orders), Ok(()));
+        let errors = apply_orders(&game, &state, germany, &ok.orders).unwrap_err();
+        assert!(errors[0].reason.contains("need dice"), "{errors:?}");
+        // The purchase is checked with what the tokens left: 31 - 10 = 21.
+        let over = parse_message(
+            &game,
+            "research: {buy: 2, chart: 2}\npurchase: 8 infantry\n",
+        )
+        .unwrap();
+        let errors = check_orders(&game, &state, germany, &over.orders).unwrap_err();
+        assert!(errors[0].reason.contains("has only 21"), "{errors:?}");
+    }
+
+    #[test]
+    fn research_data_problems_are_reported_at_load() {
+        let game = anniversary();
+        let mut files = game.files().clone();
+        let r = files.game.research.as_mut().unwrap();
+        r.token_cost = 0;
+        r.charts[0].developments[1] = "jets".into();
+        r.charts[1].developments[0] = "war bonds".into();
+        r.charts[1].developments.pop();
+        r.shipyard_costs.0.push(("dreadnought".into(), 20));
+        let problems = GameDef::new(files).unwrap_err().to_string();
+        for want in [
+            "research.token_cost",
+            "there is no development called \"jets\"",
+            "war bonds is already on the charts at research.charts[0].developments[4]",
+            "this one lists 5",
+            "research.shipyard_costs.dreadnought",
+        ] {
+            assert!(problems.contains(want), "{want} not in {problems}");
+        }
+    }
+
+    #[test]
+    fn charts_are_found_by_name_or_number() {
+        let game = anniversary();
+        assert_eq!(chart_named(&game, "Air and Naval"), Ok(1));
+        assert_eq!(chart_named(&game, "1"), Ok(0));
+        assert_eq!(chart_named(&game, "chart 2"), Ok(1));
+        let err = chart_named(&game, "3").unwrap_err();
+        assert!(
+            err.contains("land and production (1), air and naval (2)"),
+            "{err}"
+        );
+    }
 
     #[test]
     fn names_round_trip_and_tolerate_spelling() {

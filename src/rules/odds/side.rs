@@ -69,7 +69,13 @@ impl Side {
             .filter_map(|c| {
                 let u = state.unit(c.id)?;
                 let t = &types[u.unit];
-                let strength = if attacking { t.attack } else { t.defense }.unwrap_or(0);
+                // The owner's developments (Super Submarines, Jet Fighters).
+                let strength = if attacking {
+                    crate::rules::research::attack(state, u.owner, t)
+                } else {
+                    t.defense
+                }
+                .unwrap_or(0);
                 Some(Slot {
                     unit: u.unit,
                     strength,
