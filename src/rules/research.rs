@@ -398,6 +398,33 @@ pub(crate) fn extra_movement(state: &GameState, owner: PowerId, t: &UnitType) ->
     }
 }
 
+/// Improved Mechanized Infantry: how many infantry of `owner` moving in one
+/// order with these units may move one space further (one per armor; armor
+/// = a land unit that blitzes, infantry = a land unit artillery supports).
+pub(crate) fn mechanized_infantry(
+    game: &GameDef,
+    state: &GameState,
+    owner: PowerId,
+    units: &crate::rules::orders::UnitList,
+) -> u32 {
+    if !state.has_technology(owner, Technology::ImprovedMechanizedInfantry) {
+        return 0;
+    }
+    units
+        .iter()
+        .filter(|c| {
+            let t = &game.unit_types()[c.unit];
+            t.kind == Some(UnitKind::Land) && t.has(&Ability::Blitz)
+        })
+        .map(|c| c.count)
+        .sum()
+}
+
+/// An infantry for Improved Mechanized Infantry.
+pub(crate) fn is_infantry(t: &UnitType) -> bool {
+    t.kind == Some(UnitKind::Land) && t.has(&Ability::ArtillerySupportable)
+}
+
 /// What `owner` pays for a unit type (Improved Shipyards: the game's
 /// `shipyard_costs`), or `None` when it cannot be bought.
 pub(crate) fn unit_cost(

@@ -423,7 +423,17 @@ impl<'a> Mover<'a> {
         let start = path[0];
         let steps = path.len() - 1;
         let mut ids = Vec::new();
+        // Improved Mechanized Infantry: each armor in the order takes one
+        // infantry a space further than it could go alone.
+        let mut mechanized = research::mechanized_infantry(self.game, state, self.power, units);
         for count in units {
+            let t = &self.game.unit_types()[count.unit];
+            let steps = if steps > 1 && count.count <= mechanized && research::is_infantry(t) {
+                mechanized -= count.count;
+                steps - 1
+            } else {
+                steps
+            };
             match self.pick(state, start, count.unit, count.count, steps) {
                 Ok(mut picked) => ids.append(&mut picked),
                 Err(reason) => self
