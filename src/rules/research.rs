@@ -420,6 +420,59 @@ pub(crate) fn mechanized_infantry(
         .sum()
 }
 
+/// A strategic bomber: the aircraft that carries a paratrooper.
+pub(crate) fn is_bomber(t: &UnitType) -> bool {
+    t.kind == Some(UnitKind::Air) && t.has(&Ability::StrategicBomber)
+}
+
+/// An order of bombers and infantry only, both present: with the
+/// Paratroopers development, a paradrop (docs/orders.md).
+pub(crate) fn bombers_with_infantry(game: &GameDef, units: &crate::rules::orders::UnitList) -> bool {
+    let types = game.unit_types();
+    let bomber = units.iter().any(|c| is_bomber(&types[c.unit]));
+    let infantry = units.iter().any(|c| is_infantry(&types[c.unit]));
+    bomber
+        && infantry
+        && units
+            .iter()
+            .all(|c| is_bomber(&types[c.unit]) || is_infantry(&types[c.unit]))
+}
+
+/// Paratroopers land once AA fire is resolved (errata p.12): the attacker's
+/// infantry carried by its bombers in `space` leave their bombers. Those
+/// whose bomber was shot down were destroyed with it.
+pub(crate) fn drop_paratroopers(
+    game: &GameDef,
+    state: &mut GameState,
+    space: crate::rules::SpaceId,
+    power: PowerId,
+    events: &mut Vec<Event>,
+) {
+    let bombers: Vec<u32> = state
+        .units_at(space)
+        .filter(|u| u.owner == power && is_bomber(&game.unit_types()[u.unit]))
+        .map(|u| u.id)
+        .collect();
+    let mut dropped = 0;
+    for u in state.units.iter_mut() {
+        if u.at == space && u.cargo_of.is_some_and(|b| bombers.contains(&b)) {
+            u.cargo_of = None;
+            dropped += 1;
+        }
+    }
+    if dropped > 0 {
+        events.push(Event::Special {
+            rule: "paratroopers".into(),
+            detail: format!(
+                "{dropped} {} infantry {} dropped into {} after AA fire",
+                game.powers()[power].name,
+                if dropped == 1 { "is" } else { "are" },
+                game.space_name(space)
+            ),
+        });
+    }
+}
+
 /// An infantry for Improved Mechanized Infantry.
 pub(crate) fn is_infantry(t: &UnitType) -> bool {
     t.kind == Some(UnitKind::Land) && t.has(&Ability::ArtillerySupportable)

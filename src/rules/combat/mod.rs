@@ -603,6 +603,10 @@ fn resolve(ctx: &Ctx, state: &mut GameState, mut dice: Option<&mut Dice>, events
         let mut won = true;
         if let Some(d) = dice.as_deref_mut() {
             aa_guns::fire_in_battle(ctx, state, space, &["aa"], d, events);
+        }
+        // Paratroopers land after AA fire (errata p.12).
+        crate::rules::research::drop_paratroopers(ctx.game, state, space, ctx.power, events);
+        if let Some(d) = dice.as_deref_mut() {
             if !defenders(ctx, state, space).is_empty() && !attackers(ctx, state, space).is_empty()
             {
                 let ships =
