@@ -427,7 +427,10 @@ pub(crate) fn is_bomber(t: &UnitType) -> bool {
 
 /// An order of bombers and infantry only, both present: with the
 /// Paratroopers development, a paradrop (docs/orders.md).
-pub(crate) fn bombers_with_infantry(game: &GameDef, units: &crate::rules::orders::UnitList) -> bool {
+pub(crate) fn bombers_with_infantry(
+    game: &GameDef,
+    units: &crate::rules::orders::UnitList,
+) -> bool {
     let types = game.unit_types();
     let bomber = units.iter().any(|c| is_bomber(&types[c.unit]));
     let infantry = units.iter().any(|c| is_infantry(&types[c.unit]));
@@ -471,6 +474,49 @@ pub(crate) fn drop_paratroopers(
             ),
         });
     }
+}
+
+/// A bomber carrying a paratrooper may not make a strategic bombing raid
+/// that turn (rulebook p.12, digest §7): a battle plan declaring a raid
+/// where a paradrop ends is refused.
+pub(crate) fn paratroopers_do_not_raid(
+    game: &GameDef,
+    state: &GameState,
+    power: PowerId,
+    orders: &crate::rules::orders::Orders,
+) -> Vec<OrderError> {
+    use crate::rules::orders::MoveOrder;
+    if !state.has_technology(power, Technology::Paratroopers) {
+        return Vec::new();
+    }
+    let drops: Vec<crate::rules::SpaceId> = orders
+        .combat
+        .iter()
+        .filter_map(|o| match &o.item {
+            MoveOrder::Move { units, path, .. } if bombers_with_infantry(game, units) => {
+                path.last().copied()
+            }
+            _ => None,
+        })
+        .collect();
+    orders
+        .battles
+        .iter()
+        .filter(|p| p.item.bombing_raid)
+        .filter_map(|p| {
+            let space = p.item.space?;
+            drops.contains(&space).then(|| {
+                OrderError::new(
+                    &p.origin,
+                    format!(
+                        "bombers carrying paratroopers to {} may not make a strategic bombing raid",
+                        game.space_name(space)
+                    ),
+                )
+                .field("bombing_raid")
+            })
+        })
+        .collect()
 }
 
 /// An infantry for Improved Mechanized Infantry.

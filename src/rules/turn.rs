@@ -247,6 +247,9 @@ fn stage_one(
         errors.extend(e);
     }
     errors.extend(combat::check_plans(game, state, &orders.battles));
+    errors.extend(research::paratroopers_do_not_raid(
+        game, state, power, orders,
+    ));
     if !errors.is_empty() {
         return Err(errors);
     }

@@ -520,8 +520,9 @@ impl Mover<'_> {
             return false;
         }
         let types = self.game.unit_types();
-        let (bombers, infantry): (UnitList, UnitList) =
-            units.iter().partition(|c| research::is_bomber(&types[c.unit]));
+        let (bombers, infantry): (UnitList, UnitList) = units
+            .iter()
+            .partition(|c| research::is_bomber(&types[c.unit]));
         let count = |l: &UnitList| l.iter().map(|c| c.count).sum::<u32>();
         if count(&infantry) > count(&bombers) {
             self.errors.push(
@@ -546,14 +547,18 @@ impl Mover<'_> {
         for c in &bombers {
             match self.pick(state, start, c.unit, c.count, steps) {
                 Ok(mut ids) => bomber_ids.append(&mut ids),
-                Err(reason) => self.errors.push(OrderError::new(origin, reason).field("units")),
+                Err(reason) => self
+                    .errors
+                    .push(OrderError::new(origin, reason).field("units")),
             }
         }
         for c in &infantry {
             // Carried, the infantry only needs to be free to move this turn.
             match self.pick(state, start, c.unit, c.count, 1) {
                 Ok(mut ids) => infantry_ids.append(&mut ids),
-                Err(reason) => self.errors.push(OrderError::new(origin, reason).field("units")),
+                Err(reason) => self
+                    .errors
+                    .push(OrderError::new(origin, reason).field("units")),
             }
         }
         let hostile = |m: &Mover, s: SpaceId| {
