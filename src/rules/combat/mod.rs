@@ -606,14 +606,14 @@ fn resolve(ctx: &Ctx, state: &mut GameState, mut dice: Option<&mut Dice>, events
         }
         // Paratroopers land after AA fire (errata p.12).
         crate::rules::research::drop_paratroopers(ctx.game, state, space, ctx.power, events);
-        if let Some(d) = dice.as_deref_mut() {
-            if !defenders(ctx, state, space).is_empty() && !attackers(ctx, state, space).is_empty()
-            {
-                let ships =
-                    battle::bombarding_ships(ctx, state, space, &fought_at_sea, &bombarded, events);
-                bombarded.extend(&ships);
-                won = battle::fight(ctx, state, space, &ships, d, events).won;
-            }
+        if let Some(d) = dice.as_deref_mut()
+            && !defenders(ctx, state, space).is_empty()
+            && !attackers(ctx, state, space).is_empty()
+        {
+            let ships =
+                battle::bombarding_ships(ctx, state, space, &fought_at_sea, &bombarded, events);
+            bombarded.extend(&ships);
+            won = battle::fight(ctx, state, space, &ships, d, events).won;
         }
         if !won || !defenders(ctx, state, space).is_empty() {
             continue;
