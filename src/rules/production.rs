@@ -352,7 +352,15 @@ pub fn place(
             errors.push(OrderError::new(origin, reason));
         } else if let Some(r) = room.get_mut(space) {
             if n > *r {
-                errors.push(OrderError::new(origin, over_limit(game, *space, *r, n)));
+                let extra = crate::rules::research::extra_production(
+                    state,
+                    power,
+                    game.territory(*space).and_then(|t| t.ipc).unwrap_or(0),
+                );
+                errors.push(OrderError::new(
+                    origin,
+                    over_limit(game, *space, *r, n, extra),
+                ));
             } else {
                 *r -= n;
             }
@@ -486,11 +494,17 @@ fn building_refused(
     }
 }
 
-fn over_limit(game: &GameDef, space: SpaceId, room: u32, n: u32) -> String {
+fn over_limit(game: &GameDef, space: SpaceId, room: u32, n: u32, extra: u32) -> String {
     let ipc = game.territory(space).and_then(|t| t.ipc).unwrap_or(0);
+    // Increased Factory Production (research) raises the limit.
+    let beyond = if extra > 0 {
+        format!(" plus {extra} (increased factory production)")
+    } else {
+        String::new()
+    };
     format!(
         "{n} units placed in {}, but its industrial complex places no more units per turn than \
-         its territory's IPC value ({ipc}); {room} more may be placed there",
+         its territory's IPC value ({ipc}){beyond}; {room} more may be placed there",
         game.space_name(space)
     )
 }
