@@ -604,7 +604,7 @@ mod tests {
         .unwrap();
         assert_eq!(check_orders(&game, &state, germany, &ok.orders), Ok(()));
         let errors = apply_orders(&game, &state, germany, &ok.orders).unwrap_err();
-        assert!(errors[0].reason.contains("need dice"), "{errors:?}");
+        assert!(errors[0].reason.contains("needs dice"), "{errors:?}");
         // The purchase is checked with what the tokens left: 31 - 10 = 21.
         let over = parse_message(
             &game,
@@ -635,6 +635,31 @@ mod tests {
         ] {
             assert!(problems.contains(want), "{want} not in {problems}");
         }
+    }
+
+    #[test]
+    fn the_canonical_research_order_parses_to_the_same_order() {
+        let game = anniversary();
+        let message = parse_message(&game, "Research: {chart: 2}\n").unwrap();
+        assert_eq!(
+            message.canonical,
+            "research:\n  buy: 0\n  chart: air and naval\n"
+        );
+        let again = parse_message(&game, &message.canonical).unwrap();
+        assert_eq!(
+            again.orders.without_origins(),
+            message.orders.without_origins()
+        );
+        let errors = parse_message(&game, "research: {buy: -1, cost: 3}\n").unwrap_err();
+        let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert!(
+            shown[0].contains("buy is how many researcher tokens to buy"),
+            "{shown:?}"
+        );
+        assert!(
+            shown[1].contains("The keys here are: buy, chart"),
+            "{shown:?}"
+        );
     }
 
     #[test]

@@ -1,9 +1,9 @@
-//! The turn sequence: purchase, combat move, combat, non-combat move, place,
-//! end of turn (income), for each power in turn order, in the two stages that
-//! orders arrive by mail.
+//! The turn sequence: research, purchase, combat move, combat, non-combat
+//! move, place, end of turn (income), for each power in turn order, in the
+//! two stages that orders arrive by mail.
 //!
-//! Stage 1 (the state at [`Phase::Purchase`]): purchase, combat moves, battle
-//! plans, then combat. Stage 2 (at [`Phase::NoncombatMove`]): non-combat
+//! Stage 1 (the state at [`Phase::Purchase`]): research (with its dice, and
+//! the War Bonds die), purchase, combat moves, battle plans, then combat. Stage 2 (at [`Phase::NoncombatMove`]): non-combat
 //! moves, take-overs of an ally's units (AAE's Patriotic War, at the end of
 //! the non-combat move) and placement, then the end of the turn: submarines
 //! resurface and battleships are repaired, the rule set's end-of-turn effects
@@ -29,7 +29,7 @@ use crate::rules::variants::TakeOver;
 /// [`check_orders`] and [`apply_orders_with_dice`] instead.
 ///
 /// The stage is the one `state.phase` is at: at `Purchase` the message is
-/// stage 1 (purchase, combat moves, battle plans; stage-2 sections in the same
+/// stage 1 (research, purchase, combat moves, battle plans; stage-2 sections in the same
 /// message are applied after combat when still legal); at `NoncombatMove` it
 /// is stage 2 (non-combat moves, take-overs, placement; the turn then ends:
 /// income, next power). A message of standing orders alone may come from any
@@ -45,7 +45,7 @@ pub fn apply_orders(
         Run::Done(next, events) => Ok((*next, events)),
         Run::NeedsDice => Err(vec![OrderError::new(
             &section("combat"),
-            "these battles need dice, and none were given",
+            "this stage needs dice (battles, research or war bonds), and none were given",
         )]),
     }
 }
