@@ -3,9 +3,10 @@
 //! two stages that orders arrive by mail.
 //!
 //! Stage 1 (the state at [`Phase::Purchase`]): research (with its dice, and
-//! the War Bonds die), purchase, combat moves, battle plans, then combat. Stage 2 (at [`Phase::NoncombatMove`]): non-combat
-//! moves, take-overs of an ally's units (AAE's Patriotic War, at the end of
-//! the non-combat move) and placement, then the end of the turn: submarines
+//! the War Bonds die), purchase, combat moves, battle plans, then combat.
+//! Stage 2 (at [`Phase::NoncombatMove`]): non-combat moves, take-overs of an
+//! ally's units (AAE's Patriotic War, at the end of the non-combat move) and
+//! placement, then the end of the turn: submarines
 //! resurface and battleships are repaired, the rule set's end-of-turn effects
 //! (AAE: the Middle East payment), convoy control, income, the victory check,
 //! and the next power in turn order (the next round after the last).
