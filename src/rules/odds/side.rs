@@ -19,8 +19,9 @@ pub(crate) struct Slot {
     pub unit: UnitTypeId,
     /// Attack (attacking side) or defence (defending side) value.
     pub strength: u8,
-    /// Gives artillery support (attacking only).
-    pub support: bool,
+    /// Infantry it supports as attacking artillery: 0, 1, or 2 with the
+    /// owner's Improved Artillery Support.
+    pub support: u8,
     /// Can be raised by artillery support.
     pub supportable: bool,
     pub air: bool,
@@ -79,7 +80,11 @@ impl Side {
                 Some(Slot {
                     unit: u.unit,
                     strength,
-                    support: attacking && t.has(&Ability::ArtillerySupport),
+                    support: if attacking && t.has(&Ability::ArtillerySupport) {
+                        crate::rules::research::supported_per_artillery(state, u.owner) as u8
+                    } else {
+                        0
+                    },
                     supportable: t.has(&Ability::ArtillerySupportable),
                     air: t.kind == Some(UnitKind::Air),
                     hidden: t.has(&Ability::HiddenFromAir),
