@@ -45,10 +45,16 @@ fn capital(power: &str) -> Option<&'static str> {
     }
 }
 
-fn play(id: &str, order: [&str; 7], start: [u32; 7]) {
+/// Germany's research when it researches: two tokens a turn on the air and
+/// naval chart (no War Bonds there, so its income stays the same).
+const GERMAN_RESEARCH: &str = "research: {buy: 2, chart: air and naval}\n";
+const TOKENS_A_TURN: u32 = 2;
+
+fn play(id: &str, order: [&str; 7], start: [u32; 7], research: bool) {
     let dir = fresh_dir(id);
     let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
-    let mut m = Match::create(&dir, &games, id, PLAYERS).unwrap();
+    let game = id.trim_end_matches("-research");
+    let mut m = Match::create(&dir, &games, game, PLAYERS).unwrap();
     let mut messages = 0;
     for round in 1..=ROUNDS {
         for (i, power) in order.iter().enumerate() {
@@ -57,9 +63,12 @@ fn play(id: &str, order: [&str; 7], start: [u32; 7]) {
             assert_eq!(state.round, round, "{id}: {power}");
             assert_eq!(state.current_power(m.game()), p, "{id}: round {round}");
             let treasury = state.ipcs[p];
+            let researching = research && *power == "Germany";
+            let (tokens, developments) = (state.research_tokens[p], state.technologies[p].len());
+            let extra = if researching { GERMAN_RESEARCH } else { "" };
             let (stage1, stage2) = match capital(power) {
                 Some(c) => (
-                    format!("power: {power}\nround: {round}\npurchase: 1 infantry\n"),
+                    format!("power: {power}\nround: {round}\n{extra}purchase: 1 infantry\n"),
                     format!("power: {power}\nround: {round}\nplace:\n  {c}: 1 infantry\n"),
                 ),
                 // China receives 3 infantry (7 territories, FAQ) and places
@@ -82,7 +91,22 @@ fn play(id: &str, order: [&str; 7], start: [u32; 7]) {
                 }
             }
             let after = m.state().ipcs[p];
-            let cost = if capital(power).is_some() { 3 } else { 0 };
+            let mut cost = if capital(power).is_some() { 3 } else { 0 };
+            if researching {
+                cost += 5 * TOKENS_A_TURN;
+                // Either no 6 (tokens kept) or a breakthrough (all discarded,
+                // one development more), whatever the dice.
+                let state = m.state();
+                let kept = state.research_tokens[p] == tokens + TOKENS_A_TURN
+                    && state.technologies[p].len() == developments;
+                let breakthrough = state.research_tokens[p] == 0
+                    && state.technologies[p].len() == developments + 1;
+                assert!(
+                    kept || breakthrough,
+                    "{id} round {round}: {:?}",
+                    state.research_tokens
+                );
+            }
             // Nothing changed hands, so the income is the starting income.
             assert_eq!(after, treasury - cost + start[i], "{id}: {power}");
         }
@@ -107,6 +131,27 @@ fn two_rounds_of_the_1941_scenario_in_its_turn_order() {
             "China",
         ],
         [31, 30, 17, 43, 10, 40, 0],
+        false,
+    );
+}
+
+/// Research through `Match::submit`: the research dice are the turn's dice,
+/// logged and replayed by `adjutant verify` like a battle's.
+#[test]
+fn germany_researches_every_turn_and_the_log_replays() {
+    play(
+        "anniversary-1941-research",
+        [
+            "Germany",
+            "Soviet Union",
+            "Japan",
+            "United Kingdom",
+            "Italy",
+            "United States",
+            "China",
+        ],
+        [31, 30, 17, 43, 10, 40, 0],
+        true,
     );
 }
 
@@ -124,5 +169,6 @@ fn two_rounds_of_the_1942_scenario_in_its_turn_order() {
             "China",
         ],
         [31, 24, 37, 31, 10, 38, 0],
+        false,
     );
 }

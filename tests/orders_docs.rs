@@ -16,6 +16,12 @@ fn aae() -> GameDef {
     load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/aae")).expect("games/aae loads")
 }
 
+/// Examples marked `anniversary` (research) are checked against this game.
+fn anniversary() -> GameDef {
+    load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/anniversary-1941"))
+        .expect("games/anniversary-1941 loads")
+}
+
 /// A fenced block: its info string, its text and the line it starts on.
 struct Block {
     info: String,
@@ -57,15 +63,20 @@ fn orders_md() -> String {
 
 #[test]
 fn every_example_in_docs_orders_md_holds() {
-    let game = aae();
+    let aae = aae();
+    let anniversary = anniversary();
     let blocks = blocks(&orders_md());
     let mut counts = [0usize; 3];
     let mut previous_yaml: Option<&Block> = None;
     for (i, block) in blocks.iter().enumerate() {
-        match block.info.as_str() {
+        let (info, game) = match block.info.strip_suffix(" anniversary") {
+            Some(info) => (info, &anniversary),
+            None => (block.info.as_str(), &aae),
+        };
+        match info {
             "yaml" => {
                 counts[0] += 1;
-                if let Err(errors) = parse_message(&game, &block.text) {
+                if let Err(errors) = parse_message(game, &block.text) {
                     let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
                     panic!(
                         "docs/orders.md line {}: the example is rejected:\n{}",
@@ -78,14 +89,14 @@ fn every_example_in_docs_orders_md_holds() {
             "yaml canonical" => {
                 counts[1] += 1;
                 let source = previous_yaml.expect("a yaml block before the canonical one");
-                let message = parse_message(&game, &source.text).expect("parsed above");
+                let message = parse_message(game, &source.text).expect("parsed above");
                 assert_eq!(
                     message.canonical, block.text,
                     "docs/orders.md line {}: the canonical form differs",
                     block.line
                 );
                 // And the canonical form is itself a valid message.
-                parse_message(&game, &block.text).expect("the canonical form parses");
+                parse_message(game, &block.text).expect("the canonical form parses");
             }
             "yaml rejected" => {
                 counts[2] += 1;
@@ -95,7 +106,7 @@ fn every_example_in_docs_orders_md_holds() {
                     .unwrap_or_else(|| {
                         panic!("docs/orders.md line {}: no text block after", block.line)
                     });
-                let errors = match parse_message(&game, &block.text) {
+                let errors = match parse_message(game, &block.text) {
                     Ok(_) => panic!("docs/orders.md line {}: accepted", block.line),
                     Err(errors) => errors,
                 };
@@ -119,6 +130,7 @@ fn every_example_in_docs_orders_md_holds() {
 fn docs_show_every_section_and_order_kind() {
     let page = orders_md();
     for needle in [
+        "research:",
         "purchase:",
         "repair:",
         "rockets:",

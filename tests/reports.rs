@@ -20,8 +20,8 @@ use adjutant::report::board::BoardRow;
 use adjutant::report::mail::{DeadlineNotice, Receipt, Rejection, RuleOption, Seat, Welcome};
 use adjutant::report::templates::{Rendered, TEXT_WIDTH, Templates};
 use adjutant::report::turn::{
-    DiceGroup, DueView, FedDigest, Treasury, Trust, TurnReport, VERIFY_HINT, report_entries,
-    turn_report,
+    DiceGroup, DueView, FedDigest, ResearchRow, Treasury, Trust, TurnReport, VERIFY_HINT,
+    report_entries, turn_report,
 };
 
 fn snapshot(name: &str, actual: &str) {
@@ -159,6 +159,7 @@ fn fixed_report() -> TurnReport {
             Treasury { power: "Germany".into(), ipcs: 26, income: 42, capacity: "no limit (2 complexes)".into() },
             Treasury { power: "Soviet Union".into(), ipcs: 24, income: 22, capacity: "no limit (2 complexes)".into() },
         ],
+        research: Vec::new(),
         winner: None,
         victory: vec!["No victory condition is held: nobody is one round from winning.".into()],
         deadline: Some(DueView {
@@ -183,6 +184,24 @@ fn fixed_report() -> TurnReport {
             verify: VERIFY_HINT.replace("HEAD", HEX_A),
         },
     }
+}
+
+/// A report of a game that plays research (Anniversary): each power's
+/// developments and researcher tokens.
+fn with_research(mut report: TurnReport) -> TurnReport {
+    report.research = vec![
+        ResearchRow {
+            power: "Germany".into(),
+            developments: vec!["jet fighters".into(), "war bonds".into()],
+            tokens: 1,
+        },
+        ResearchRow {
+            power: "Soviet Union".into(),
+            developments: Vec::new(),
+            tokens: 3,
+        },
+    ];
+    report
 }
 
 fn render_all(t: &Templates) -> Vec<(&'static str, Rendered)> {
@@ -253,6 +272,11 @@ fn render_all(t: &Templates) -> Vec<(&'static str, Rendered)> {
         ("welcome", t.render_mail("welcome", &welcome).unwrap()),
         ("battle", t.render_mail("battle", &fixed_report()).unwrap()),
         ("report", t.render_mail("report", &stage2).unwrap()),
+        (
+            "report-research",
+            t.render_mail("report", &with_research(stage2.clone()))
+                .unwrap(),
+        ),
         (
             "reminder",
             t.render_mail("reminder", &notice(true, "wait")).unwrap(),

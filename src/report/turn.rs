@@ -47,6 +47,9 @@ pub struct TurnReport {
     pub board: Vec<BoardRow>,
     /// Each power's treasury after the turn, in turn order.
     pub ipcs: Vec<Treasury>,
+    /// Each researching power's developments and researcher tokens, in turn
+    /// order; empty when the game plays no research.
+    pub research: Vec<ResearchRow>,
     /// The side that has won, once one has.
     pub winner: Option<String>,
     /// The victory conditions being held, and what each still needs.
@@ -73,6 +76,37 @@ pub struct Treasury {
     /// How many units its industrial complexes can place: `no limit (2
     /// complexes)`, `3 units (1 complex)`, `none`.
     pub capacity: String,
+}
+
+/// One power's research: what it has gained and what it holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ResearchRow {
+    /// The power.
+    pub power: String,
+    /// Its developments, in the rulebook's words (`jet fighters`).
+    pub developments: Vec<String>,
+    /// Its researcher tokens.
+    pub tokens: u32,
+}
+
+/// The research rows of a game that plays research: every power that
+/// collects IPCs (China cannot research), in turn order.
+fn research_rows(game: &GameDef, state: &GameState) -> Vec<ResearchRow> {
+    if game.research().is_none() {
+        return Vec::new();
+    }
+    game.turn_order()
+        .into_iter()
+        .filter(|&p| game.powers()[p].collects_income)
+        .map(|p| ResearchRow {
+            power: game.powers()[p].name.clone(),
+            developments: state.technologies[p]
+                .iter()
+                .map(|t| t.name().to_owned())
+                .collect(),
+            tokens: state.research_tokens[p],
+        })
+        .collect()
 }
 
 /// A deadline as one reader sees it.
@@ -222,10 +256,16 @@ pub fn turn_report_from(
     });
     let head = entry.hash.to_hex();
     let next_power = game.powers()[state.current_power(game)].name.clone();
+    let research = match game.research().and_then(|r| r.charts.first()) {
+        Some(chart) => format!("# research: {{buy: 1, chart: {}}}\n", chart.name),
+        None => String::new(),
+    };
     let sections = if state.phase == crate::rules::state::Phase::Purchase {
-        "# purchase: 3 infantry, 1 armor\n# combat:\n#   - 2 infantry: FROM -> TO\n# battles:\n#   default: {retreat: never}\n"
+        format!(
+            "{research}# purchase: 3 infantry, 1 armor\n# combat:\n#   - 2 infantry: FROM -> TO\n# battles:\n#   default: {{retreat: never}}\n"
+        )
     } else {
-        "# noncombat:\n#   - 1 armor: FROM -> TO\n# place:\n#   TERRITORY: 3 infantry\n"
+        "# noncombat:\n#   - 1 armor: FROM -> TO\n# place:\n#   TERRITORY: 3 infantry\n".to_owned()
     };
     let skeleton = format!(
         "match: {match_id}\npower: {next_power}\nround: {}\nsecret: YOUR-SECRET\n{sections}",
@@ -252,6 +292,7 @@ pub fn turn_report_from(
                 capacity: capacity(game, &state, p),
             })
             .collect(),
+        research: research_rows(game, &state),
         winner: state
             .winner
             .map(|w| game.files().game.sides[w].name.clone()),

@@ -144,6 +144,8 @@ pub fn capture_territory(
                 ),
             });
         }
+        // So are its researcher tokens (Anniversary FAQ, Miscellaneous).
+        crate::rules::research::lose_tokens(game, state, loser, events);
         events.push(Event::Special {
             rule: "capital captured".into(),
             detail: format!(

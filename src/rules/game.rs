@@ -3,11 +3,12 @@
 use std::collections::{HashMap, HashSet};
 
 use super::model::{
-    Ability, BoardFile, GameFile, OptionValue, Power, SeaZone, SetupFile, Territory, UnitKind,
-    UnitType, UnitsFile,
+    Ability, BoardFile, GameFile, OptionValue, Power, Research, SeaZone, SetupFile, Territory,
+    UnitKind, UnitType, UnitsFile,
 };
 use super::names::{NameKey, did_you_mean};
 use super::problem::{Problem, Problems, files};
+use super::research::Technology;
 use super::variants::{self, RuleSetHooks};
 
 /// A land territory or sea zone, numbered territories first, then sea zones,
@@ -61,6 +62,7 @@ impl GameDef {
         v.check_board(&files);
         v.check_units(&files.units);
         v.check_setup(&files);
+        v.check_research(&files);
         let Some(rule_set) = v.rule_set else {
             // Reported by check_game; no game can be built without one.
             return Err(Problems(v.problems));
@@ -253,6 +255,13 @@ impl GameDef {
         let spec = self.rule_set.options().iter().find(|s| s.name == name)?;
         let set = self.files.game.options.iter().find(|(k, _)| *k == name);
         Some(set.map_or_else(|| spec.default_value(), |(_, v)| v.clone()))
+    }
+
+    /// The research rules when this game plays them: `research:` in
+    /// `game.yaml` and the rule option `research` on.
+    pub fn research(&self) -> Option<&Research> {
+        let on = self.option("research") == Some(OptionValue::Bool(true));
+        self.files.game.research.as_ref().filter(|_| on)
     }
 
     /// Units on the board at the start: (space, power, unit type, count).
@@ -487,6 +496,94 @@ impl Validator {
                     at("at_least"),
                     "more territories than the objective lists",
                 );
+            }
+        }
+    }
+
+    /// `research:`: a token price, charts of six known developments each
+    /// (none on two charts), shipyard prices of known units; and a rule set
+    /// that has research at all.
+    fn check_research(&mut self, files: &GameFiles) {
+        let Some(r) = &files.game.research else {
+            return;
+        };
+        if let Some(rs) = self.rule_set
+            && !rs.options().iter().any(|o| o.name == "research")
+        {
+            self.problem(
+                files::GAME,
+                "research",
+                format!(
+                    "rule set {} has no research and development; remove research:",
+                    rs.id()
+                ),
+            );
+        }
+        if r.token_cost == 0 {
+            self.problem(
+                files::GAME,
+                "research.token_cost",
+                "a researcher token costs at least 1 IPC",
+            );
+        }
+        if r.charts.is_empty() {
+            self.problem(files::GAME, "research.charts", "no breakthrough chart");
+        }
+        let mut names: Vec<NameKey> = Vec::new();
+        let mut seen: Vec<(Technology, String)> = Vec::new();
+        for (i, chart) in r.charts.iter().enumerate() {
+            let at = format!("research.charts[{i}]");
+            let key = NameKey::new(&chart.name);
+            if key.as_str().is_empty() {
+                self.problem(files::GAME, format!("{at}.name"), "the chart has no name");
+            } else if names.contains(&key) {
+                self.problem(
+                    files::GAME,
+                    format!("{at}.name"),
+                    format!("two charts are called \"{}\"", chart.name),
+                );
+            }
+            names.push(key);
+            if chart.developments.len() != 6 {
+                self.problem(
+                    files::GAME,
+                    format!("{at}.developments"),
+                    format!(
+                        "a chart lists six developments, one per die face; this one lists {}",
+                        chart.developments.len()
+                    ),
+                );
+            }
+            for (j, d) in chart.developments.iter().enumerate() {
+                let path = format!("{at}.developments[{j}]");
+                match Technology::from_name(d) {
+                    None => {
+                        let known: Vec<&str> = Technology::ALL.iter().map(|t| t.name()).collect();
+                        let mut reason = format!("there is no development called \"{d}\"");
+                        if let Some(s) = did_you_mean(d, known.iter().copied()) {
+                            reason.push_str(&format!("; did you mean \"{s}\"?"));
+                        }
+                        reason.push_str(&format!("; the developments are: {}", known.join(", ")));
+                        self.problem(files::GAME, path, reason);
+                    }
+                    Some(t) => {
+                        if let Some((_, first)) = seen.iter().find(|(s, _)| *s == t) {
+                            self.problem(
+                                files::GAME,
+                                path,
+                                format!("{t} is already on the charts at {first}"),
+                            );
+                        }
+                        seen.push((t, format!("research.charts[{i}].developments[{j}]")));
+                    }
+                }
+            }
+        }
+        for (name, cost) in r.shipyard_costs.iter() {
+            let path = format!("research.shipyard_costs.{name}");
+            self.find_unit(files::GAME, path.clone(), name);
+            if *cost == 0 {
+                self.problem(files::GAME, path, "a unit costs at least 1 IPC");
             }
         }
     }

@@ -73,11 +73,19 @@ pub fn collect(game: &GameDef, state: &mut GameState, power: PowerId, events: &m
         return;
     }
     let inc = income(game, state, power);
-    let amount = inc.total();
+    // War Bonds: the die was rolled in stage 1 (research::roll_war_bonds);
+    // paid with the income, so not while the capital is enemy-held.
+    let bonds = std::mem::take(&mut state.war_bonds);
+    let amount = inc.total() + if inc.capital_lost { 0 } else { bonds };
     state.ipcs[power] += amount;
     let detail = if inc.capital_lost {
         format!(
             "its capital is held by the enemy: no income (land {}, convoys {} lost)",
+            inc.land, inc.convoys
+        )
+    } else if bonds > 0 {
+        format!(
+            "land {}, convoys {}, war bonds {bonds}",
             inc.land, inc.convoys
         )
     } else {

@@ -44,6 +44,34 @@ pub struct GameFile {
     /// optional rule; paid only where the rule set and its options say).
     #[serde(default)]
     pub national_objectives: Vec<NationalObjective>,
+    /// Research and development (Anniversary): what a researcher token
+    /// costs and the breakthrough charts. Absent = the game has no research.
+    #[serde(default)]
+    pub research: Option<Research>,
+}
+
+/// `research:` in `game.yaml`: researcher tokens and breakthrough charts.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Research {
+    /// IPCs per researcher token.
+    pub token_cost: u32,
+    /// The breakthrough charts, numbered from 1 in this order.
+    pub charts: Vec<ResearchChart>,
+    /// Unit prices with the Improved Shipyards development (unit name to
+    /// IPCs); units not listed keep their price.
+    #[serde(default)]
+    pub shipyard_costs: Entries<u32>,
+}
+
+/// One breakthrough chart: six developments, in die order (1 to 6).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResearchChart {
+    /// The chart's name as players write it in orders ("air and naval").
+    pub name: String,
+    /// The developments, the one for a die of 1 first.
+    pub developments: Vec<String>,
 }
 
 /// A national objective: `power` earns `bonus` IPCs at its income when its

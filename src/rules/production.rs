@@ -108,7 +108,8 @@ pub fn purchase(
     let mut cost = 0u32;
     for (&unit, &n) in &bought {
         let t = &game.unit_types()[unit];
-        match t.cost {
+        // Improved Shipyards lowers naval prices (research).
+        match crate::rules::research::unit_cost(game, state, power, t) {
             Some(c) => cost += c * n,
             None if t.has(&Ability::Production) => errors.push(OrderError::new(
                 origin,
@@ -374,9 +375,14 @@ pub fn place(
             errors.push(OrderError::new(origin, reason));
         } else if let Some(r) = room.get_mut(space) {
             if n > *r {
+                let extra = crate::rules::research::extra_production(
+                    state,
+                    power,
+                    game.territory(*space).and_then(|t| t.ipc).unwrap_or(0),
+                );
                 errors.push(OrderError::new(
                     origin,
-                    over_limit(game, state, *space, *r, n),
+                    over_limit(game, state, *space, *r, n, extra),
                 ));
             } else {
                 *r -= n;
@@ -511,15 +517,29 @@ fn building_refused(
     }
 }
 
-fn over_limit(game: &GameDef, state: &GameState, space: SpaceId, room: u32, n: u32) -> String {
+fn over_limit(
+    game: &GameDef,
+    state: &GameState,
+    space: SpaceId,
+    room: u32,
+    n: u32,
+    extra: u32,
+) -> String {
     let ipc = game.territory(space).and_then(|t| t.ipc).unwrap_or(0);
+    // Increased Factory Production (research) raises the limit; damage
+    // from raids and rockets lowers it.
+    let beyond = if extra > 0 {
+        format!(" plus {extra} (increased factory production)")
+    } else {
+        String::new()
+    };
     let damage = match state.damage_at(space) {
         0 => String::new(),
         d => format!(" less its damage ({d})"),
     };
     format!(
         "{n} units placed in {}, but its industrial complex places no more units per turn than \
-         its territory's IPC value ({ipc}){damage}; {room} more may be placed there",
+         its territory's IPC value ({ipc}){beyond}{damage}; {room} more may be placed there",
         game.space_name(space)
     )
 }

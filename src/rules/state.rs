@@ -137,6 +137,9 @@ pub struct GameState {
     /// Damage on the industrial complex of each space, by [`SpaceId`]
     /// (0 = undamaged).
     pub factory_damage: Vec<u32>,
+    // research: IPCs the current power's War Bonds die gave in stage 1, paid
+    // at its Collect Income (stage 2 has no dice).
+    pub war_bonds: u32,
 }
 
 // economy: a victory condition being held, for `GameState::holds`.
@@ -179,6 +182,7 @@ impl GameState {
             technologies: vec![Vec::new(); powers],
             research_tokens: vec![0; powers],
             factory_damage: vec![0; game.space_count()],
+            war_bonds: 0,
         };
         for (space, power, unit_type, count) in game.starting_units() {
             let unit = game

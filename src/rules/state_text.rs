@@ -40,6 +40,7 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
         technologies,
         research_tokens,
         factory_damage,
+        war_bonds,
     } = state;
     let power = |p: PowerId| game.powers()[p].name.as_str();
     let space = |s: SpaceId| game.space_name(s);
@@ -147,6 +148,7 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
             line(format!("damage {} = {n}", space(SpaceId(sp))));
         }
     }
+    line(format!("war bonds {war_bonds}"));
     out
 }
 
@@ -250,6 +252,7 @@ mod tests {
             |s| s.captured_this_turn.push(SpaceId(0)),
             |s| s.round = 2,
             |s| s.factory_damage[5] = 2,
+            |s| s.war_bonds = 4,
             |s| s.standing[1].intercept = Some(0),
         ];
         let before = encode(&game, &base);

@@ -1,11 +1,12 @@
-//! The turn sequence: purchase, combat move, combat, non-combat move, place,
-//! end of turn (income), for each power in turn order, in the two stages that
-//! orders arrive by mail.
+//! The turn sequence: research, purchase, combat move, combat, non-combat
+//! move, place, end of turn (income), for each power in turn order, in the
+//! two stages that orders arrive by mail.
 //!
-//! Stage 1 (the state at [`Phase::Purchase`]): purchase, combat moves, battle
-//! plans, then combat. Stage 2 (at [`Phase::NoncombatMove`]): non-combat
-//! moves, take-overs of an ally's units (AAE's Patriotic War, at the end of
-//! the non-combat move) and placement, then the end of the turn: submarines
+//! Stage 1 (the state at [`Phase::Purchase`]): research (with its dice, and
+//! the War Bonds die), purchase, combat moves, battle plans, then combat.
+//! Stage 2 (at [`Phase::NoncombatMove`]): non-combat moves, take-overs of an
+//! ally's units (AAE's Patriotic War, at the end of the non-combat move) and
+//! placement, then the end of the turn: submarines
 //! resurface and battleships are repaired, the rule set's end-of-turn effects
 //! (AAE: the Middle East payment), convoy control, income, the victory check,
 //! and the next power in turn order (the next round after the last).
@@ -19,6 +20,7 @@ use crate::rules::income;
 use crate::rules::movement;
 use crate::rules::orders::{Located, OrderError, Orders, Origin, PowerId, TakeOverOrder};
 use crate::rules::production;
+use crate::rules::research;
 use crate::rules::state::{GameState, Phase};
 use crate::rules::variants::TakeOver;
 
@@ -28,7 +30,7 @@ use crate::rules::variants::TakeOver;
 /// [`check_orders`] and [`apply_orders_with_dice`] instead.
 ///
 /// The stage is the one `state.phase` is at: at `Purchase` the message is
-/// stage 1 (purchase, combat moves, battle plans; stage-2 sections in the same
+/// stage 1 (research, purchase, combat moves, battle plans; stage-2 sections in the same
 /// message are applied after combat when still legal); at `NoncombatMove` it
 /// is stage 2 (non-combat moves, take-overs, placement; the turn then ends:
 /// income, next power). A message of standing orders alone may come from any
@@ -44,7 +46,7 @@ pub fn apply_orders(
         Run::Done(next, events) => Ok((*next, events)),
         Run::NeedsDice => Err(vec![OrderError::new(
             &section("combat"),
-            "these battles need dice, and none were given",
+            "this stage needs dice (battles, research or war bonds), and none were given",
         )]),
     }
 }
@@ -83,6 +85,7 @@ pub fn is_standing_only(orders: &Orders) -> bool {
         && orders.purchase.is_none()
         && orders.repair.is_empty()
         && orders.rockets.is_empty()
+        && orders.research.is_none()
         && orders.combat.is_empty()
         && orders.battles.is_empty()
         && !has_stage_two(orders)
@@ -166,6 +169,12 @@ fn section(name: &'static str) -> Origin {
 /// for standing orders, which are not part of a turn.
 fn stage_one_sections(orders: &Orders, why: &str) -> Vec<OrderError> {
     let mut errors = Vec::new();
+    if let Some(r) = &orders.research {
+        errors.push(OrderError::new(
+            &r.origin,
+            format!("research belongs to stage 1; {why}"),
+        ));
+    }
     if let Some(p) = &orders.purchase {
         errors.push(OrderError::new(
             &p.origin,
@@ -213,15 +222,15 @@ fn has_stage_two(orders: &Orders) -> bool {
     !orders.noncombat.is_empty() || !orders.take_over.is_empty() || !orders.place.is_empty()
 }
 
-/// Purchase, combat move, battle plans and combat; then stage 2 when the
-/// message carries it. Returns `false` when the battles need dice that were
-/// not given (everything before them was valid).
+/// Research, purchase, combat move, battle plans and combat; then stage 2
+/// when the message carries it. Returns `false` when research or the
+/// battles need dice that were not given (everything else was valid).
 fn stage_one(
     game: &GameDef,
     state: &mut GameState,
     power: PowerId,
     orders: &Orders,
-    dice: Option<&mut Dice>,
+    mut dice: Option<&mut Dice>,
     events: &mut Vec<Event>,
 ) -> Result<bool, Vec<OrderError>> {
     let mut errors: Vec<OrderError> = standing(orders).into_iter().collect();
@@ -232,6 +241,17 @@ fn stage_one(
         state.purchased = held;
     }
     game.rule_set().start_of_turn(game, state, power, events);
+    // Research comes before the purchase (digest §2). Without dice it is
+    // checked and its tokens bought, and the rest is checked as if no
+    // breakthrough came: every development only widens what is legal.
+    let mut research_needs_dice = false;
+    if let Some(r) = &orders.research {
+        match research::research(game, state, power, r, dice.as_deref_mut(), events) {
+            Ok(needs) => research_needs_dice = needs,
+            Err(e) => errors.extend(e),
+        }
+    }
+    research_needs_dice |= research::roll_war_bonds(game, state, power, dice.as_deref_mut());
     let purchased = match &orders.purchase {
         Some(p) => production::purchase(game, state, power, p, events),
         None => Ok(()),
@@ -251,12 +271,14 @@ fn stage_one(
     }
     errors.extend(combat::check_plans(game, state, &orders.battles));
     errors.extend(combat::rockets::check(game, state, power, &orders.rockets));
+    errors.extend(research::paratroopers_do_not_raid(
+        game, state, power, orders,
+    ));
     if !errors.is_empty() {
         return Err(errors);
     }
     state.phase = Phase::Combat;
     // Rockets strike in the combat phase, before the battles; they need dice.
-    let mut dice = dice;
     if !orders.rockets.is_empty() {
         match dice.as_deref_mut() {
             Some(d) => combat::rockets::fire(game, state, &orders.rockets, d, events),
@@ -285,7 +307,7 @@ fn stage_one(
         dice,
         events,
     )?;
-    if outcome.needs_dice {
+    if outcome.needs_dice || research_needs_dice {
         return Ok(false);
     }
     state.phase = Phase::NoncombatMove;

@@ -597,6 +597,7 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
         turn_order,
         options: Entries::default(),
         national_objectives: Vec::new(),
+        research: None,
     };
     let setup = SetupFile {
         ipcs: ipcs.into_iter().collect(),

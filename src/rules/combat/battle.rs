@@ -19,6 +19,7 @@ use crate::rules::conquest::allied;
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind};
 use crate::rules::orders::{Retreat, SubmarinePolicy, UnitTypeId};
+use crate::rules::research;
 use crate::rules::research::Technology;
 use crate::rules::state::GameState;
 
@@ -111,14 +112,13 @@ fn groups(
     spots: bool,
     prefix: &str,
 ) -> Vec<Group> {
-    let mut support = if attacking {
+    // Improved Artillery Support: each of that owner's artillery supports two.
+    let mut support: usize = if attacking {
         ids.iter()
-            .filter(|id| {
-                state
-                    .unit(**id)
-                    .is_some_and(|u| ctx.ut(u).has(&Ability::ArtillerySupport))
-            })
-            .count()
+            .filter_map(|id| state.unit(*id))
+            .filter(|u| ctx.ut(u).has(&Ability::ArtillerySupport))
+            .map(|u| research::supported_per_artillery(state, u.owner))
+            .sum()
     } else {
         0
     };
@@ -126,7 +126,12 @@ fn groups(
     for &id in ids {
         let Some(u) = state.unit(id) else { continue };
         let t = ctx.ut(u);
-        let mut strength = if attacking { t.attack } else { t.defense }.unwrap_or(0);
+        let mut strength = if attacking {
+            research::attack(state, u.owner, t)
+        } else {
+            t.defense
+        }
+        .unwrap_or(0);
         let mut name = format!("{prefix}{}", t.name);
         if support > 0 && strength > 0 && t.has(&Ability::ArtillerySupportable) {
             support -= 1;

@@ -722,13 +722,17 @@ fn resolve(ctx: &Ctx, state: &mut GameState, mut dice: Option<&mut Dice>, events
         let mut won = true;
         if let Some(d) = dice.as_deref_mut() {
             aa_guns::fire_in_battle(ctx, state, space, &["aa"], d, events);
-            if !defenders(ctx, state, space).is_empty() && !attackers(ctx, state, space).is_empty()
-            {
-                let ships =
-                    battle::bombarding_ships(ctx, state, space, &fought_at_sea, &bombarded, events);
-                bombarded.extend(&ships);
-                won = battle::fight(ctx, state, space, &ships, d, events).won;
-            }
+        }
+        // Paratroopers land after AA fire (errata p.12).
+        crate::rules::research::drop_paratroopers(ctx.game, state, space, ctx.power, events);
+        if let Some(d) = dice.as_deref_mut()
+            && !defenders(ctx, state, space).is_empty()
+            && !attackers(ctx, state, space).is_empty()
+        {
+            let ships =
+                battle::bombarding_ships(ctx, state, space, &fought_at_sea, &bombarded, events);
+            bombarded.extend(&ships);
+            won = battle::fight(ctx, state, space, &ships, d, events).won;
         }
         if !won || !defenders(ctx, state, space).is_empty() {
             continue;

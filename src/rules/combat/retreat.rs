@@ -20,6 +20,13 @@ fn entries(ctx: &Ctx, space: SpaceId, air_only: bool) -> Vec<SpaceId> {
     for o in ctx.orders {
         let is_air = |c: &UnitCount| game.unit_types()[c.unit].kind == Some(UnitKind::Air);
         let (path, air, all_air) = match &o.item {
+            // Paratroopers (bombers with infantry beyond one space) did not
+            // come overland: they open no retreat (FAQ, Weapons Development).
+            MoveOrder::Move { units, path, .. }
+                if path.len() > 2 && crate::rules::research::bombers_with_infantry(game, units) =>
+            {
+                (path, true, true)
+            }
             MoveOrder::Move { units, path, .. } => {
                 (path, units.iter().any(is_air), units.iter().all(is_air))
             }

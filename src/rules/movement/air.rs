@@ -70,7 +70,11 @@ pub fn check(
         let left = ids
             .iter()
             .filter_map(|&id| state.unit(id))
-            .map(|u| (t.movement.unwrap_or(0) as usize).saturating_sub(u.moved as usize + steps))
+            .map(|u| {
+                mover
+                    .movement(state, u)
+                    .saturating_sub(u.moved as usize + steps)
+            })
             .min()
             .unwrap_or(0);
         match land {

@@ -31,6 +31,7 @@ use crate::rules::SpaceId;
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind, UnitType};
 use crate::rules::orders::{Located, MoveOrder, OrderError, Origin, PowerId, UnitList};
+use crate::rules::research::{self, Technology};
 use crate::rules::state::{GameState, Unit};
 
 /// Checks and applies `power`'s combat moves to `state`, appending what
@@ -324,7 +325,7 @@ impl<'a> Mover<'a> {
         let mut chosen = Vec::new();
         let mut first_reason = None;
         for unit in there {
-            match self.why_not(unit, steps) {
+            match self.why_not(state, unit, steps) {
                 None => chosen.push(unit.id),
                 Some(reason) => {
                     first_reason.get_or_insert(reason);
@@ -347,11 +348,17 @@ impl<'a> Mover<'a> {
         })
     }
 
+    /// A unit's movement points, with its owner's Long-Range Aircraft.
+    pub(crate) fn movement(&self, state: &GameState, unit: &Unit) -> usize {
+        let t = self.utype(unit);
+        t.movement.unwrap_or(0) as usize + research::extra_movement(state, unit.owner, t)
+    }
+
     /// Why a unit may not move `steps` spaces now, or `None` when it may.
-    fn why_not(&self, unit: &Unit, steps: usize) -> Option<String> {
+    fn why_not(&self, state: &GameState, unit: &Unit, steps: usize) -> Option<String> {
         let t = self.utype(unit);
         let kind = t.kind.unwrap_or(UnitKind::Building);
-        let movement = t.movement.unwrap_or(0) as usize;
+        let movement = self.movement(state, unit);
         if kind == UnitKind::Building || movement == 0 {
             return Some("cannot move".into());
         }
@@ -427,11 +434,24 @@ impl<'a> Mover<'a> {
             ));
             return;
         }
+        if self.paradrop(state, origin, units, path, land, events) {
+            return;
+        }
         path::check(self, state, origin, path, units);
         let start = path[0];
         let steps = path.len() - 1;
         let mut ids = Vec::new();
+        // Improved Mechanized Infantry: each armor in the order takes one
+        // infantry a space further than it could go alone.
+        let mut mechanized = research::mechanized_infantry(self.game, state, self.power, units);
         for count in units {
+            let t = &self.game.unit_types()[count.unit];
+            let steps = if steps > 1 && count.count <= mechanized && research::is_infantry(t) {
+                mechanized -= count.count;
+                steps - 1
+            } else {
+                steps
+            };
             match self.pick(state, start, count.unit, count.count, steps) {
                 Ok(mut picked) => ids.append(&mut picked),
                 Err(reason) => self
@@ -475,6 +495,122 @@ impl<'a> Mover<'a> {
                 self.battle(state, end, events);
             }
         }
+    }
+}
+
+impl Mover<'_> {
+    /// Paratroopers (research, errata p.12): with the development, an order
+    /// of bombers and infantry only, no more infantry than bombers, is a
+    /// paradrop in the combat move. Both start together; each bomber carries
+    /// one infantry (its cargo until the drop after AA fire) and stops in the
+    /// first hostile territory it enters, which is where the path must end;
+    /// hostility is as at the start of the move, so a territory a blitz takes
+    /// this turn still stops it (FAQ, Weapons Development). No paradrop in
+    /// the non-combat move (FAQ). Returns `true` when the order was one
+    /// (applied, or its errors recorded).
+    fn paradrop(
+        &mut self,
+        state: &mut GameState,
+        origin: &Origin,
+        units: &UnitList,
+        path: &[SpaceId],
+        land: Option<SpaceId>,
+        events: &mut Vec<Event>,
+    ) -> bool {
+        if !state.has_technology(self.power, Technology::Paratroopers)
+            || !research::bombers_with_infantry(self.game, units)
+        {
+            return false;
+        }
+        let err = |reason: String| OrderError::new(origin, reason).field("path");
+        if !self.combat {
+            if path.len() > 2 {
+                self.errors.push(err(
+                    "bombers carry paratroopers only in the combat move (FAQ, Weapons \
+                     Development): infantry move on their own in the non-combat move"
+                        .into(),
+                ));
+                return true;
+            }
+            return false;
+        }
+        let types = self.game.unit_types();
+        let (bombers, infantry): (UnitList, UnitList) = units
+            .iter()
+            .partition(|c| research::is_bomber(&types[c.unit]));
+        let count = |l: &UnitList| l.iter().map(|c| c.count).sum::<u32>();
+        if count(&infantry) > count(&bombers) {
+            self.errors.push(
+                OrderError::new(
+                    origin,
+                    format!(
+                        "each bomber carries one paratrooper: {} infantry, {} bombers",
+                        count(&infantry),
+                        count(&bombers)
+                    ),
+                )
+                .field("units"),
+            );
+            return true;
+        }
+        let before = self.errors.len();
+        path::check(self, state, origin, path, &bombers);
+        let start = path[0];
+        let steps = path.len() - 1;
+        let mut bomber_ids = Vec::new();
+        let mut infantry_ids = Vec::new();
+        for c in &bombers {
+            match self.pick(state, start, c.unit, c.count, steps) {
+                Ok(mut ids) => bomber_ids.append(&mut ids),
+                Err(reason) => self
+                    .errors
+                    .push(OrderError::new(origin, reason).field("units")),
+            }
+        }
+        for c in &infantry {
+            // Carried, the infantry only needs to be free to move this turn.
+            match self.pick(state, start, c.unit, c.count, 1) {
+                Ok(mut ids) => infantry_ids.append(&mut ids),
+                Err(reason) => self
+                    .errors
+                    .push(OrderError::new(origin, reason).field("units")),
+            }
+        }
+        let hostile = |m: &Mover, s: SpaceId| {
+            !m.game.is_sea(s) && (m.hostile_land(state, s) || m.defenders(state, s) > 0)
+        };
+        let last = path.len() - 1;
+        if let Some(&stop) = path[1..last].iter().find(|&&s| hostile(self, s)) {
+            self.errors.push(err(format!(
+                "bombers carrying paratroopers stop in the first hostile territory they enter, \
+                 {} (errata p.12)",
+                self.sname(stop)
+            )));
+        } else if !hostile(self, path[last]) {
+            self.errors.push(err(format!(
+                "paratroopers are dropped into a hostile territory, and {} is not one",
+                self.sname(path[last])
+            )));
+        }
+        air::check(self, state, origin, &bombers, path, land);
+        if self.errors.len() > before {
+            return true;
+        }
+        self.relocate(state, &bomber_ids, path, origin);
+        self.relocate(state, &infantry_ids, path, origin);
+        for (inf, bomber) in infantry_ids.iter().zip(&bomber_ids) {
+            if let Some(u) = state.unit_mut(*inf) {
+                u.cargo_of = Some(*bomber);
+            }
+        }
+        events.push(Event::Moved {
+            power: self.power,
+            units: units.clone(),
+            path: path.to_vec(),
+            combat: true,
+        });
+        land::after_combat_move(self, state, path, units, events);
+        true
     }
 }
 

@@ -84,7 +84,11 @@ pub(crate) fn groups(
     pick: impl Fn(&Slot) -> bool,
 ) -> Vec<FireGroup> {
     let mut support = if attacking {
-        alive.iter().filter(|s| pick(s) && s.support).count()
+        alive
+            .iter()
+            .filter(|s| pick(s))
+            .map(|s| usize::from(s.support))
+            .sum()
     } else {
         0
     };

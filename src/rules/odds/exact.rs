@@ -202,7 +202,7 @@ impl Tables {
 /// state's firing groups are formed as `combat::fire` forms them.
 fn fire_table(side: &Side, low_luck: bool, pick: impl Fn(&Slot) -> bool) -> Vec<Pmf> {
     let hp = side.hp();
-    let support = side.attacking && side.slots.iter().any(|s| s.support && pick(s));
+    let support = side.attacking && side.slots.iter().any(|s| s.support > 0 && pick(s));
     if low_luck || support {
         return (0..=hp)
             .map(|h| {

@@ -102,7 +102,7 @@ fn fire(
 ) -> Hits {
     let picked: Vec<&Slot> = from.slots.iter().copied().filter(|s| pick(s)).collect();
     let mut support = if attacking {
-        picked.iter().filter(|s| s.support).count()
+        picked.iter().map(|s| usize::from(s.support)).sum()
     } else {
         0
     };

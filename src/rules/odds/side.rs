@@ -19,8 +19,9 @@ pub(crate) struct Slot {
     pub unit: UnitTypeId,
     /// Attack (attacking side) or defence (defending side) value.
     pub strength: u8,
-    /// Gives artillery support (attacking only).
-    pub support: bool,
+    /// Infantry it supports as attacking artillery: 0, 1, or 2 with the
+    /// owner's Improved Artillery Support.
+    pub support: u8,
     /// Can be raised by artillery support.
     pub supportable: bool,
     pub air: bool,
@@ -69,11 +70,21 @@ impl Side {
             .filter_map(|c| {
                 let u = state.unit(c.id)?;
                 let t = &types[u.unit];
-                let strength = if attacking { t.attack } else { t.defense }.unwrap_or(0);
+                // The owner's developments (Super Submarines, Jet Fighters).
+                let strength = if attacking {
+                    crate::rules::research::attack(state, u.owner, t)
+                } else {
+                    t.defense
+                }
+                .unwrap_or(0);
                 Some(Slot {
                     unit: u.unit,
                     strength,
-                    support: attacking && t.has(&Ability::ArtillerySupport),
+                    support: if attacking && t.has(&Ability::ArtillerySupport) {
+                        crate::rules::research::supported_per_artillery(state, u.owner) as u8
+                    } else {
+                        0
+                    },
                     supportable: t.has(&Ability::ArtillerySupportable),
                     air: t.kind == Some(UnitKind::Air),
                     hidden: t.has(&Ability::HiddenFromAir),

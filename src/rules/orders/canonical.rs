@@ -24,6 +24,18 @@ pub fn render(game: &GameDef, orders: &Orders, entropy: Option<&str>) -> String 
     }
     for section in keys::SECTIONS {
         match *section {
+            "research" => {
+                if let Some(r) = &orders.research {
+                    let _ = writeln!(out, "research:\n  buy: {}", r.item.buy);
+                    let chart = r
+                        .item
+                        .chart
+                        .and_then(|c| game.files().game.research.as_ref()?.charts.get(c));
+                    if let Some(c) = chart {
+                        let _ = writeln!(out, "  chart: {}", scalar(&c.name));
+                    }
+                }
+            }
             "purchase" => {
                 if let Some(p) = &orders.purchase {
                     let _ = writeln!(out, "purchase: {}", scalar(&names.show_units(&p.item)));
@@ -265,6 +277,9 @@ impl Orders {
         let clear = |origin: &mut super::Origin| *origin = super::Origin::default();
         if let Some(p) = &mut o.purchase {
             clear(&mut p.origin);
+        }
+        if let Some(r) = &mut o.research {
+            clear(&mut r.origin);
         }
         o.combat.iter_mut().for_each(|x| clear(&mut x.origin));
         o.repair.iter_mut().for_each(|x| clear(&mut x.origin));

@@ -9,6 +9,7 @@ pub const HEADER: &[&str] = &["match", "power", "round", "secret", "entropy", "c
 
 /// Order sections, in the fixed order of the canonical form.
 pub const SECTIONS: &[&str] = &[
+    "research",
     "purchase",
     "repair",
     "combat",
@@ -56,6 +57,9 @@ pub const RETREAT: &[&str] = &[
 
 /// The retreat written as a single word.
 pub const RETREAT_NEVER: &str = "never";
+
+/// Keys of the research section.
+pub const RESEARCH: &[&str] = &["buy", "chart"];
 
 /// Keys of standing orders.
 pub const STANDING: &[&str] = &["losses", "keep_one_land_unit", "submarines", "intercept"];

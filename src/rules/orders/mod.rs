@@ -23,7 +23,7 @@ pub type PowerId = usize;
 /// Where an order stands in the player's message, for error reports.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Origin {
-    /// The section: `purchase`, `combat`, `battles`, `noncombat`,
+    /// The section: `research`, `purchase`, `combat`, `battles`, `noncombat`,
     /// `take_over`, `place`, `standing`.
     pub section: &'static str,
     /// 1-based position of the order within its section (0 for a section
@@ -178,10 +178,26 @@ pub struct StandingOrders {
     pub intercept: Option<u32>,
 }
 
+/// Research and development (Anniversary): researcher tokens bought this
+/// turn, and the chart rolled on at a breakthrough (`research: {buy: 2,
+/// chart: air and naval}`). The chart is named in advance because the dice
+/// come after the orders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ResearchOrder {
+    /// Researcher tokens bought (0: roll only those already held).
+    pub buy: u32,
+    /// Index of the chart in the game's `research.charts`; needed whenever
+    /// the power will hold tokens, since they are rolled.
+    pub chart: Option<usize>,
+}
+
 /// Everything one message orders for one power. Sections not written are
 /// empty; which sections a stage accepts is the turn module's business.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Orders {
+    /// Research: tokens bought and the breakthrough chart (before the
+    /// purchase in the turn sequence).
+    pub research: Option<Located<ResearchOrder>>,
     /// Units bought this turn (placed in the place phase).
     pub purchase: Option<Located<UnitList>>,
     /// Damage repaired on industrial complexes in the purchase phase:

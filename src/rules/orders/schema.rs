@@ -53,6 +53,9 @@ pub struct RawMessage {
     pub entropy: Option<Text>,
     /// A command instead of (or besides) orders.
     pub command: Option<RawCommand>,
+    /// Research (Anniversary): researcher tokens to buy and the chart for a
+    /// breakthrough.
+    pub research: Option<RawResearch>,
     /// Units to buy: 6 infantry, 2 armor.
     pub purchase: Option<RawUnitList>,
     /// Damage to repair on industrial complexes (Anniversary): a territory
@@ -295,6 +298,17 @@ pub enum RawTypeList {
     List(Vec<String>),
 }
 
+/// Research and development: `{buy: 2, chart: air and naval}`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawResearch {
+    /// Researcher tokens to buy this turn (0 or absent: roll only those held).
+    pub buy: Option<u32>,
+    /// The breakthrough chart to roll on if a researcher die shows 6: its
+    /// name (land and production, air and naval) or number (1, 2).
+    pub chart: Option<Text>,
+}
+
 /// Standing orders.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -408,6 +422,10 @@ mod tests {
             sorted(keys::STANDING)
         );
         assert_eq!(
+            properties(&schema, "/$defs/RawResearch"),
+            sorted(keys::RESEARCH)
+        );
+        assert_eq!(
             properties(&schema, "/$defs/RawPlainMove"),
             sorted(keys::MOVE_EXTRA)
         );
@@ -436,6 +454,7 @@ mod tests {
             "RawTransport",
             "RawBattlePlan",
             "RawStanding",
+            "RawResearch",
             "RawAfterRound",
         ] {
             assert_eq!(

@@ -11,6 +11,7 @@ use crate::rules::model::{Ability, OptionValue};
 use crate::rules::orders::{PowerId, UnitCount};
 use crate::rules::problem::Problem;
 use crate::rules::production::{Complex, totals};
+use crate::rules::research;
 use crate::rules::state::GameState;
 use crate::rules::{GameDef, SpaceId};
 
@@ -135,7 +136,8 @@ impl RuleSetHooks for Anniversary {
     }
 
     /// Every industrial complex mobilizes up to its territory's IPC value
-    /// (rulebook p.26, KQ-5), less its damage. China mobilizes in any territory it controls,
+    /// (rulebook p.26, KQ-5), two more with Increased Factory Production
+    /// where that value is 3 or more (errata p.12), less its damage. China mobilizes in any territory it controls,
     /// captured this turn included, that held fewer than three Chinese units
     /// before placement began, any number there (FAQ, China).
     fn placement_sites(&self, game: &GameDef, state: &GameState, power: PowerId) -> Vec<Complex> {
@@ -160,16 +162,16 @@ impl RuleSetHooks for Anniversary {
                     .units_at(s)
                     .any(|u| game.unit_types()[u.unit].has(&Ability::Production))
             })
-            .map(|space| Complex {
-                space,
-                // Each point of damage lowers the capacity by one (rulebook
-                // p.17, digest §7), never below zero.
-                limit: Some(
-                    game.territory(space)
-                        .and_then(|t| t.ipc)
-                        .unwrap_or(0)
-                        .saturating_sub(state.damage_at(space)),
-                ),
+            .map(|space| {
+                let value = game.territory(space).and_then(|t| t.ipc).unwrap_or(0);
+                // Increased Factory Production: two more where worth 3 or
+                // more (errata p.12); each point of damage one less
+                // (rulebook p.17, digest §7), never below zero.
+                let extra = research::extra_production(state, power, value);
+                Complex {
+                    space,
+                    limit: Some((value + extra).saturating_sub(state.damage_at(space))),
+                }
             })
             .collect()
     }
