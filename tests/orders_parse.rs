@@ -142,6 +142,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
                 at: None,
             }],
             unload: Some(space("Finland")),
+            unload_units: None,
         }
     );
     assert_eq!(o.combat[3].origin.text, "transport: Baltic Sea");
@@ -290,8 +291,27 @@ fn transports_load_at_points_of_their_path() {
                 },
             ],
             unload: Some(space("Norway")),
+            unload_units: None,
         }
     );
+}
+
+#[test]
+fn a_transport_may_unload_part_of_its_cargo() {
+    let m =
+        ok("combat:\n  - transport: Baltic Sea\n    unload: 1 infantry, 1 artillery to Finland\n");
+    assert_eq!(
+        m.orders.combat[0].item,
+        MoveOrder::Transport {
+            path: vec![space("Baltic Sea")],
+            load: vec![],
+            unload: Some(space("Finland")),
+            unload_units: Some(units(&[(1, "infantry"), (1, "artillery")])),
+        }
+    );
+    let e = errors("combat:\n  - transport: Baltic Sea\n    unload: 1 infantri to Finland\n");
+    assert_eq!(e[0].field.as_deref(), Some("unload"), "{e:?}");
+    assert!(e[0].reason.contains("infantri"), "{e:?}");
 }
 
 /// (message, line, field, words the reason must contain): one row per kind
@@ -850,16 +870,22 @@ fn random_types(rng: &mut Rng) -> Vec<usize> {
 
 fn random_move(rng: &mut Rng) -> MoveOrder {
     if rng.below(3) == 0 {
+        let path = random_path(rng, 1);
+        let load = (0..rng.below(3))
+            .map(|_| Load {
+                units: random_units(rng),
+                from: random_space(rng),
+                at: rng.chance().then(|| random_space(rng)),
+            })
+            .collect();
+        let unload = rng.chance().then(|| random_space(rng));
+        // Part of the cargo only where there is an unloading.
+        let unload_units = unload.and_then(|_| rng.chance().then(|| random_units(rng)));
         MoveOrder::Transport {
-            path: random_path(rng, 1),
-            load: (0..rng.below(3))
-                .map(|_| Load {
-                    units: random_units(rng),
-                    from: random_space(rng),
-                    at: rng.chance().then(|| random_space(rng)),
-                })
-                .collect(),
-            unload: rng.chance().then(|| random_space(rng)),
+            path,
+            load,
+            unload,
+            unload_units,
         }
     } else {
         MoveOrder::Move {

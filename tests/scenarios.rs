@@ -84,3 +84,47 @@ fn every_scenario_holds() {
         failures.join("\n")
     );
 }
+
+/// `docs/rules/anniversary.md` is the map from the FAQ's rulings to their
+/// scenarios: every scenario of the corpus is named there, and every
+/// scenario named there exists (so the checklist cannot drift).
+#[test]
+fn the_anniversary_checklist_names_every_scenario_and_only_real_ones() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/rules/anniversary.md")).unwrap();
+    let dir = root.join("tests/scenarios/anniversary");
+    let mut unlisted = Vec::new();
+    for f in std::fs::read_dir(&dir).unwrap() {
+        let name = f.unwrap().file_name().into_string().unwrap();
+        if name.ends_with(".yaml") && !doc.contains(&format!("`{name}`")) {
+            unlisted.push(name);
+        }
+    }
+    assert!(
+        unlisted.is_empty(),
+        "not in docs/rules/anniversary.md: {unlisted:?}"
+    );
+    let mut missing = Vec::new();
+    for part in doc.split('`').skip(1).step_by(2) {
+        let named = part.ends_with(".yaml")
+            && part.contains('-')
+            && !part.contains('/')
+            && part
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.');
+        if named
+            && !dir.join(part).is_file()
+            && !root.join("tests/scenarios/aae").join(part).is_file()
+        {
+            missing.push(part.to_owned());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "named in docs/rules/anniversary.md but missing: {missing:?}"
+    );
+    assert!(
+        !doc.contains("| not yet |"),
+        "an FAQ item of the checklist has no scenario yet"
+    );
+}

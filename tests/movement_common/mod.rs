@@ -145,6 +145,7 @@ impl Board {
                 })
                 .collect(),
             unload: unload.map(|u| self.s(u)),
+            unload_units: None,
         }
     }
 

@@ -171,9 +171,10 @@ pub(crate) fn raid(
     let name = game.space_name(space).to_owned();
     aa_guns::fire_in_battle(ctx, state, space, &["sbr", "aa"], dice, events);
     // The air battle: interceptors already in the territory (FAQ) against
-    // the escorts. Where interception is the defender's choice (the
-    // Anniversary optional rule), each power's standing orders `intercept`
-    // cap how many of its fighters rise; otherwise every interceptor does.
+    // the escorts. Interception is the defender's choice (AAE digest §4.5;
+    // the Anniversary optional rule): each power's standing orders
+    // `intercept` cap how many of its fighters rise; without it every
+    // interceptor does.
     let raiders = attackers(ctx, state, space);
     let mut interceptors: Vec<u32> = Vec::new();
     let mut risen: Vec<(usize, u32)> = Vec::new();
@@ -185,10 +186,7 @@ pub(crate) fn raid(
         {
             continue;
         }
-        let cap = ctx
-            .rules
-            .fighter_escorts
-            .and_then(|_| state.standing.get(u.owner).and_then(|s| s.intercept));
+        let cap = state.standing.get(u.owner).and_then(|s| s.intercept);
         let n = match risen.iter_mut().find(|r| r.0 == u.owner) {
             Some(r) => &mut r.1,
             None => {
@@ -203,11 +201,7 @@ pub(crate) fn raid(
         interceptors.push(u.id);
     }
     if !interceptors.is_empty() && !raiders.is_empty() {
-        let rule = if ctx.rules.fighter_escorts.is_some() {
-            "standing orders: intercept (default: every fighter there)"
-        } else {
-            "default: standing orders have no interception entry"
-        };
+        let rule = "standing orders: intercept (default: every fighter there)";
         events.push(Event::Decision {
             space,
             rule: rule.into(),

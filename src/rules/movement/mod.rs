@@ -153,9 +153,20 @@ impl<'a> Mover<'a> {
                 MoveOrder::Move { units, path, land } => {
                     self.move_units(state, &located.origin, units, path, *land, events)
                 }
-                MoveOrder::Transport { path, load, unload } => {
-                    transport::order(self, state, &located.origin, path, load, *unload, events)
-                }
+                MoveOrder::Transport {
+                    path,
+                    load,
+                    unload,
+                    unload_units,
+                } => transport::order(
+                    self,
+                    state,
+                    &located.origin,
+                    path,
+                    load,
+                    unload.map(|to| (to, unload_units.as_ref())),
+                    events,
+                ),
             }
             debug_assert!(self.errors.len() >= before);
         }

@@ -33,7 +33,7 @@ use super::{Mover, path, sea};
 use crate::rules::SpaceId;
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind};
-use crate::rules::orders::{Load, OrderError, Origin, UnitCount};
+use crate::rules::orders::{Load, OrderError, Origin, UnitCount, UnitList};
 use crate::rules::state::{GameState, Unit};
 
 /// Checks and applies one transport order.
@@ -43,9 +43,12 @@ pub fn order(
     origin: &Origin,
     path: &[SpaceId],
     loads: &[Load],
-    unload: Option<SpaceId>,
+    unload: Option<(SpaceId, Option<&UnitList>)>,
     events: &mut Vec<Event>,
 ) {
+    // Where the cargo goes ashore, and which part of it (all when `None`).
+    let unload_units = unload.and_then(|(_, units)| units);
+    let unload = unload.map(|(to, _)| to);
     let before = mover.errors.len();
     let Some(&start) = path.first() else {
         mover.errors.push(
@@ -190,6 +193,19 @@ pub fn order(
                 .map(|u| u.id)
                 .chain(boarding.iter().map(|b| b.0))
                 .collect();
+            // `unload: 1 infantry to Finland`: only that part of the cargo
+            // goes ashore; the rest stays aboard (and may follow into the
+            // same territory later in the turn).
+            let own = match unload_units {
+                Some(wanted) => match part_of_cargo(mover, state, &own, wanted) {
+                    Ok(part) => part,
+                    Err(reason) => {
+                        mover.errors.push(err(format!("{here} {reason}")));
+                        return;
+                    }
+                },
+                None => own,
+            };
             if hostile && !mover.combat {
                 mover.errors.push(err(format!(
                     "{} is enemy territory; units may be unloaded into it only in the combat move \
@@ -198,6 +214,21 @@ pub fn order(
                 )));
             } else if hostile {
                 assault = true;
+                if unload_units.is_some()
+                    && let Some(&id) = own.iter().find(|&&id| {
+                        mover
+                            .utype(state.unit(id).expect("cargo"))
+                            .attack
+                            .unwrap_or(0)
+                            == 0
+                    })
+                {
+                    mover.errors.push(err(format!(
+                        "a {} cannot attack, so it cannot be unloaded in an amphibious assault; \
+                         it may follow in the non-combat move",
+                        mover.utype(state.unit(id).expect("cargo")).name
+                    )));
+                }
                 landing = own
                     .into_iter()
                     .filter(|&id| {
@@ -507,4 +538,34 @@ fn pick_cargo(
         mover.sname(from),
         first_reason.expect("one was refused")
     ))
+}
+
+/// The units of `cargo` (ids, in order) that make up `wanted`, lowest ids
+/// first, or why the cargo does not hold them.
+fn part_of_cargo(
+    mover: &Mover,
+    state: &GameState,
+    cargo: &[u32],
+    wanted: &UnitList,
+) -> Result<Vec<u32>, String> {
+    let mut part = Vec::new();
+    for c in wanted {
+        let mut have: Vec<u32> = cargo
+            .iter()
+            .copied()
+            .filter(|&id| state.unit(id).is_some_and(|u| u.unit == c.unit))
+            .collect();
+        have.sort_unstable();
+        if have.len() < c.count as usize {
+            return Err(format!(
+                "carries {} {} of {}, so it cannot unload {}",
+                have.len(),
+                mover.uname(c.unit),
+                mover.game.powers()[mover.power].name,
+                c.count
+            ));
+        }
+        part.extend(have.into_iter().take(c.count as usize));
+    }
+    Ok(part)
 }

@@ -140,7 +140,12 @@ fn move_order(out: &mut String, names: &Names<'_>, order: &MoveOrder) {
                 scalar(&target)
             );
         }
-        MoveOrder::Transport { path, load, unload } => {
+        MoveOrder::Transport {
+            path,
+            load,
+            unload,
+            unload_units,
+        } => {
             let _ = writeln!(out, "  - transport: {}", scalar(&names.show_path(path)));
             if !load.is_empty() {
                 out.push_str("    load:\n");
@@ -157,7 +162,12 @@ fn move_order(out: &mut String, names: &Names<'_>, order: &MoveOrder) {
                 }
             }
             if let Some(u) = unload {
-                let _ = writeln!(out, "    unload: {}", scalar(names.game().space_name(*u)));
+                let to = names.game().space_name(*u);
+                let text = match unload_units {
+                    Some(units) => format!("{} to {to}", names.show_units(units)),
+                    None => to.to_owned(),
+                };
+                let _ = writeln!(out, "    unload: {}", scalar(&text));
             }
         }
     }

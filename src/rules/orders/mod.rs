@@ -83,6 +83,10 @@ pub enum MoveOrder {
         /// The territory the cargo is unloaded into, if any. In a combat move
         /// into an enemy territory this is an amphibious assault.
         unload: Option<SpaceId>,
+        /// The part of the cargo unloaded (`unload: 1 infantry to Finland`);
+        /// `None` unloads all of it (the units that can attack, in an
+        /// amphibious assault).
+        unload_units: Option<UnitList>,
     },
 }
 

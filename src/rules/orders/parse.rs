@@ -765,6 +765,7 @@ impl Parser<'_, '_> {
         let mut path = None;
         let mut load = Vec::new();
         let mut unload = None;
+        let mut unload_units = None;
         let mut ok = true;
         for (key, value) in entries {
             let Some(word) = key.text().and_then(|k| find_key(k, keys::TRANSPORT)) else {
@@ -800,10 +801,29 @@ impl Parser<'_, '_> {
                         }
                     }
                 }
-                _ => match self.space(origin, value, "unload") {
-                    Some(id) => unload = Some(id),
-                    None => ok = false,
-                },
+                _ => {
+                    // `unload: Finland`, or a part of the cargo:
+                    // `unload: 1 infantry to Finland`.
+                    let part = value
+                        .text()
+                        .and_then(|t| rfind_word(t, "to").map(|at| (t, at)));
+                    match part {
+                        Some((text, at)) => match self.unload_part(text, at) {
+                            Ok((units, to)) => {
+                                unload = Some(to);
+                                unload_units = Some(units);
+                            }
+                            Err(reasons) => {
+                                self.errors_at(origin, value, "unload", reasons);
+                                ok = false;
+                            }
+                        },
+                        None => match self.space(origin, value, "unload") {
+                            Some(id) => unload = Some(id),
+                            None => ok = false,
+                        },
+                    }
+                }
             }
         }
         if ok {
@@ -811,6 +831,7 @@ impl Parser<'_, '_> {
                 path: path?,
                 load,
                 unload,
+                unload_units,
             })
         } else {
             None
@@ -836,6 +857,31 @@ impl Parser<'_, '_> {
     }
 
     /// `2 infantry, 1 armor from Germany [at Baltic Sea]`.
+    /// `1 infantry to Finland` (`at` is where ` to ` starts): the units
+    /// unloaded and where.
+    fn unload_part(&self, text: &str, at: usize) -> Result<(UnitList, SpaceId), Vec<String>> {
+        let form = "write the unloading as TERRITORY, or UNITS to TERRITORY to unload part of the \
+                    cargo (1 infantry to Finland)";
+        let mut errors = Vec::new();
+        let units = self
+            .names
+            .unit_list(&text[..at])
+            .map_err(|e| errors.extend(e))
+            .ok();
+        if units.as_ref().is_some_and(Vec::is_empty) {
+            errors.push(format!("\"{}\" unloads no units; {form}", text.trim()));
+        }
+        let to = self
+            .names
+            .space(&text[at + " to ".len()..])
+            .map_err(|e| errors.push(e))
+            .ok();
+        match (units, to) {
+            (Some(units), Some(to)) if errors.is_empty() => Ok((units, to)),
+            _ => Err(errors),
+        }
+    }
+
     fn load(&self, text: &str) -> Result<Load, Vec<String>> {
         let form = "write cargo as UNITS from TERRITORY, optionally followed by at SEA ZONE \
                     (2 infantry from Germany)";

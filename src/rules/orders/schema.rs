@@ -152,7 +152,8 @@ pub struct RawTransport {
     /// the path it boards); one string or a list.
     pub load: Option<RawLoad>,
     /// The territory the cargo goes ashore in (an amphibious assault when
-    /// enemy-held in a combat move).
+    /// enemy-held in a combat move), or part of the cargo and where:
+    /// `1 infantry to Finland`.
     pub unload: Option<String>,
 }
 
