@@ -330,7 +330,7 @@ fn odds_questions_by_mail_are_answered_exactly() {
     let to = orders_to("o1");
     // Any player may ask at any time (it is not the Soviet turn).
     let body = format!(
-        "match: o1\npower: Soviet Union\nsecret: {secret}\nodds:\n  - {{attackers: 1 infantry, defenders: 1 infantry}}\n  - {{attackers: 2 infantri, defenders: 1 infantry}}\n  - {{attackers: 3 infantry, defenders: 2 infantry, retreat: {{after_round: 1}}, battles: 99999999}}\n  - {{attackers: 1 fighter, defenders: [1 submarine, 1 destroyer], battles: 500000}}\n"
+        "match: o1\npower: Soviet Union\nsecret: {secret}\nodds:\n  - {{attackers: 1 infantry, defenders: 1 infantry}}\n  - {{attackers: 2 infantri, defenders: 1 infantry}}\n  - {{attackers: 3 infantry, defenders: 2 infantry, retreat: {{after_round: 1}}, battles: 99999999}}\n  - {{attackers: 1 fighter, defenders: [1 submarine, 1 destroyer], battles: 500000}}\n  - {{attackers: 1 bomber, defenders: 1 infantry, attacker_developments: [heavy bombers]}}\n"
     );
     env.drop_mail(1, &mail(&soviet, &to, "odds@p", "chances?", &body));
     // Odds and orders together are refused.
@@ -373,6 +373,12 @@ fn odds_questions_by_mail_are_answered_exactly() {
     assert!(
         b.contains("Did you mean infantry?") || b.contains("did you mean infantry"),
         "{b}"
+    );
+    // Developments are read, and refused in a game without research.
+    let q5 = &b[b.find("QUESTION 5").unwrap()..];
+    assert!(
+        q5.contains("attacker_developments:") && q5.contains("has no research and development"),
+        "{q5}"
     );
     let mixed = sent
         .iter()

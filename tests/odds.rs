@@ -328,3 +328,181 @@ fn a_question_read_from_yaml_as_a_mail_sends_it() {
         .is_err()
     );
 }
+
+fn anniversary() -> GameDef {
+    load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/anniversary-1941")).unwrap()
+}
+
+fn with_developments(att: &str, def: &str, att_dev: &str, def_dev: &str) -> OddsQuery {
+    let mut q = OddsQuery::new(att, def);
+    q.battle = Some(BattleType::Land);
+    q.low_luck = Some(false);
+    if !att_dev.is_empty() {
+        q.attacker_developments = Some(att_dev.into());
+    }
+    if !def_dev.is_empty() {
+        q.defender_developments = Some(def_dev.into());
+    }
+    q
+}
+
+#[test]
+fn heavy_bombers_roll_two_dice_and_keep_the_best() {
+    let g = anniversary();
+    // A bomber attacks at 4: 2/3 with one die, 1 - (1/3)^2 = 8/9 with two.
+    // Against an infantry (2/6): attacker only 8/9*2/3 = 16/27, defender
+    // only 1/9*1/3 = 1/27, both 8/9*1/3 = 8/27, stays 2/27; divided by
+    // 25/27: 16/25, 1/25, 8/25, after 27/25 rounds on average.
+    let r = answer(
+        &g,
+        &with_developments("bomber", "infantry", "heavy bombers", ""),
+    )
+    .unwrap();
+    assert_odds(&r, 16.0 / 25.0, 1.0 / 25.0, 8.0 / 25.0);
+    assert!((r.expected_rounds - 27.0 / 25.0).abs() < 1e-12);
+    // Without: 2/3 against 1/3: 4/9, 1/9, 2/9, stays 2/9 -> 4/7, 1/7, 2/7.
+    let plain = answer(&g, &with_developments("bomber", "infantry", "", "")).unwrap();
+    assert_odds(&plain, 4.0 / 7.0, 1.0 / 7.0, 2.0 / 7.0);
+    // The defender's Heavy Bombers do nothing for the attacker.
+    let r = answer(
+        &g,
+        &with_developments("bomber", "infantry", "", "heavy bombers"),
+    )
+    .unwrap();
+    assert_odds(&r, 4.0 / 7.0, 1.0 / 7.0, 2.0 / 7.0);
+    assert!(
+        r.notes.iter().any(|n| n.contains("no effect")),
+        "{:?}",
+        r.notes
+    );
+}
+
+#[test]
+fn heavy_bombers_with_artillery_support_in_play() {
+    // With artillery among the attackers the firing groups are formed per
+    // state (another code path than bombers alone). The attacker retreats
+    // after round 1, so the defender keeps its armor exactly when every
+    // attacking die of round 1 misses.
+    let g = anniversary();
+    let mut q = with_developments(
+        "1 infantry, 1 artillery, 2 bombers",
+        "1 armor",
+        "heavy bombers",
+        "",
+    );
+    q.retreat = Some(RetreatRule::Rule {
+        after_round: Some(1),
+        when_attackers_below: None,
+        when_odds_below: None,
+    });
+    let r = answer(&g, &q).unwrap();
+    // Supported infantry and artillery each miss 2/3 (hit at 2); the
+    // defender's armor survives round 1 with (2/3)^2 * (1/9)^2 = 4/729 and
+    // then the attacker retreats (a retreat counts as the defender holding).
+    let survives = 4.0 / 729.0;
+    assert_eq!(r.method, Method::Exact);
+    assert!(
+        (r.defender_wins - survives).abs() < 1e-12,
+        "{}",
+        r.to_text()
+    );
+}
+
+#[test]
+fn heavy_bombers_under_low_luck_count_once_as_the_adjudicator_does() {
+    // Low Luck: a bomber's 4 is one die hitting on 4 or less, two dice or
+    // not; the infantry's 2 the same as with dice. 4/7, 1/7, 2/7.
+    let mut q = with_developments("bomber", "infantry", "heavy bombers", "");
+    q.low_luck = Some(true);
+    let r = answer(&anniversary(), &q).unwrap();
+    assert_odds(&r, 4.0 / 7.0, 1.0 / 7.0, 2.0 / 7.0);
+    assert!(
+        r.notes.iter().any(|n| n.contains("Low Luck")),
+        "{:?}",
+        r.notes
+    );
+}
+
+#[test]
+fn jet_fighters_attack_at_four_and_radar_aa_guns_hit_at_two() {
+    let g = anniversary();
+    // A jet fighter at 4 (2/3) against an infantry (1/3): 4/7, 1/7, 2/7.
+    let r = answer(
+        &g,
+        &with_developments("fighter", "infantry", "jet fighters", ""),
+    )
+    .unwrap();
+    assert_odds(&r, 4.0 / 7.0, 1.0 / 7.0, 2.0 / 7.0);
+    // At 3 (1/2): 1/3, 1/6, 1/6, stays 1/3 -> 1/2, 1/4, 1/4. The
+    // defender's Jet Fighters change no defence.
+    let r = answer(
+        &g,
+        &with_developments("fighter", "infantry", "", "jet fighters"),
+    )
+    .unwrap();
+    assert_odds(&r, 0.5, 0.25, 0.25);
+    // Radar: the AA gun shoots the fighter down with 2/6; the rest as at 3.
+    // Attacker 2/3*1/2 = 1/3, defender 1/3 + 2/3*1/4 = 1/2, both 1/6.
+    let r = answer(
+        &g,
+        &with_developments("fighter", "infantry, AA gun", "", "radar"),
+    )
+    .unwrap();
+    assert_odds(&r, 1.0 / 3.0, 0.5, 1.0 / 6.0);
+    // The attacker's Radar does not help the defender's gun (1/6).
+    let r = answer(
+        &g,
+        &with_developments("fighter", "infantry, AA gun", "radar", ""),
+    )
+    .unwrap();
+    assert_odds(&r, 5.0 / 12.0, 1.0 / 6.0 + 5.0 / 24.0, 5.0 / 24.0);
+}
+
+#[test]
+fn developments_are_named_as_in_the_rules_and_only_where_research_is_played() {
+    let e = answer(
+        &anniversary(),
+        &with_developments("bomber", "infantry", "heavy bomber, jets", ""),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("attacker_developments: no development \"heavy bomber\""),
+        "{e}"
+    );
+    assert!(e.contains("\"jets\""), "{e}");
+    assert!(
+        e.contains("jet fighters") && e.contains("heavy bombers"),
+        "{e}"
+    );
+    // Spellings as Technology::from_name reads them.
+    let ok = answer(
+        &anniversary(),
+        &with_developments("bomber", "infantry", "Heavy_Bombers", ""),
+    )
+    .unwrap();
+    assert_odds(&ok, 16.0 / 25.0, 1.0 / 25.0, 8.0 / 25.0);
+    // AAE has no research: no power can have a development.
+    let mut q = OddsQuery::new("bomber", "infantry");
+    q.defender_developments = Some("radar".into());
+    let e = answer(&game(), &q).unwrap_err().to_string();
+    assert!(
+        e.contains("defender_developments:") && e.contains("has no research and development"),
+        "{e}"
+    );
+}
+
+#[test]
+fn developments_read_from_yaml_as_a_mail_sends_them() {
+    let q: OddsQuery = serde_saphyr::from_str(
+        "attackers: bomber\ndefenders: infantry\nbattle: land\nlow_luck: false\n\
+         attacker_developments: [jet fighters, heavy bombers]\n",
+    )
+    .unwrap();
+    assert_odds(
+        &answer(&anniversary(), &q).unwrap(),
+        16.0 / 25.0,
+        1.0 / 25.0,
+        8.0 / 25.0,
+    );
+}

@@ -89,3 +89,48 @@ fn a_typo_is_refused_with_a_suggestion() {
     assert!(!ok);
     assert!(err.contains("not a retreat"), "{err}");
 }
+
+#[test]
+fn developments_by_option() {
+    // 1 heavy bomber against 1 infantry: 16/25 (worked out in tests/odds.rs).
+    let (ok, out, err) = odds(&[
+        "anniversary-1941",
+        "1 bomber",
+        "1 infantry",
+        "--attacker-developments",
+        "heavy bombers, jet fighters",
+        "--dice",
+        "--format",
+        "yaml",
+    ]);
+    assert!(ok, "{err}");
+    let wins: f64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("attacker_wins: "))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((wins - 16.0 / 25.0).abs() < 1e-12, "{out}");
+    assert!(out.contains("heavy bombers, jet fighters"), "{out}");
+    let (ok, _, err) = odds(&[
+        "anniversary-1941",
+        "1 bomber",
+        "1 infantry",
+        "--defender-developments",
+        "radr",
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("defender_developments: no development \"radr\"") && err.contains("radar"),
+        "{err}"
+    );
+    let (ok, _, err) = odds(&[
+        "aae",
+        "1 bomber",
+        "1 infantry",
+        "--attacker-developments",
+        "heavy bombers",
+    ]);
+    assert!(!ok);
+    assert!(err.contains("has no research and development"), "{err}");
+}

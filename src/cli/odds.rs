@@ -60,6 +60,13 @@ pub struct OddsArgs {
     /// land or sea (inferred from the units when left out).
     #[arg(long, value_enum)]
     battle: Option<Battle>,
+    /// The attacker's developments, comma-separated: "jet fighters, heavy
+    /// bombers" (games with research only).
+    #[arg(long, value_name = "NAMES")]
+    attacker_developments: Option<String>,
+    /// The defender's developments: "radar".
+    #[arg(long, value_name = "NAMES")]
+    defender_developments: Option<String>,
     /// List every outcome with its probability.
     #[arg(long)]
     outcomes: bool,
@@ -107,6 +114,8 @@ pub fn run(args: OddsArgs) -> anyhow::Result<ExitCode> {
         Battle::Land => BattleType::Land,
         Battle::Sea => BattleType::Sea,
     });
+    q.attacker_developments = args.attacker_developments.as_deref().map(UnitsText::from);
+    q.defender_developments = args.defender_developments.as_deref().map(UnitsText::from);
     q.outcomes = args.outcomes;
     q.battles = args.battles;
     let report = match answer(&game, &q) {

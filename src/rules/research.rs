@@ -124,9 +124,9 @@ impl std::fmt::Display for Technology {
     }
 }
 
-/// Why `power` may not research in this game, if it may not.
-fn refusal(game: &GameDef, power: PowerId) -> Option<String> {
-    let name = &game.powers()[power].name;
+/// Why nobody may research in this game, if nobody may: the game has no
+/// research, or the match turned it off.
+pub(crate) fn refusal_for_game(game: &GameDef) -> Option<String> {
     if game.files().game.research.is_none() {
         return Some(format!(
             "{} has no research and development",
@@ -135,6 +135,15 @@ fn refusal(game: &GameDef, power: PowerId) -> Option<String> {
     }
     if game.research().is_none() {
         return Some("research and development is off in this match (rule option research)".into());
+    }
+    None
+}
+
+/// Why `power` may not research in this game, if it may not.
+fn refusal(game: &GameDef, power: PowerId) -> Option<String> {
+    let name = &game.powers()[power].name;
+    if let Some(reason) = refusal_for_game(game) {
+        return Some(reason);
     }
     if !game.powers()[power].collects_income {
         return Some(format!(

@@ -73,6 +73,23 @@ pub(crate) struct FireGroup {
     pub supported: bool,
     pub strength: u8,
     pub count: u32,
+    /// Dice each unit rolls, hitting if any die does (Heavy Bombers: 2);
+    /// ignored under Low Luck, as the adjudicator ignores it.
+    pub dice_each: u8,
+}
+
+impl FireGroup {
+    /// The chance that one unit of the group hits with dice.
+    pub fn hit_chance(&self) -> f64 {
+        hit_chance(self.strength, self.dice_each)
+    }
+}
+
+/// The chance that a unit firing at `strength` hits with dice, rolling
+/// `dice_each` dice and hitting if any die does: 1 - (1 - s/6)^n.
+pub(crate) fn hit_chance(strength: u8, dice_each: u8) -> f64 {
+    let miss = 1.0 - f64::from(strength.min(6)) / 6.0;
+    1.0 - miss.powi(i32::from(dice_each.max(1)))
 }
 
 /// The firing groups of `alive` units picked by `pick`: attacking artillery
@@ -104,7 +121,7 @@ pub(crate) fn groups(
             strength += 1;
             supported = true;
         }
-        add(&mut out, s.unit, supported, strength, 1);
+        add(&mut out, s.unit, supported, strength, s.dice_each, 1);
     }
     out
 }
@@ -115,28 +132,32 @@ pub(crate) fn add(
     unit: UnitTypeId,
     supported: bool,
     strength: u8,
+    dice_each: u8,
     count: u32,
 ) {
     if strength == 0 || count == 0 {
         return;
     }
-    match groups
-        .iter_mut()
-        .find(|g| g.unit == unit && g.supported == supported && g.strength == strength)
-    {
+    match groups.iter_mut().find(|g| {
+        g.unit == unit
+            && g.supported == supported
+            && g.strength == strength
+            && g.dice_each == dice_each
+    }) {
         Some(g) => g.count += count,
         None => groups.push(FireGroup {
             unit,
             supported,
             strength,
             count,
+            dice_each,
         }),
     }
 }
 
-/// The hits of `groups`: one d6 per unit hitting at or below its strength,
-/// or Low Luck (per group, `count * strength / 6` sure hits and one die for
-/// the remainder).
+/// The hits of `groups`: one d6 per unit hitting at or below its strength
+/// (or `dice_each` dice, any of them hitting), or Low Luck (per group,
+/// `count * strength / 6` sure hits and one die for the remainder).
 pub(crate) fn hits(groups: &[FireGroup], low_luck: bool) -> Pmf {
     // One dense buffer, each group convolved into it in place.
     let mut lo = 0;
@@ -155,7 +176,7 @@ pub(crate) fn hits(groups: &[FireGroup], low_luck: bool) -> Pmf {
                 }
             }
         } else {
-            let b = binomial_dense(g.count as usize, f64::from(s) / 6.0);
+            let b = binomial_dense(g.count as usize, g.hit_chance());
             let mut next = vec![0.0; out.len() + b.len() - 1];
             for (i, x) in out.iter().enumerate() {
                 for (j, y) in b.iter().enumerate() {
@@ -224,12 +245,33 @@ mod tests {
     }
 
     #[test]
+    fn heavy_bombers_hit_if_either_die_does_and_only_with_dice() {
+        // Two bombers at 4, two dice each: each hits with 1 - (1/3)^2 = 8/9.
+        let g = [FireGroup {
+            unit: 0,
+            supported: false,
+            strength: 4,
+            count: 2,
+            dice_each: 2,
+        }];
+        let h = hits(&g, false);
+        assert!((h.at(0) - 1.0 / 81.0).abs() < 1e-15);
+        assert!((h.at(1) - 16.0 / 81.0).abs() < 1e-15);
+        assert!((h.at(2) - 64.0 / 81.0).abs() < 1e-15);
+        // Low Luck: 8 points, one sure hit and a die hitting on 2.
+        let ll = hits(&g, true);
+        assert_eq!(ll.lo, 1);
+        assert!((ll.at(2) - 2.0 / 6.0).abs() < 1e-15);
+    }
+
+    #[test]
     fn low_luck_rolls_one_die_per_group_for_the_remainder() {
         let g = [FireGroup {
             unit: 0,
             supported: false,
             strength: 1,
             count: 8,
+            dice_each: 1,
         }];
         let h = hits(&g, true);
         assert_eq!(h.lo, 1);

@@ -12,7 +12,7 @@
 //! The first round is played explicitly (bombardment fires in it only), and
 //! so are the first N rounds of a retreat after round N.
 
-use super::dist::{Pmf, groups, hits};
+use super::dist::{Pmf, groups, hit_chance, hits};
 use super::side::{Side, Slot};
 
 /// When the attacker retreats, as the calculator applies it.
@@ -220,7 +220,7 @@ fn fire_table(side: &Side, low_luck: bool, pick: impl Fn(&Slot) -> bool) -> Vec<
         if h >= spare {
             let s = &side.slots[h - spare];
             if pick(s) && s.strength > 0 {
-                let p = f64::from(s.strength.min(6)) / 6.0;
+                let p = hit_chance(s.strength, s.dice_each);
                 dense.push(0.0);
                 for i in (1..dense.len()).rev() {
                     dense[i] = dense[i] * (1.0 - p) + dense[i - 1] * p;

@@ -148,6 +148,7 @@ impl Battle {
                 supported: false,
                 strength: v,
                 count: n,
+                dice_each: 1,
             };
             let pmf: Pmf = hits(&[g], self.low_luck);
             let mut next = Vec::new();

@@ -123,7 +123,11 @@ fn fire(
             continue;
         }
         match groups.iter_mut().find(|(g, gc)| {
-            g.unit == s.unit && g.supported == supported && g.strength == strength && *gc == c
+            g.unit == s.unit
+                && g.supported == supported
+                && g.strength == strength
+                && g.dice_each == s.dice_each
+                && *gc == c
         }) {
             Some((g, _)) => g.count += 1,
             None => groups.push((
@@ -132,6 +136,7 @@ fn fire(
                     supported,
                     strength,
                     count: 1,
+                    dice_each: s.dice_each,
                 },
                 c,
             )),
@@ -151,7 +156,11 @@ fn roll(rng: &mut ChaCha8Rng, g: &FireGroup, low_luck: bool) -> u32 {
         let total = g.count * s;
         total / 6 + u32::from(d6(rng) <= total % 6)
     } else {
-        (0..g.count).filter(|_| d6(rng) <= s).count() as u32
+        // Each unit rolls its dice and hits if any die does (Heavy Bombers).
+        let each = g.dice_each.max(1);
+        (0..g.count)
+            .filter(|_| (0..each).map(|_| d6(rng)).any(|v| v <= s))
+            .count() as u32
     }
 }
 
@@ -202,6 +211,7 @@ fn one(battle: &Battle, types: usize, rng: &mut ChaCha8Rng) -> (End, Vec<u32>, V
                 supported: false,
                 strength: v,
                 count: n,
+                dice_each: 1,
             };
             let mut down = roll(rng, &g, battle.low_luck).min(n);
             for (c, s) in att.cands.iter_mut().zip(&att.slots) {

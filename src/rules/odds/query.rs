@@ -13,6 +13,7 @@ use crate::rules::combat::fights;
 use crate::rules::model::{Ability, OptionValue, UnitKind};
 use crate::rules::orders::grammar::Names;
 use crate::rules::orders::{StandingOrders, SubmarinePolicy, UnitCount, UnitList};
+use crate::rules::research::{self, Technology};
 use crate::rules::state::{GameState, Unit};
 use crate::rules::{GameDef, SpaceId};
 
@@ -109,6 +110,14 @@ pub struct OddsQuery {
     /// Low Luck; when left out, the game's `low_luck` option.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub low_luck: Option<bool>,
+    /// The attacker's developments (`[jet fighters, heavy bombers]`, names as
+    /// [`Technology::from_name`] reads them); none when left out. Only in a
+    /// game that plays research.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attacker_developments: Option<UnitsText>,
+    /// The defender's developments (Radar: its AA gun hits on one more).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defender_developments: Option<UnitsText>,
     /// Also list every outcome (survivors of each side) with its probability.
     #[serde(default)]
     pub outcomes: bool,
@@ -134,6 +143,8 @@ impl OddsQuery {
             keep_one_land_unit: false,
             retreat: None,
             low_luck: None,
+            attacker_developments: None,
+            defender_developments: None,
             outcomes: false,
             battles: None,
             monte_carlo: false,
@@ -236,6 +247,15 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
     };
     let losses = order("losses", &q.losses);
     let defender_losses = order("defender_losses", &q.defender_losses);
+    let att_techs = developments(game, "attacker_developments", &q.attacker_developments);
+    let def_techs = developments(game, "defender_developments", &q.defender_developments);
+    let (att_techs, def_techs) = match (att_techs, def_techs) {
+        (Ok(a), Ok(d)) => (a, d),
+        (a, d) => {
+            errors.extend(a.err().into_iter().chain(d.err()).flatten());
+            (Vec::new(), Vec::new())
+        }
+    };
     let low_luck = q.low_luck.unwrap_or(matches!(
         game.option("low_luck"),
         Some(OptionValue::Bool(true))
@@ -307,7 +327,7 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
         } else if !sea && t.kind == Some(UnitKind::Sea) {
             match bombard_value {
                 Some(v) if q.amphibious => {
-                    super::dist::add(&mut bombard, c.unit, false, v, c.count);
+                    super::dist::add(&mut bombard, c.unit, false, v, 1, c.count);
                 }
                 _ => errors.push(format!(
                     "attackers: {} cannot fight in a land battle{}",
@@ -394,6 +414,14 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
     } else {
         policy
     };
+    // Every unit belongs to power 0; each side is ranked in a state of its
+    // own holding that side's developments, so that they never mix.
+    let mut def_state = state.clone();
+    def_state.technologies[0] = def_techs.clone();
+    state.technologies[0] = att_techs.clone();
+    // Radar: the defender's AA gun hits on one more (`combat::enemy_aa`).
+    let aa = aa.map(|v| v + u8::from(def_techs.contains(&Technology::Radar)));
+    notes.extend(development_notes(&att_techs, &def_techs, low_luck));
     let att_chooser = Chooser::Attacker {
         losses: &losses,
         source: "the question's order of loss".to_owned(),
@@ -411,7 +439,7 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
     };
     let battle = Battle {
         att: Side::ranked(game, &state, &att_ids, &att_chooser, true),
-        def: Side::ranked(game, &state, &def_ids, &def_chooser, false),
+        def: Side::ranked(game, &def_state, &def_ids, &def_chooser, false),
         low_luck,
         aa: if att_air { aa } else { None },
         bombard,
@@ -441,6 +469,93 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
         defenders,
         notes,
     })
+}
+
+/// Developments that change a battle: the attacker's and the defender's.
+const ATTACKING: [Technology; 4] = [
+    Technology::ImprovedArtillerySupport,
+    Technology::SuperSubmarines,
+    Technology::JetFighters,
+    Technology::HeavyBombers,
+];
+const DEFENDING: [Technology; 1] = [Technology::Radar];
+
+/// The developments named in `field`, or every problem with them: unknown
+/// names (listing the valid ones), or any at all in a game without research.
+fn developments(
+    game: &GameDef,
+    field: &str,
+    text: &Option<UnitsText>,
+) -> Result<Vec<Technology>, Vec<String>> {
+    let Some(text) = text else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for name in text
+        .text()
+        .split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+    {
+        match Technology::from_name(name) {
+            Some(t) if !out.contains(&t) => out.push(t),
+            Some(_) => {}
+            None => {
+                let all: Vec<&str> = Technology::ALL.iter().map(|t| t.name()).collect();
+                errors.push(format!(
+                    "{field}: no development {name:?}; the developments are {}",
+                    all.join(", ")
+                ));
+            }
+        }
+    }
+    if !out.is_empty()
+        && let Some(reason) = research::refusal_for_game(game)
+    {
+        errors.push(format!(
+            "{field}: {reason}, so no power has developments; leave {field} out"
+        ));
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+/// What the report says about the sides' developments.
+fn development_notes(att: &[Technology], def: &[Technology], low_luck: bool) -> Vec<String> {
+    let mut notes = Vec::new();
+    for (who, techs, counts) in [
+        ("attacker", att, &ATTACKING[..]),
+        ("defender", def, &DEFENDING[..]),
+    ] {
+        if techs.is_empty() {
+            continue;
+        }
+        let names: Vec<&str> = techs.iter().map(|t| t.name()).collect();
+        notes.push(format!("{who}'s developments: {}", names.join(", ")));
+        let idle: Vec<&str> = techs
+            .iter()
+            .filter(|t| !counts.contains(t))
+            .map(|t| t.name())
+            .collect();
+        if !idle.is_empty() {
+            notes.push(format!(
+                "no effect in a battle for the {who}: {}",
+                idle.join(", ")
+            ));
+        }
+    }
+    if low_luck && att.contains(&Technology::HeavyBombers) {
+        notes.push(
+            "Low Luck: heavy bombers count their attack once, as the adjudicator does \
+             (no second die)"
+                .to_owned(),
+        );
+    }
+    notes
 }
 
 /// The retreat rule as a policy.

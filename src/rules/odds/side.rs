@@ -11,6 +11,7 @@ use crate::rules::GameDef;
 use crate::rules::combat::casualties::{Candidate, Chooser, rank};
 use crate::rules::model::{Ability, UnitKind};
 use crate::rules::orders::UnitTypeId;
+use crate::rules::research::Technology;
 use crate::rules::state::GameState;
 
 /// One unit in its side's order of loss.
@@ -33,6 +34,10 @@ pub(crate) struct Slot {
     pub first_strike: bool,
     /// Cancels first strike and reveals hidden units.
     pub anti_sub: bool,
+    /// Dice it rolls, hitting if any die does: 2 for an attacking bomber
+    /// of a power with Heavy Bombers, else 1 (one die under Low Luck, as
+    /// `combat::fire` does it).
+    pub dice_each: u8,
     /// The adjudicator's casualty candidate (hits it can still take, ...).
     pub candidate: Candidate,
 }
@@ -91,6 +96,15 @@ impl Side {
                     cannot_hit_air: t.has(&Ability::CannotHitAir),
                     first_strike: attacking && t.has(&Ability::FirstStrike),
                     anti_sub: t.has(&Ability::AntiSubmarine),
+                    // As `combat::battle` decides it: attacking bombers only.
+                    dice_each: if attacking
+                        && t.has(&Ability::StrategicBomber)
+                        && state.has_technology(u.owner, Technology::HeavyBombers)
+                    {
+                        2
+                    } else {
+                        1
+                    },
                     candidate: c,
                 })
             })
