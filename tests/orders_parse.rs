@@ -555,7 +555,7 @@ const ERROR_KINDS: &[(&str, usize, Option<&str>, &str)] = &[
         "odds:\n  attack: 3 infantry\n",
         1,
         None,
-        "odds questions are not supported yet",
+        "odds questions are answered in a message of their own",
     ),
     (
         "purchase: 1 armor\nPurchase: 1 armor\n",

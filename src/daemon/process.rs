@@ -666,7 +666,7 @@ impl Daemon {
         if let Some(cmd) = command
             && !(cmd == "standing" && header.has_standing)
         {
-            let known_cmd = ["help", "status", "standing", "resend", "rotate", "odds"];
+            let known_cmd = crate::rules::orders::keys::COMMANDS;
             let errors = if header.has_orders || header.has_standing {
                 vec![
                     "send orders and commands (or odds questions) in separate messages".to_string(),

@@ -21,8 +21,9 @@ pub const SECTIONS: &[&str] = &[
     "standing",
 ];
 
-/// Recognised but not yet supported: odds questions (a later issue). Written
-/// in a message, it is an error rather than silently ignored.
+/// Recognised but not orders: odds questions, answered by the mail daemon
+/// in a message of their own (`docs/odds.md`). Written among orders, it is
+/// an error rather than silently ignored.
 pub const RESERVED: &[&str] = &["odds"];
 
 /// Every top-level key: header, sections and reserved keys.
@@ -68,4 +69,4 @@ pub const STANDING: &[&str] = &["losses", "keep_one_land_unit", "submarines", "i
 pub const SUBMARINE_POLICIES: &[&str] = &["fight", "submerge", "submerge_after_first_round"];
 
 /// Values of `command:`.
-pub const COMMANDS: &[&str] = &["help", "status", "resend", "standing", "odds"];
+pub const COMMANDS: &[&str] = &["help", "status", "resend", "standing", "odds", "rotate"];

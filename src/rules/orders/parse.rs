@@ -390,7 +390,8 @@ impl Parser<'_, '_> {
                     &whole,
                     key,
                     None,
-                    "odds questions are not supported yet; send the message without odds:"
+                    "odds questions are answered in a message of their own, without orders \
+                     (docs/odds.md); send them separately"
                         .to_owned(),
                 ),
                 header => self.header_field(header, key, value),

@@ -77,8 +77,8 @@ pub struct RawMessage {
     pub place: Option<BTreeMap<String, RawUnitList>>,
     /// Standing orders: how this power defends.
     pub standing: Option<RawStanding>,
-    /// Reserved for odds questions (a later version); not supported yet, so
-    /// a message with it is rejected.
+    /// Odds questions (`docs/odds.md`): answered in a message of their
+    /// own, so a message with orders and odds is rejected.
     pub odds: Option<serde_json::Value>,
 }
 
@@ -104,8 +104,10 @@ pub enum RawCommand {
     Resend,
     /// Report this power's standing orders.
     Standing,
-    /// Odds of a battle (not supported yet).
+    /// Odds of the battles in the message's `odds:` section.
     Odds,
+    /// A new secret, mailed to the player's address of record.
+    Rotate,
 }
 
 /// `UNITS of POWER in TERRITORY`: an ally's units that this power takes
