@@ -14,6 +14,16 @@
 //! the rear (islands) to the front, and everything bought is placed at the
 //! complexes nearest the front.
 //!
+//! With the [`BotConfig`] options for the Anniversary Edition's newer rules
+//! (off by default: AAE refuses repairs and rockets): stage 1 also buys
+//! researcher tokens when rich and rolls the tokens held, repairs damaged
+//! complexes with up to half the treasury, sends each bomber on a strategic
+//! bombing raid against the most valuable enemy complex in reach (buying a
+//! bomber when it has none), and launches rockets once it has them. Long-
+//! Range Aircraft counts in every aircraft's range; other developments need
+//! nothing from the bot (Paratroopers and Improved Mechanized Infantry are
+//! left unused).
+//!
 //! Robust by construction: the candidate orders are rendered, parsed
 //! (`parse_message`) and checked (`check_orders`); every order an error
 //! names is dropped and the rest tried again, until the engine accepts the
