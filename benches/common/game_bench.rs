@@ -128,6 +128,7 @@ fn long_log(bench: &GameBench) -> (PathBuf, usize) {
     let mut m = Match::create(&dir, &games, bench.game, &bench.players).unwrap();
     let cfg = aae_bot::BotConfig {
         attack_capitals: false,
+        ..aae_bot::BotConfig::default()
     };
     let played = aae_bot::play(&mut m, 30, cfg);
     if bench.full_length {

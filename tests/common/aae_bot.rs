@@ -14,6 +14,16 @@
 //! the rear (islands) to the front, and everything bought is placed at the
 //! complexes nearest the front.
 //!
+//! With the [`BotConfig`] options for the Anniversary Edition's newer rules
+//! (off by default: AAE refuses repairs and rockets): stage 1 also buys
+//! researcher tokens when rich and rolls the tokens held, repairs damaged
+//! complexes with up to half the treasury, sends each bomber on a strategic
+//! bombing raid against the most valuable enemy complex in reach (buying a
+//! bomber when it has none), and launches rockets once it has them. Long-
+//! Range Aircraft counts in every aircraft's range; other developments need
+//! nothing from the bot (Paratroopers and Improved Mechanized Infantry are
+//! left unused).
+//!
 //! Robust by construction: the candidate orders are rendered, parsed
 //! (`parse_message`) and checked (`check_orders`); every order an error
 //! names is dropped and the rest tried again, until the engine accepts the
@@ -28,6 +38,7 @@ use adjutant::rules::model::{Ability, UnitKind, UnitType};
 use adjutant::rules::orders::OrderError;
 use adjutant::rules::orders::parse::parse_message;
 use adjutant::rules::production::sites;
+use adjutant::rules::research::Technology;
 use adjutant::rules::state::{GameState, Phase, Unit};
 use adjutant::rules::turn::check_orders;
 use adjutant::rules::{GameDef, SpaceId};
@@ -38,12 +49,42 @@ pub struct BotConfig {
     /// Attack enemy capitals (so that a side can win). Long benchmark games
     /// turn it off, so that they last their 30 rounds.
     pub attack_capitals: bool,
+    /// Buy researcher tokens when rich and roll the tokens held (games with
+    /// research only).
+    pub research: bool,
+    /// Bombers make strategic bombing raids on enemy industrial complexes in
+    /// reach (and the power buys a bomber when it has none).
+    pub bombing_raids: bool,
+    /// Repair damage on the power's complexes (games whose raids damage
+    /// complexes only).
+    pub repair: bool,
+    /// Launch rockets with the Rockets development.
+    pub rockets: bool,
 }
 
 impl Default for BotConfig {
+    /// The newer Anniversary rules off: AAE has no research, repair or
+    /// rockets, and the benches keep measuring the same games.
     fn default() -> Self {
         BotConfig {
             attack_capitals: true,
+            research: false,
+            bombing_raids: false,
+            repair: false,
+            rockets: false,
+        }
+    }
+}
+
+impl BotConfig {
+    /// Every rule the bot knows on: research, raids, repairs and rockets.
+    pub fn all_rules() -> Self {
+        BotConfig {
+            research: true,
+            bombing_raids: true,
+            repair: true,
+            rockets: true,
+            ..BotConfig::default()
         }
     }
 }
@@ -63,6 +104,16 @@ pub struct BotOrders {
     pub dropped: Vec<String>,
     /// Battles the combat moves start (stage 1).
     pub attacks: usize,
+    /// Researcher tokens bought (stage 1).
+    pub tokens: u32,
+    /// True when the message rolls researcher tokens (stage 1).
+    pub research_rolled: bool,
+    /// Strategic bombing raids declared (stage 1).
+    pub raids: usize,
+    /// Damage points ordered repaired (stage 1).
+    pub repairs: u32,
+    /// Rockets launched (stage 1).
+    pub rockets: usize,
 }
 
 /// Unit types and counts, merged by type.
@@ -95,11 +146,16 @@ struct Plan {
     space: SpaceId,
     retreat: Option<(RetreatRule, SpaceId)>,
     losses: Vec<usize>,
+    raid: bool,
 }
 
 #[derive(Clone, Debug, Default)]
 struct Draft {
+    /// Tokens bought and the chart's name.
+    research: Option<(u32, String)>,
     purchase: List,
+    repair: Vec<(SpaceId, u32)>,
+    rockets: Vec<(SpaceId, SpaceId)>,
     combat: Vec<Move>,
     battles: Vec<Plan>,
     default_never: bool,
@@ -148,6 +204,14 @@ pub fn orders_with(game: &GameDef, state: &GameState, cfg: BotConfig, extra: &[&
                         yaml,
                         dropped,
                         attacks,
+                        tokens: draft.research.as_ref().map_or(0, |r| r.0),
+                        research_rolled: draft.research.is_some()
+                            && draft.research.as_ref().map_or(0, |r| r.0)
+                                + state.research_tokens[power]
+                                > 0,
+                        raids: draft.battles.iter().filter(|p| p.raid).count(),
+                        repairs: draft.repair.iter().map(|r| r.1).sum(),
+                        rockets: draft.rockets.len(),
                     };
                 }
                 Err(e) => e,
@@ -177,10 +241,29 @@ fn drop_offending(draft: &mut Draft, errors: &[OrderError]) -> bool {
     let mut combat = HashSet::new();
     let mut battles = HashSet::new();
     let mut noncombat = HashSet::new();
+    let mut repair = HashSet::new();
+    let mut rockets = HashSet::new();
     let mut changed = false;
     for e in errors {
         let i = e.origin.index;
         match e.origin.section {
+            "research" => {
+                changed |= draft.research.take().is_some();
+            }
+            "repair" if i > 0 => {
+                repair.insert(i - 1);
+            }
+            "repair" => {
+                changed |= !draft.repair.is_empty();
+                draft.repair.clear();
+            }
+            "rockets" if i > 0 => {
+                rockets.insert(i - 1);
+            }
+            "rockets" => {
+                changed |= !draft.rockets.is_empty();
+                draft.rockets.clear();
+            }
             "purchase" => {
                 changed |= !draft.purchase.is_empty();
                 draft.purchase.clear();
@@ -216,6 +299,8 @@ fn drop_offending(draft: &mut Draft, errors: &[OrderError]) -> bool {
     }
     changed |= retain_index(&mut draft.combat, &combat);
     changed |= retain_index(&mut draft.noncombat, &noncombat);
+    changed |= retain_index(&mut draft.repair, &repair);
+    changed |= retain_index(&mut draft.rockets, &rockets);
     let n = draft.battles.len();
     if battles.contains(&n) {
         draft.default_never = false;
@@ -248,6 +333,8 @@ struct Bot<'a> {
     /// land (`None`: cut off, e.g. an island).
     front: Vec<Option<usize>>,
     attacks: usize,
+    /// Territories bombers raid this turn: no other attack goes there.
+    raided: Vec<SpaceId>,
 }
 
 impl<'a> Bot<'a> {
@@ -261,6 +348,7 @@ impl<'a> Bot<'a> {
             used: HashSet::new(),
             front: Vec::new(),
             attacks: 0,
+            raided: Vec::new(),
         };
         bot.front = bot.front_distances();
         bot
@@ -483,10 +571,27 @@ impl<'a> Bot<'a> {
     // Stage 1
 
     fn stage_one(&mut self) -> Draft {
+        // Research first, then repairs from what is left; the purchase gets
+        // the rest (repairs are paid after it, from the same treasury).
+        let research = self.research();
+        let token_cost = self.game.research().map_or(0, |r| r.token_cost);
+        let mut budget =
+            self.state.ipcs[self.power] - research.as_ref().map_or(0, |r| r.0 * token_cost);
+        let (repair, repair_cost) = self.repairs(budget);
+        budget -= repair_cost;
+        let repaired = repair.iter().map(|r| r.1).sum();
         let mut draft = Draft {
-            purchase: self.purchase(),
+            research,
+            purchase: self.purchase(budget, repaired),
+            repair,
             ..Draft::default()
         };
+        if self.cfg.bombing_raids {
+            self.raids(&mut draft);
+        }
+        if self.cfg.rockets {
+            draft.rockets = self.rockets();
+        }
         let mut plans: Vec<(SpaceId, Vec<SpaceId>, List, bool)> = Vec::new();
         self.naval_attacks(&mut draft, &mut plans);
         self.land_attacks(&mut draft, &mut plans);
@@ -509,16 +614,19 @@ impl<'a> Bot<'a> {
                     space,
                     retreat: Some((RetreatRule::Below((count / 3).max(1)), sources[0])),
                     losses,
+                    raid: false,
                 }),
                 1 if land_battle && !amphibious && !sources.is_empty() => Some(Plan {
                     space,
                     retreat: Some((RetreatRule::AfterRound(3), sources[0])),
                     losses: Vec::new(),
+                    raid: false,
                 }),
                 0 | 1 => Some(Plan {
                     space,
                     retreat: None,
                     losses,
+                    raid: false,
                 }),
                 _ => None,
             };
@@ -528,14 +636,17 @@ impl<'a> Bot<'a> {
         draft
     }
 
-    fn purchase(&self) -> List {
+    /// What to buy with `budget`; `repaired` damage points are repaired
+    /// this turn, so the complexes place that many more units.
+    fn purchase(&self, budget: u32, repaired: u32) -> List {
         let places = sites(self.game, self.state, self.power);
         if places.is_empty() {
             return Vec::new();
         }
         let room: Option<u32> = places
             .iter()
-            .try_fold(0u32, |acc, c| c.limit.map(|l| acc + l));
+            .try_fold(0u32, |acc, c| c.limit.map(|l| acc + l))
+            .map(|r| r + repaired);
         let coastal = places.iter().any(|c| {
             c.limit.is_none()
                 && self
@@ -544,7 +655,7 @@ impl<'a> Bot<'a> {
                     .iter()
                     .any(|&n| self.game.is_sea(n))
         });
-        let mut budget = self.state.ipcs[self.power];
+        let mut budget = budget;
         let mut list: List = Vec::new();
         let round = self.state.round;
         let cost = |t: usize| self.game.unit_types()[t].cost.unwrap_or(u32::MAX);
@@ -587,6 +698,10 @@ impl<'a> Bot<'a> {
         if round % 3 == 2 && budget >= 21 {
             buy(ftr, 1, &mut budget, &mut list);
         }
+        // A raiding power without a bomber buys one when it can spare it.
+        if self.cfg.bombing_raids && budget >= 24 && self.bombers().is_empty() {
+            buy(self.type_id("bomber"), 1, &mut budget, &mut list);
+        }
         let armor = budget / 15;
         buy(arm, armor, &mut budget, &mut list);
         let artillery = budget / 12;
@@ -603,6 +718,216 @@ impl<'a> Bot<'a> {
             list.retain(|&(_, n)| n > 0);
         }
         list
+    }
+
+    /// An aircraft's movement with Long-Range Aircraft (2 more for the
+    /// power's fighters and bombers).
+    fn air_range(&self, u: &Unit) -> usize {
+        let t = self.ut(u);
+        let extra = if t.kind == Some(UnitKind::Air)
+            && self
+                .state
+                .has_technology(u.owner, Technology::LongRangeAircraft)
+        {
+            2
+        } else {
+            0
+        };
+        usize::from(t.movement.unwrap_or(0)) + extra
+    }
+
+    fn complex_at(&self, s: SpaceId) -> bool {
+        self.state
+            .units_at(s)
+            .any(|u| self.ut(u).has(&Ability::Production))
+    }
+
+    /// Damage a complex in `s` can still take before the cap (twice the
+    /// territory's value): a raid or rocket beyond it is wasted.
+    fn damage_room(&self, s: SpaceId) -> u32 {
+        let cap = 2 * self.game.territory(s).and_then(|t| t.ipc).unwrap_or(0);
+        cap.saturating_sub(self.state.damage_at(s))
+    }
+
+    fn damages_complexes(&self) -> bool {
+        self.game
+            .rule_set()
+            .combat_rules(self.game)
+            .bombing_damages_complexes
+    }
+
+    /// Researcher tokens: a power with IPCs to spare (30 or more, capital
+    /// safe) buys one, two from 45; tokens held are always rolled. The
+    /// chart: the first not yet complete, from one that depends on the
+    /// power (so that powers research different things).
+    fn research(&self) -> Option<(u32, String)> {
+        let rules = self.game.research()?;
+        if !self.cfg.research || !self.game.powers()[self.power].collects_income {
+            return None;
+        }
+        let n = rules.charts.len();
+        let chart = (0..n)
+            .map(|i| &rules.charts[(self.power + i) % n])
+            .find(|c| {
+                !c.developments
+                    .iter()
+                    .filter_map(|d| Technology::from_name(d))
+                    .all(|t| self.state.has_technology(self.power, t))
+            })?;
+        let ipcs = self.state.ipcs[self.power];
+        let buy = if self.capital_threatened() || ipcs < 30 {
+            0
+        } else if ipcs < 45 {
+            1
+        } else {
+            2
+        };
+        (buy + self.state.research_tokens[self.power] > 0).then(|| (buy, chart.name.clone()))
+    }
+
+    /// Repairs of the power's damaged complexes, the capital first, with
+    /// at most half of `budget`; with the cost.
+    fn repairs(&self, budget: u32) -> (Vec<(SpaceId, u32)>, u32) {
+        if !self.cfg.repair || !self.damages_complexes() {
+            return (Vec::new(), 0);
+        }
+        let half = self
+            .state
+            .has_technology(self.power, Technology::IncreasedFactoryProduction);
+        let cost = |points: u32| if half { points.div_ceil(2) } else { points };
+        let mut damaged: Vec<SpaceId> = (0..self.game.space_count())
+            .map(SpaceId)
+            .filter(|&s| self.state.owner[s.0] == Some(self.power))
+            .filter(|&s| self.state.damage_at(s) > 0 && self.complex_at(s))
+            .collect();
+        damaged.sort_by_key(|&s| (Some(s) != self.my_capital(), s));
+        let mut out = Vec::new();
+        let mut points = 0;
+        for s in damaged {
+            let mut n = self.state.damage_at(s);
+            while n > 0 && cost(points + n) > budget / 2 {
+                n -= 1;
+            }
+            if n == 0 {
+                break;
+            }
+            points += n;
+            out.push((s, n));
+        }
+        (out, cost(points))
+    }
+
+    /// The power's bombers that have not moved, not at sea.
+    fn bombers(&self) -> Vec<&'a Unit> {
+        let state: &'a GameState = self.state;
+        state
+            .units
+            .iter()
+            .filter(|u| {
+                u.owner == self.power
+                    && self.ut(u).has(&Ability::StrategicBomber)
+                    && u.moved == 0
+                    && !self.game.is_sea(u.at)
+            })
+            .collect()
+    }
+
+    /// Each free bomber raids the enemy complex in reach worth most (where
+    /// damage still counts), with a landing in a friendly territory after;
+    /// one battle plan per target, bombers alone.
+    fn raids(&mut self, draft: &mut Draft) {
+        let targets: Vec<SpaceId> = (0..self.game.space_count())
+            .map(SpaceId)
+            .filter(|&s| self.hostile_land(s) && self.state.owner[s.0].is_some())
+            .filter(|&s| self.complex_at(s) && self.damage_room(s) > 0)
+            .filter(|&s| self.game.may_enter(self.power, s))
+            .collect();
+        for b in self.bombers() {
+            if self.used.contains(&b.id) {
+                continue;
+            }
+            let range = self.air_range(b);
+            let (dist, prev) = self.air_bfs(b.at);
+            let mut best: Option<(std::cmp::Reverse<u32>, usize, SpaceId, SpaceId)> = None;
+            for &t in &targets {
+                let Some(d) = dist[t.0].filter(|&d| d > 0 && d <= range) else {
+                    continue;
+                };
+                let (from_target, _) = self.air_bfs(t);
+                let landing = (0..self.game.space_count())
+                    .map(SpaceId)
+                    .filter(|&l| l != t && self.airfield(l))
+                    .filter_map(|l| from_target[l.0].map(|dl| (dl, l)))
+                    .filter(|&(dl, _)| d + dl <= range)
+                    .min();
+                let Some((_, landing)) = landing else {
+                    continue;
+                };
+                let value = self.game.territory(t).and_then(|x| x.ipc).unwrap_or(0);
+                let key = (std::cmp::Reverse(value), d, t, landing);
+                if best.is_none_or(|k| key < k) {
+                    best = Some(key);
+                }
+            }
+            let Some((_, _, t, landing)) = best else {
+                continue;
+            };
+            self.used.insert(b.id);
+            push_move(
+                &mut draft.combat,
+                vec![(b.unit, 1)],
+                Self::path_to(&prev, b.at, t),
+                Some(landing),
+            );
+            if !self.raided.contains(&t) {
+                self.raided.push(t);
+                draft.battles.push(Plan {
+                    space: t,
+                    retreat: None,
+                    losses: Vec::new(),
+                    raid: true,
+                });
+            }
+        }
+    }
+
+    /// With Rockets, each territory with the power's AA gun strikes the
+    /// enemy complex within 3 spaces (never over a neutral) worth most,
+    /// one rocket per complex.
+    fn rockets(&self) -> Vec<(SpaceId, SpaceId)> {
+        if !self.damages_complexes() || !self.state.has_technology(self.power, Technology::Rockets)
+        {
+            return Vec::new();
+        }
+        let mut out: Vec<(SpaceId, SpaceId)> = Vec::new();
+        for from in (0..self.game.space_count()).map(SpaceId) {
+            let gun = self.state.units_at(from).any(|u| {
+                u.owner == self.power
+                    && self
+                        .ut(u)
+                        .abilities
+                        .iter()
+                        .any(|a| matches!(a, Ability::AntiAircraft(_)))
+            });
+            if !gun {
+                continue;
+            }
+            let (dist, _) = self.bfs(from, |s| self.passable(s));
+            let target = (0..self.game.space_count())
+                .map(SpaceId)
+                .filter(|&t| dist[t.0].is_some_and(|d| d <= 3))
+                .filter(|&t| self.hostile_land(t) && self.state.owner[t.0].is_some())
+                .filter(|&t| self.complex_at(t) && self.damage_room(t) > 0)
+                .filter(|&t| !out.iter().any(|r| r.1 == t))
+                .min_by_key(|&t| {
+                    let value = self.game.territory(t).and_then(|x| x.ipc).unwrap_or(0);
+                    (std::cmp::Reverse(value), t)
+                });
+            if let Some(t) = target {
+                out.push((from, t));
+            }
+        }
+        out
     }
 
     /// Warships (and aircraft) attack enemy fleets where they are stronger.
@@ -700,7 +1025,7 @@ impl<'a> Bot<'a> {
             let Some(d) = from_target[u.at.0] else {
                 continue;
             };
-            let range = usize::from(self.ut(u).movement.unwrap_or(0));
+            let range = self.air_range(u);
             if d == 0 || d > range {
                 continue;
             }
@@ -733,6 +1058,7 @@ impl<'a> Bot<'a> {
             .map(SpaceId)
             .filter(|&s| self.hostile_land(s))
             .filter(|&s| self.cfg.attack_capitals || !self.is_capital(s))
+            .filter(|&s| !self.raided.contains(&s))
             .filter(|&s| {
                 self.game
                     .neighbours(s)
@@ -839,7 +1165,10 @@ impl<'a> Bot<'a> {
             let mut best: Option<(u32, SpaceId, SpaceId)> = None;
             for &end in &ends {
                 for &e in self.game.neighbours(end) {
-                    if !self.hostile_land(e) || (!self.cfg.attack_capitals && self.is_capital(e)) {
+                    if !self.hostile_land(e)
+                        || (!self.cfg.attack_capitals && self.is_capital(e))
+                        || self.raided.contains(&e)
+                    {
                         continue;
                     }
                     let planned = plans.iter().any(|p| p.0 == e);
@@ -957,8 +1286,7 @@ impl<'a> Bot<'a> {
             if ok {
                 continue;
             }
-            let left =
-                usize::from(self.ut(u).movement.unwrap_or(0)).saturating_sub(usize::from(u.moved));
+            let left = self.air_range(u).saturating_sub(usize::from(u.moved));
             let (dist, prev) = self.air_bfs(u.at);
             let landing = (0..self.game.space_count())
                 .map(SpaceId)
@@ -1243,10 +1571,25 @@ impl<'a> Bot<'a> {
         let mut out = String::new();
         let _ = writeln!(out, "power: {}", self.game.powers()[self.power].name);
         let _ = writeln!(out, "round: {}", self.state.round);
+        if let Some((buy, chart)) = &d.research {
+            let _ = writeln!(out, "research: {{buy: {buy}, chart: {chart}}}");
+        }
         if !d.purchase.is_empty() {
             let _ = writeln!(out, "purchase: {}", self.list(&d.purchase));
         }
+        if !d.repair.is_empty() {
+            out.push_str("repair:\n");
+            for &(s, n) in &d.repair {
+                let _ = writeln!(out, "  {}: {n}", self.game.space_name(s));
+            }
+        }
         self.moves(&mut out, "combat", &d.combat);
+        if !d.rockets.is_empty() {
+            out.push_str("rockets:\n");
+            for &(from, to) in &d.rockets {
+                let _ = writeln!(out, "  - {}", self.path(&[from, to]));
+            }
+        }
         if !d.battles.is_empty() || d.default_never {
             out.push_str("battles:\n");
             for p in &d.battles {
@@ -1261,6 +1604,9 @@ impl<'a> Bot<'a> {
                             format!("retreat: {{when_attackers_below: {n}, to: {to}}}")
                         }
                     });
+                }
+                if p.raid {
+                    parts.push("bombing_raid: true".into());
                 }
                 if !p.losses.is_empty() {
                     let names: Vec<&str> = p
@@ -1343,6 +1689,22 @@ pub struct Played {
     pub battle_ends: usize,
     /// Candidate orders the engine refused and the bot dropped.
     pub dropped: Vec<String>,
+    /// Researcher tokens bought.
+    pub tokens: u32,
+    /// Messages that rolled researcher tokens.
+    pub research_rolls: usize,
+    /// Research events that gave a development.
+    pub breakthroughs: usize,
+    /// Strategic bombing raids declared.
+    pub raids: usize,
+    /// Damage events on industrial complexes (raids and rockets).
+    pub damage_events: usize,
+    /// Damage points repaired (events).
+    pub repaired: u32,
+    /// Repair events.
+    pub repairs: usize,
+    /// Rockets launched.
+    pub rockets: usize,
 }
 
 /// Plays `m` with the bot through `Match::submit` (the mail daemon's path:
@@ -1366,7 +1728,23 @@ pub fn play(m: &mut adjutant::matches::Match, rounds: u32, cfg: BotConfig) -> Pl
             Err(e) => panic!("the match failed on these orders: {e}\n{}", o.yaml),
         };
         played.messages += 1;
+        played.tokens += o.tokens;
+        played.research_rolls += usize::from(o.research_rolled);
+        played.raids += o.raids;
+        played.rockets += o.rockets;
         for e in &receipt.events {
+            if e.contains(": a breakthrough;") {
+                played.breakthroughs += 1;
+            }
+            if e.contains("its industrial complex takes") {
+                played.damage_events += 1;
+            }
+            if let Some((_, rest)) = e.split_once(" repairs ")
+                && let Some(n) = rest.split(' ').next().and_then(|n| n.parse::<u32>().ok())
+            {
+                played.repairs += 1;
+                played.repaired += n;
+            }
             let Some((_, rest)) = e.split_once(" over after ") else {
                 continue;
             };
