@@ -117,42 +117,28 @@ fn play(id: &str, order: [&str; 7], start: [u32; 7], research: bool) {
     verify::verify_replays(&dir.join("log.jsonl"), messages, id);
 }
 
+/// The 1941 turn order and starting treasuries (digest §1).
+const ORDER_1941: [&str; 7] = [
+    "Germany",
+    "Soviet Union",
+    "Japan",
+    "United Kingdom",
+    "Italy",
+    "United States",
+    "China",
+];
+const IPCS_1941: [u32; 7] = [31, 30, 17, 43, 10, 40, 0];
+
 #[test]
 fn two_rounds_of_the_1941_scenario_in_its_turn_order() {
-    play(
-        "anniversary-1941",
-        [
-            "Germany",
-            "Soviet Union",
-            "Japan",
-            "United Kingdom",
-            "Italy",
-            "United States",
-            "China",
-        ],
-        [31, 30, 17, 43, 10, 40, 0],
-        false,
-    );
+    play("anniversary-1941", ORDER_1941, IPCS_1941, false);
 }
 
 /// Research through `Match::submit`: the research dice are the turn's dice,
 /// logged and replayed by `adjutant verify` like a battle's.
 #[test]
 fn germany_researches_every_turn_and_the_log_replays() {
-    play(
-        "anniversary-1941-research",
-        [
-            "Germany",
-            "Soviet Union",
-            "Japan",
-            "United Kingdom",
-            "Italy",
-            "United States",
-            "China",
-        ],
-        [31, 30, 17, 43, 10, 40, 0],
-        true,
-    );
+    play("anniversary-1941-research", ORDER_1941, IPCS_1941, true);
 }
 
 #[test]

@@ -18,6 +18,15 @@ fn odds(args: &[&str]) -> (bool, String, String) {
 }
 
 /// The text with every run of spaces made one.
+/// `attacker_wins:` of a YAML answer.
+fn attacker_wins(yaml: &str) -> f64 {
+    yaml.lines()
+        .find_map(|l| l.strip_prefix("attacker_wins: "))
+        .unwrap_or_else(|| panic!("no attacker_wins in {yaml}"))
+        .parse()
+        .unwrap()
+}
+
 fn squeeze(text: &str) -> String {
     text.lines()
         .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
@@ -52,12 +61,7 @@ fn options_and_yaml_output() {
     ]);
     assert!(ok, "{err}");
     // 33/58 worked out in tests/odds.rs.
-    let wins: f64 = out
-        .lines()
-        .find_map(|l| l.strip_prefix("attacker_wins: "))
-        .unwrap()
-        .parse()
-        .unwrap();
+    let wins = attacker_wins(&out);
     assert!((wins - 33.0 / 58.0).abs() < 1e-12, "{out}");
     assert!(out.contains("result: attacker retreats"), "{out}");
     let (ok, out, _) = odds(&["aae", "2 armor", "1 infantry", "--low-luck"]);
@@ -104,12 +108,7 @@ fn developments_by_option() {
         "yaml",
     ]);
     assert!(ok, "{err}");
-    let wins: f64 = out
-        .lines()
-        .find_map(|l| l.strip_prefix("attacker_wins: "))
-        .unwrap()
-        .parse()
-        .unwrap();
+    let wins = attacker_wins(&out);
     assert!((wins - 16.0 / 25.0).abs() < 1e-12, "{out}");
     assert!(out.contains("heavy bombers, jet fighters"), "{out}");
     let (ok, _, err) = odds(&[
