@@ -16,16 +16,7 @@ use game_bench::GameBench;
 fn bench() -> GameBench {
     GameBench {
         game: "anniversary-1941",
-        players: "players:
-  Germany: {name: A, email: a@example.org}
-  Soviet Union: {name: B, email: b@example.org}
-  Japan: {name: C, email: c@example.org}
-  United Kingdom: {name: D, email: d@example.org}
-  Italy: {name: E, email: e@example.org}
-  United States: {name: F, email: f@example.org}
-  China: {name: F, email: f@example.org}
-"
-        .to_owned(),
+        players: include_str!("../tests/fixtures/anniversary-players.yaml").to_owned(),
         min_battles: 0,
         names: [
             "anniversary 1941 round",

@@ -17,15 +17,7 @@ use adjutant::matches::{Match, replay_match};
 const ROUNDS: u32 = 6;
 
 /// One person plays the United States and China (digest §2).
-const PLAYERS: &str = "players:
-  Germany: {name: Alice, email: alice@example.org}
-  Soviet Union: {name: Boris, email: boris@example.org}
-  Japan: {name: Chie, email: chie@example.org}
-  United Kingdom: {name: Clem, email: clem@example.org}
-  Italy: {name: Ennio, email: ennio@example.org}
-  United States: {name: Dora, email: dora@example.org}
-  China: {name: Dora, email: dora@example.org}
-";
+const PLAYERS: &str = include_str!("fixtures/anniversary-players.yaml");
 
 fn fresh_dir(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);

@@ -21,17 +21,8 @@ fn fresh_dir(name: &str) -> PathBuf {
     dir.join("match")
 }
 
-/// One person plays the United States and China (digest §2: the US player
-/// plays China's turn).
-const PLAYERS: &str = "players:
-  Germany: {name: Alice, email: alice@example.org}
-  Soviet Union: {name: Boris, email: boris@example.org}
-  Japan: {name: Chie, email: chie@example.org}
-  United Kingdom: {name: Clem, email: clem@example.org}
-  Italy: {name: Ennio, email: ennio@example.org}
-  United States: {name: Dora, email: dora@example.org}
-  China: {name: Dora, email: dora@example.org}
-";
+/// One person plays the United States and China (digest §2).
+const PLAYERS: &str = include_str!("fixtures/anniversary-players.yaml");
 
 fn capital(power: &str) -> Option<&'static str> {
     match power {
