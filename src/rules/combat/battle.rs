@@ -454,14 +454,7 @@ pub(crate) fn fight(
         // Anniversary: defending submarines' surprise strike, in the same
         // step as the attacker's (their hits are applied together with it).
         let def_strikers: Vec<u32> = if ctx.rules.defending_subs_strike_first && !a_spots {
-            defenders(ctx, state, space)
-                .into_iter()
-                .filter(|id| {
-                    state
-                        .unit(*id)
-                        .is_some_and(|u| ctx.ut(u).has(&Ability::FirstStrike))
-                })
-                .collect()
+            first_strikers(ctx, state, defenders(ctx, state, space))
         } else {
             Vec::new()
         };
@@ -469,14 +462,7 @@ pub(crate) fn fight(
         // play; their victims are removed before firing.
         let first_strike = !d_spots;
         let strikers: Vec<u32> = if first_strike {
-            att.iter()
-                .copied()
-                .filter(|id| {
-                    state
-                        .unit(*id)
-                        .is_some_and(|u| ctx.ut(u).has(&Ability::FirstStrike))
-                })
-                .collect()
+            first_strikers(ctx, state, att.iter().copied())
         } else {
             Vec::new()
         };
@@ -649,6 +635,17 @@ pub(crate) fn fight(
     Report {
         won: !retreated && def.is_empty() && !att.is_empty(),
     }
+}
+
+/// The units among `ids` that strike first (submarines).
+fn first_strikers(ctx: &Ctx, state: &GameState, ids: impl IntoIterator<Item = u32>) -> Vec<u32> {
+    ids.into_iter()
+        .filter(|id| {
+            state
+                .unit(*id)
+                .is_some_and(|u| ctx.ut(u).has(&Ability::FirstStrike))
+        })
+        .collect()
 }
 
 /// After the sea battle in `zone` (or its absence): ground units unloaded
