@@ -27,33 +27,38 @@ fn demo_verify_and_show_on_the_embedded_default() {
     let d = dir.to_str().unwrap();
     let out = adjutant(&["demo", "--dir", d]);
     assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
     assert!(
-        text(&out.stdout).contains("1 turns, 19 dice re-derived"),
-        "{}",
-        text(&out.stdout)
+        stdout.contains("11 entries, 2 turns,")
+            && stdout.contains("3 messages replayed by the engine"),
+        "{stdout}"
     );
-    // A second run continues the same match.
+    for step in [
+        "dice turn 1 opened",
+        "Soviet Union's standing orders accepted",
+        "Germany's stage 1 orders accepted",
+        "dice turn 1 revealed",
+        "battle/East Poland/round/1/attacker/",
+        "adjudication of Germany's stage 2",
+    ] {
+        assert!(stdout.contains(step), "{step} missing from:\n{stdout}");
+    }
+    // A second run plays a new match beside the first.
     let out = adjutant(&["demo", "--dir", d]);
-    assert!(
-        text(&out.stdout).contains("2 turns, 38 dice re-derived"),
-        "{}",
-        text(&out.stdout)
-    );
+    assert!(text(&out.stdout).contains("match demo-2 of aae created"));
 
-    let log = dir.join("demo.log");
+    let log = dir.join("demo-1/log.jsonl");
     let log = log.to_str().unwrap();
     let out = adjutant(&["verify", log]);
     assert!(out.status.success());
     let stdout = text(&out.stdout);
     assert!(
-        stdout.starts_with("ok: match demo: 11 entries, 2 turns, 4 orders, 38 dice"),
+        stdout.starts_with("ok: match demo-1: 11 entries, 2 turns, 3 orders"),
         "{stdout}"
     );
     let head = stdout
         .lines()
-        .last()
-        .unwrap()
-        .strip_prefix("head ")
+        .find_map(|l| l.strip_prefix("head "))
         .unwrap()
         .to_owned();
     let out = adjutant(&["verify", log, "--head", &head]);
@@ -62,10 +67,17 @@ fn demo_verify_and_show_on_the_embedded_default() {
     let out = adjutant(&["log", "show", log]);
     assert!(out.status.success());
     let shown = text(&out.stdout);
-    for kind in ["genesis", "turn_open", "order", "reveal", "dice"] {
+    for kind in [
+        "genesis",
+        "turn_open",
+        "order",
+        "reveal",
+        "dice",
+        "adjudication",
+    ] {
         assert!(shown.contains(kind), "{kind} missing from:\n{shown}");
     }
-    assert!(shown.contains("battle/Belorussia/round/1/attacker/infantry d6:"));
+    assert!(shown.contains("battle/East Poland/round/1/attacker/"));
 }
 
 #[test]
@@ -73,17 +85,17 @@ fn verify_names_the_bad_entry_and_exits_1() {
     let dir = fresh_dir("tamper");
     let d = dir.to_str().unwrap();
     assert!(adjutant(&["demo", "--dir", d]).status.success());
-    let log = dir.join("demo.log");
+    let log = dir.join("demo-1/log.jsonl");
     let mut data = std::fs::read(&log).unwrap();
-    // Change the secret's first digit in the reveal (entry 5).
-    let text5 = String::from_utf8(data.clone()).unwrap();
-    let at = text5.find("\"secret\":\"").unwrap() + 10;
+    // Change the secret's first digit in the reveal (entry 6).
+    let text6 = String::from_utf8(data.clone()).unwrap();
+    let at = text6.find("\"secret\":\"").unwrap() + 10;
     data[at] = if data[at] == b'0' { b'1' } else { b'0' };
     std::fs::write(&log, &data).unwrap();
     let out = adjutant(&["verify", log.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        text(&out.stderr).contains("entry 5 (line 5, byte"),
+        text(&out.stderr).contains("entry 6 (line 6, byte"),
         "{}",
         text(&out.stderr)
     );
@@ -91,7 +103,7 @@ fn verify_names_the_bad_entry_and_exits_1() {
     let out = adjutant(&["log", "show", log.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        text(&out.stdout).contains("#5     (byte"),
+        text(&out.stdout).contains("#6     (byte"),
         "{}",
         text(&out.stdout)
     );

@@ -2,7 +2,7 @@
 //! document exactly, so the published specification cannot drift from the
 //! code (and `tools/verify_dice.py --self-test` checks the same block).
 
-use adjutant::dice::{Digest32, Label, LabelStream, OrderDigest, TurnKey, TurnSecret};
+use adjutant::dice::{Digest32, Label, LabelStream, OrderDigest, TurnKey, TurnSecret, key_order};
 
 fn dice(key: &TurnKey, label: &str, sides: u32, count: usize) -> String {
     let label = Label::new(label).unwrap();
@@ -30,7 +30,8 @@ fn computed() -> Vec<String> {
         .iter()
         .map(|(p, c)| OrderDigest::of_orders(match_id, turn, p, c))
         .collect();
-    let key = secret.turn_key(match_id, turn, &digests);
+    let key = secret.turn_key(match_id, turn, &key_order(&digests));
+    let key_v1 = secret.turn_key(match_id, turn, &digests);
     let key0 = secret.turn_key(match_id, turn, &[]);
     let l1 = "battle/West Russia/round/1/attacker/infantry";
     let l2 = "battle/West Russia/round/1/defender/infantry";
@@ -49,6 +50,7 @@ fn computed() -> Vec<String> {
         format!("order_2_canonical = {:?}", orders[1].1),
         format!("order_2_digest = {}", digests[1]),
         format!("turn_key = {key}"),
+        format!("turn_key_v1 = {key_v1}"),
         format!("turn_key_without_orders = {key0}"),
         format!("label_1 = {l1}"),
         format!(

@@ -11,8 +11,10 @@ fn small_log() -> Vec<u8> {
     log_with(3)
 }
 
-/// A two-turn log (entries: 1 genesis, 2 turn_open, 3-4 orders, 5 reveal,
-/// 6-7 dice, 8 late order, 9 turn_open, ...) with two labels per turn.
+/// A two-turn log (entries: 1 genesis, 2 turn_open, 3 standing orders, 4
+/// their adjudication, 5 stage-1 orders, 6 reveal, 7-8 dice, 9 adjudication,
+/// 10 late order, 11 adjudication, 12 turn_open, ...) with two labels per
+/// turn.
 fn log_with(dice_per_label: usize) -> Vec<u8> {
     let dir = tempdir();
     let path = dir.join("m.log");
@@ -156,6 +158,9 @@ fn the_writer_refuses_entries_that_break_the_rules_and_writes_nothing() {
     let path = dir.join("w.log");
     let (mut log, _) = MatchLog::create(&path, common::genesis("w", DiceKind::Verifiable)).unwrap();
     let (turn, _) = DiceTurn::open(&mut log).unwrap();
+    // The stage-1 message whose dice the reveal keys.
+    turn.record_order(&mut log, "Germany", "purchase: 1 infantry\n")
+        .unwrap();
     let before = std::fs::read(&path).unwrap();
 
     // A reveal of some other secret.
@@ -245,6 +250,8 @@ fn a_reopened_log_continues_the_chain() {
     let mut log = MatchLog::open(&path).unwrap();
     let (turn, w) = DiceTurn::open(&mut log).unwrap();
     assert_eq!(turn.turn(), 2);
+    turn.record_order(&mut log, "Germany", "purchase: 2 infantry\n")
+        .unwrap();
     let mut dice = turn.reveal(&mut log).unwrap();
     dice.roll_many(&Label::new("a").unwrap(), 5, 6);
     DiceTurn::record_dice(&mut log, 2, &mut dice).unwrap();
@@ -260,6 +267,8 @@ fn fixed_dice_logs_say_so_and_fail_unless_allowed() {
     let path = dir.join("f.log");
     let (mut log, _) = MatchLog::create(&path, common::genesis("f", DiceKind::Fixed)).unwrap();
     let (turn, _) = DiceTurn::open(&mut log).unwrap();
+    turn.record_order(&mut log, "Germany", "purchase: 1 infantry\n")
+        .unwrap();
     turn.reveal(&mut log).unwrap();
     let mut fixed = adjutant::dice::Dice::fixed(adjutant::dice::FixedDice::sequence([6, 6, 1]));
     assert_eq!(fixed.kind(), DiceKind::Fixed);
@@ -304,16 +313,17 @@ fn a_head_from_a_mail_must_be_in_the_log() {
 /// Forgeries with every hash recomputed: only the semantic checks remain.
 #[test]
 fn forged_but_rechained_logs_are_caught_by_their_meaning() {
-    // Enough dice in entry 6 (20 per label) that a changed turn key cannot
+    // Enough dice in entry 7 (20 per label) that a changed turn key cannot
     // leave them all unchanged by chance (with 1 die per label it did, 1 run
     // in 36).
     let data = log_with(40);
-    // Entries: 1 genesis, 2 turn_open, 3-4 orders, 5 reveal, 6-7 dice, 8 late order, 9 turn_open ...
+    // Entries as in `log_with`: 3 standing orders, 5 stage-1 orders, 6 reveal,
+    // 7-8 dice, 12 turn_open ...
     type Edit = Box<dyn Fn(&mut adjutant::log::Entry)>;
     let cases: Vec<(&str, u64, Edit)> = vec![
         (
             "reveal does not match",
-            5,
+            6,
             Box::new(|e| {
                 if let Body::Reveal(r) = &mut e.body {
                     r.secret.0[0] ^= 1;
@@ -331,7 +341,7 @@ fn forged_but_rechained_logs_are_caught_by_their_meaning() {
         ),
         (
             "order digest recomputed: the key changes, so the dice no longer match",
-            6,
+            7,
             Box::new(|e| {
                 if let Body::Order(o) = &mut e.body {
                     o.canonical.push(' ');
@@ -346,7 +356,7 @@ fn forged_but_rechained_logs_are_caught_by_their_meaning() {
         ),
         (
             "dice moved to another turn",
-            6,
+            7,
             Box::new(|e| {
                 if let Body::Dice(d) = &mut e.body {
                     d.turn = 2;
@@ -355,10 +365,10 @@ fn forged_but_rechained_logs_are_caught_by_their_meaning() {
         ),
         (
             "a turn number skipped",
-            9,
+            12,
             Box::new(|e| {
                 if let Body::TurnOpen(t) = &mut e.body
-                    && e.seq == 9
+                    && e.seq == 12
                 {
                     t.turn += 1;
                 }

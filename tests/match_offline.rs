@@ -272,7 +272,7 @@ fn verify_replays_the_engine_and_catches_a_forged_result_or_changed_rules() {
     // The changed orders also change the turn key: the commitment still
     // matches, so the chain passes; the replay is what catches it.
     assert!(
-        err.contains("give a different state than recorded"),
+        err.contains("the recorded events differ from what the orders give"),
         "{err}"
     );
 

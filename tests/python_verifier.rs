@@ -86,12 +86,12 @@ fn python_rejects_a_changed_die_and_names_the_entry() {
         String::from_utf8_lossy(&ok.stderr)
     );
 
-    // A forger changes one die of the first dice entry (entry 6) and
+    // A forger changes one die of the first dice entry (entry 7) and
     // recomputes every hash: only re-deriving the dice can catch it.
     let data = std::fs::read(&path).unwrap();
     let forged = common::rechain(&data, |e| {
         if let adjutant::log::Body::Dice(d) = &mut e.body
-            && e.seq == 6
+            && e.seq == 7
         {
             let g = &mut d.rolls[1];
             g.values[1] = g.values[1] % g.sides + 1;
@@ -101,9 +101,9 @@ fn python_rejects_a_changed_die_and_names_the_entry() {
     let bad = python(&[path.as_os_str()]);
     assert_eq!(bad.status.code(), Some(1));
     let err = String::from_utf8_lossy(&bad.stderr);
-    assert!(err.contains("entry 6 (line 6, byte"), "{err}");
+    assert!(err.contains("entry 7 (line 7, byte"), "{err}");
     let rust = adjutant::log::verify_bytes(&forged, &Default::default()).unwrap_err();
-    assert_eq!(rust.seq, 6, "{rust}");
+    assert_eq!(rust.seq, 7, "{rust}");
     assert!(rust.reason.contains("die 2"), "{rust}");
 }
 

@@ -212,6 +212,8 @@ fn render_all(t: &Templates) -> Vec<(&'static str, Rendered)> {
         canonical: "purchase: 3 infantry, 1 armor\ncombat:\n  - 2 infantry, 1 armor: Poland -> Eastern Poland\n".into(),
         digest: HEX_C.into(),
         events: fixed_report().events,
+        match_id: "league7-aae-03".into(),
+        turn: 1,
         head: HEX_A.into(),
         next: "Germany to move, stage 2 (non-combat moves, take-overs, placement)".into(),
     };

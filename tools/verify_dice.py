@@ -33,6 +33,14 @@ Usage
       Print the first K dice with N sides of LABEL's stream under turn key
       K_T = HEX, space-separated on one line.
 
+  python3 tools/verify_dice.py digest MATCH TURN POWER FILE
+      Print the digest (docs/dice.md section 2) of the orders in FILE, sent by
+      POWER in dice turn TURN of match MATCH: a player checks that the digest
+      of their receipt, and of the turn report's list, is that of the text
+      they sent. FILE holds the orders as the receipt shows them (the
+      receipt's indentation of four spaces, and Windows line ends, are
+      removed).
+
   python3 tools/verify_dice.py --self-test
       Check ChaCha20 against RFC 8439 test vectors and the hash constructions
       against the "Test vectors" section of docs/dice.md (when it has been
@@ -114,9 +122,16 @@ def order_digest(match, turn, power, canonical):
 # ---------------------------------------------------------------------------
 
 def turn_key(secret, match, turn, digests):
+    """K_T over the digests in the order given (see key_order)."""
     msg = (lp_str(DOMAIN_TURN_KEY) + lp_str(match) + u32(turn)
            + u32(len(digests)) + b"".join(digests))
     return hmac.new(secret, msg, hashlib.sha256).digest()
+
+
+def key_order(digests, log_format):
+    """dice.md section 3: version 2 takes the digests in ascending byte
+    order, so no one can choose their order; version 1 in log order."""
+    return list(digests) if log_format == LOG_FORMAT_V1 else sorted(digests)
 
 
 # ---------------------------------------------------------------------------
@@ -310,7 +325,10 @@ HASH_PREFIX = b',"hash":"'
 # bytes it spells out, and its line template, give 75.)
 SUFFIX_LEN = len(HASH_PREFIX) + 64 + 2
 ZERO_HASH = "0" * 64
-LOG_FORMAT = "adjutant-log/1"
+LOG_FORMAT = "adjutant-log/2"
+# log.md "Format versions": the first format is still verified, by its own
+# rules (no pairing of orders with adjudications, key in log order).
+LOG_FORMAT_V1 = "adjutant-log/1"
 # log.md: RFC 3339 UTC with milliseconds and Z, e.g. 2026-11-21T07:19:14.123Z
 TIME_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{3}Z")
 
@@ -386,6 +404,13 @@ class Verifier:
         self.hashes = []
         self.match = None
         self.dice_mode = None
+        self.format = None
+        self.game = None
+        self.last_time = None    # times never go backwards (log.md "A line")
+        # log.md "Messages" (format 2): the order entry waiting for its
+        # adjudication, as [seq, turn, power, revealed-by-it]
+        self.pending = None
+        self.seen = {}           # digest -> entry, for the open turn before its reveal
         # turn state (log.md kinds table)
         self.turn = 0            # number of the last opened turn (0: none yet)
         self.commit = None       # C_T of the open turn
@@ -437,6 +462,10 @@ class Verifier:
         t = obj["time"]
         if not isinstance(t, str) or TIME_RE.fullmatch(t) is None or not _plausible_time(t):
             raise _Bad("time %r is not RFC 3339 UTC with milliseconds and Z" % (t,))
+        # One fixed-width form, so text order is time order.
+        if self.last_time is not None and t < self.last_time:
+            raise _Bad("time %s is earlier than the previous entry's %s: entries are appended "
+                       "in time order" % (t, self.last_time))
         if not isinstance(obj["kind"], str):
             raise _Bad("kind is not a string")
         if not isinstance(obj["body"], dict):
@@ -452,14 +481,16 @@ class Verifier:
             if kind != "genesis":
                 raise _Bad("first entry is %r, not genesis" % kind)
             return self.genesis(body)
-        handler = {"turn_open": self.turn_open, "order": self.order,
+        if kind == "order":
+            return self.order(body, seq)
+        handler = {"turn_open": self.turn_open,
                    "reveal": self.reveal, "dice": self.dice,
                    "adjudication": self.adjudication, "received": self.received,
                    "welcome": self.welcome, "deadline": self.deadline}.get(kind)
         if kind == "genesis":
             raise _Bad("genesis is only allowed as entry 1")
         if handler is None:
-            raise _Bad("unknown kind %r (format adjutant-log/1 has genesis, turn_open, "
+            raise _Bad("unknown kind %r (formats 1 and 2 have genesis, turn_open, "
                        "order, reveal, dice, adjudication, received, welcome, deadline)" % (kind,))
         handler(body)
 
@@ -475,8 +506,11 @@ class Verifier:
             _check_keys(p, ["power", "name"], what="players[%d]" % i)
             _check_string(p["power"], "power")
             _check_string(p["name"], "name")
-        if body["format"] != LOG_FORMAT:
-            raise _Bad("unknown format %r (expected %r)" % (body["format"], LOG_FORMAT))
+        if body["format"] not in (LOG_FORMAT, LOG_FORMAT_V1):
+            raise _Bad("unknown format %r (expected %r or %r)"
+                       % (body["format"], LOG_FORMAT, LOG_FORMAT_V1))
+        self.format = body["format"]
+        self.game = body.get("game")
         self.match = _check_string(body["match"], "match")
         if body["dice"] not in ("verifiable", "fixed"):
             raise _Bad('dice is %r, expected "verifiable" or "fixed"' % (body["dice"],))
@@ -492,10 +526,18 @@ class Verifier:
             raise _Bad("turn_open for turn %d, expected turn %d" % (t, self.turn + 1))
         if self.turn and not self.revealed:
             raise _Bad("turn %d opened before turn %d was revealed" % (t, self.turn))
+        if self.paired() and self.pending is not None:
+            raise _Bad("turn %d opens while the orders of entry %d (%s) wait for their "
+                       "adjudication" % (t, self.pending[0], self.pending[2]))
         if not is_hex64(body["commitment"]):
             raise _Bad("commitment is not 64 lowercase hex digits")
         self.turn, self.commit, self.revealed = t, bytes.fromhex(body["commitment"]), False
         self.digests, self.k_turn, self.streams, self.indices = [], None, {}, {}
+        self.seen = {}
+
+    def paired(self):
+        """Format 2: every order is adjudicated before the next is logged."""
+        return self.format != LOG_FORMAT_V1
 
     def _open_turn(self, body, kind):
         t = _check_turn(body["turn"])
@@ -505,7 +547,7 @@ class Verifier:
             raise _Bad("%s names turn %d but the open turn is %d" % (kind, t, self.turn))
         return t
 
-    def order(self, body):
+    def order(self, body, seq):
         _check_keys(body, ["turn", "power", "canonical", "digest"], ["message_id", "mail_sha256"])
         t = self._open_turn(body, "order")
         power = _check_string(body["power"], "power")
@@ -520,6 +562,18 @@ class Verifier:
         if d.hex() != body["digest"]:
             raise _Bad("order digest mismatch: log says %s, dice.md section 2 gives %s"
                        % (body["digest"], d.hex()))
+        if self.paired():
+            if self.pending is not None:
+                raise _Bad("the orders of entry %d (%s) were never adjudicated: each accepted "
+                           "message is adjudicated before the next is logged"
+                           % (self.pending[0], self.pending[2]))
+            if not self.revealed:
+                if d in self.seen:
+                    raise _Bad("these orders repeat entry %d of dice turn %d (same power, same "
+                               "text) before its reveal: a digest feeds a turn key once"
+                               % (self.seen[d], t))
+                self.seen[d] = seq
+            self.pending = [seq, t, power, False]
         if not self.revealed:   # dice.md section 3: only orders before the reveal feed K_T
             self.digests.append(d)
         self.n_orders += 1
@@ -531,13 +585,18 @@ class Verifier:
             raise _Bad("turn %d is already revealed" % t)
         if not is_hex64(body["secret"]):
             raise _Bad("secret is not 64 lowercase hex digits")
+        if self.paired() and self.pending is None:
+            raise _Bad("turn %d is revealed with no orders waiting for their dice: the secret is "
+                       "revealed by the stage-1 message it keys" % t)
         secret = bytes.fromhex(body["secret"])
         c = commitment(self.match, t, secret)
         if c != self.commit:
             raise _Bad("secret does not match the commitment of turn %d: SHA-256 gives %s, "
                        "turn_open committed to %s" % (t, c.hex(), self.commit.hex()))
         self.revealed = True
-        self.k_turn = turn_key(secret, self.match, t, self.digests)
+        self.k_turn = turn_key(secret, self.match, t, key_order(self.digests, self.format))
+        if self.pending is not None:
+            self.pending[3] = True
 
     def adjudication(self, body):
         # log.md kinds table: the result of one accepted message. Its state
@@ -556,6 +615,24 @@ class Verifier:
             _check_string(e, "events[%d]" % i)
         if not is_hex64(body["state"]):
             raise _Bad("state is not 64 lowercase hex digits")
+        if self.paired():
+            p = self.pending
+            if p is None:
+                raise _Bad("an adjudication with no orders waiting for it: each adjudication "
+                           "follows its own order entry")
+            if p[1] != body["turn"] or p[2] != body["power"]:
+                raise _Bad("the adjudication is of %s in dice turn %d, but the orders waiting "
+                           "(entry %d) are %s's in dice turn %d"
+                           % (body["power"], body["turn"], p[0], p[2], p[1]))
+            if p[3] != (body["stage"] == 1):
+                if p[3]:
+                    raise _Bad("stage %d orders revealed the turn's secret: only a stage-1 "
+                               "message has dice" % body["stage"])
+                raise _Bad("a stage-1 adjudication whose orders (entry %d) did not reveal the "
+                           "turn: its dice must be keyed by them" % p[0])
+            self.pending = None
+        # Left to `adjutant verify` (it needs the rules engine): that these
+        # events, this round and stage and this state are what the orders give.
 
     def received(self, body):
         # log.md kinds table: a mail message the daemon handled. It feeds
@@ -605,6 +682,9 @@ class Verifier:
         t = self._open_turn(body, "dice")
         if not self.revealed:
             raise _Bad("dice for turn %d before its reveal" % t)
+        if self.paired() and (self.pending is None or not self.pending[3]):
+            raise _Bad("dice outside a stage-1 message: dice belong to the message whose orders "
+                       "revealed the turn")
         rolls = body["rolls"]
         if not isinstance(rolls, list):
             raise _Bad("rolls is not a list")
@@ -661,6 +741,7 @@ class Verifier:
             except (ValueError, OverflowError) as e:
                 raise LogError(seq, pos, "invalid value: %s" % e)
             self.prev_hash = h
+            self.last_time = obj["time"]
             self.hashes.append(h)
             pos = nl + 1
         if seq == 0:
@@ -719,6 +800,19 @@ def cmd_verify(path, allow_fixed, dump, head):
     else:
         print("dice:    %d re-derived and verified" % v.n_dice)
     print("head:    %s" % v.hashes[-1])
+    if v.pending is not None:
+        print("the orders of entry %d (%s) have no adjudication yet (the server stopped between "
+              "the two; it completes them when it opens the match)" % (v.pending[0], v.pending[2]))
+    if v.format == LOG_FORMAT_V1:
+        print("NOTE: format %s: its order entries need no adjudication, so a forging server "
+              "could have fed a turn key extra order entries; a format %s log rules that out "
+              "(docs/log.md, Format versions)" % (LOG_FORMAT_V1, LOG_FORMAT))
+    if v.game is not None:
+        print("left to `adjutant verify` (it needs the rules engine): that each adjudication's "
+              "events, round, stage and state are what its orders give")
+    else:
+        print("the log names no game: its adjudications are the server's word, checked by no "
+              "rules engine")
     if head is not None:
         print("head %s found at entry %d" % (head, v.hashes.index(head) + 1))
     return 0
@@ -886,9 +980,12 @@ def dice_md_vector_checks(section):
         if "order_%d_digest" % i in vec:
             yield check("order_%d_digest" % i, d.hex())
         i += 1
-    k_turn = turn_key(secret, match, turn, digests)               # section 3
+    k_turn = turn_key(secret, match, turn, key_order(digests, LOG_FORMAT))   # section 3
     if "turn_key" in vec:
         yield check("turn_key", k_turn.hex())
+    if "turn_key_v1" in vec:
+        yield check("turn_key_v1", turn_key(secret, match, turn,
+                                            key_order(digests, LOG_FORMAT_V1)).hex())
     if "turn_key_without_orders" in vec:
         yield check("turn_key_without_orders", turn_key(secret, match, turn, []).hex())
     for name in vec:                                              # sections 4-6
@@ -917,10 +1014,45 @@ def dice_md_vector_checks(section):
         yield ("unknown vector names (update the self-test)", False, ", ".join(unknown))
 
 
+def receipt_orders(text):
+    """The canonical orders from the text of a receipt's "orders as
+    understood": line ends made LF, the receipt's four-space indentation
+    removed when every line has it, one final newline."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if lines and all(l.startswith("    ") or not l.strip() for l in lines):
+        lines = [l[4:] for l in lines]
+    return "".join(l + "\n" for l in lines)
+
+
+def cmd_digest(argv):
+    p = argparse.ArgumentParser(
+        prog="verify_dice.py digest",
+        description="Print the digest (docs/dice.md section 2) of the orders in FILE.")
+    p.add_argument("match")
+    p.add_argument("turn", type=int)
+    p.add_argument("power")
+    p.add_argument("file")
+    a = p.parse_args(argv)
+    if not 1 <= a.turn <= MASK32:
+        p.error("TURN must be a dice turn, 1 or more")
+    try:
+        with open(a.file, "rb") as f:
+            text = f.read().decode("utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        print("cannot read %s: %s" % (a.file, e), file=sys.stderr)
+        return 1
+    print(order_digest(a.match, a.turn, a.power, receipt_orders(text)).hex())
+    return 0
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "derive":
         return cmd_derive(argv[1:])
+    if argv and argv[0] == "digest":
+        return cmd_digest(argv[1:])
     p = argparse.ArgumentParser(
         prog="verify_dice.py",
         description=__doc__.split("\nUsage\n")[0],

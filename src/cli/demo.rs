@@ -1,104 +1,120 @@
 //! `adjutant demo`: the trust core at work on the embedded default.
 //!
-//! Writes (or continues) a match log under a data directory with real
-//! commit-reveal dice: each run plays one dice turn with two sample order
-//! messages and the dice of a few battles, then verifies the whole log.
-//! The battles' dice are drawn for fixed labels because the rules engine
-//! arrives with the Axis & Allies: Europe issues; the dice, commitments and
-//! log are the real ones.
+//! Each run creates a new match of Axis & Allies: Europe under a data
+//! directory and plays one power's turn through the same path as `submit`:
+//! the dice turn's commitment, the Soviet Union's standing orders, Germany's
+//! stage 1 (an attack on East Poland, so there are battle dice) and stage 2.
+//! It shows each step as the log records it, then verifies the whole log,
+//! re-deriving every die and replaying every message through the engine.
 
-use std::path::PathBuf;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
 
-use crate::dice::{DiceKind, Label};
-use crate::log::{Genesis, LOG_FORMAT, MatchLog, VerifyOptions, verify_file};
-use crate::matches::DiceTurn;
+use crate::log::{Body, VerifyOptions, verify_file};
+use crate::matches::Match;
+use crate::matches::history::read_log;
 
 /// Arguments of `adjutant demo`.
 #[derive(Debug, Args)]
 pub struct DemoArgs {
-    /// The data directory; the log is DIR/demo.log (continued if it exists).
+    /// The data directory; each run creates a new match DIR/demo-N.
     #[arg(long, default_value = "adjutant-data")]
     dir: PathBuf,
+    /// Where the games are.
+    #[arg(long, default_value = "games")]
+    games: PathBuf,
 }
 
-const SAMPLE_ORDERS: [(&str, &str); 2] = [
-    (
-        "Germany",
-        "combat:\n  - 3 infantry, 1 artillery, 2 armor: Poland -> Belorussia\nentropy: for the demo\n",
-    ),
+/// The messages of the demo, in the order they are sent.
+const MESSAGES: [(&str, &str); 3] = [
     (
         "Soviet Union",
-        "standing:\n  losses: infantry, artillery, armor\n",
+        "standing:\n  losses: infantry, artillery, armor\nentropy: Sasha's own entropy\n",
     ),
+    (
+        "Germany",
+        "purchase: 2 infantry, 1 armor\ncombat:\n  - 3 infantry, 1 artillery, 2 armor: Poland -> East Poland\nentropy: for the demo\n",
+    ),
+    ("Germany", "place:\n  Germany: 2 infantry, 1 armor\n"),
 ];
 
-/// (territory, attacking dice, defending dice) of the demo's battles.
-const BATTLES: [(&str, usize, usize); 3] =
-    [("Belorussia", 6, 3), ("Ukraine", 4, 2), ("Finland", 2, 2)];
+fn players_yaml(id: &str) -> String {
+    format!(
+        "match: {id}\nplayers:\n  Germany: {{name: Gerda, email: gerda@players.localhost}}\n  \
+         Soviet Union: {{name: Sasha, email: sasha@players.localhost}}\n  \
+         United Kingdom: {{name: Una, email: una@players.localhost}}\n  \
+         United States: {{name: Sam, email: sam@players.localhost}}\n"
+    )
+}
 
 pub fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
     std::fs::create_dir_all(&args.dir)
         .with_context(|| format!("cannot create {}", args.dir.display()))?;
-    let path = args.dir.join("demo.log");
-    let mut log = if path.exists() {
-        MatchLog::open(&path)?
-    } else {
-        let genesis = Genesis {
-            format: LOG_FORMAT.into(),
-            match_id: "demo".into(),
-            dice: DiceKind::Verifiable,
-            engine: format!("adjutant {}", env!("CARGO_PKG_VERSION")),
-            game: None,
-            game_hash: None,
-            players: Vec::new(),
-        };
-        MatchLog::create(&path, genesis)?.0
-    };
-
-    let (turn, opened) = DiceTurn::open(&mut log)?;
-    let t = turn.turn();
-    println!(
-        "turn {t} opened (entry {}), commitment published before any order",
-        opened.seq
-    );
-    for (power, orders) in SAMPLE_ORDERS {
-        let (digest, w) = turn.record_order(&mut log, power, orders)?;
-        println!(
-            "  accepted orders from {power} (entry {}), digest {digest}",
-            w.seq
-        );
-    }
-    let mut dice = turn.reveal(&mut log)?;
-    println!("  secret revealed; turn key fixed by the secret and both digests");
-    for (territory, attack, defend) in BATTLES {
-        for (side, count) in [("attacker", attack), ("defender", defend)] {
-            let label =
-                Label::from_segments(&["battle", territory, "round", "1", side, "infantry"])?;
-            let values = dice.roll_many(&label, count, 6);
-            println!("  {label}: {values:?}");
+    let (id, dir) = (1..)
+        .map(|n| (format!("demo-{n}"), args.dir.join(format!("demo-{n}"))))
+        .find(|(_, d)| !d.exists())
+        .expect("some demo-N is free");
+    let mut m = Match::create(&dir, &args.games, "aae", &players_yaml(&id))
+        .with_context(|| format!("cannot create the demo match in {}", dir.display()))?;
+    let mut out = String::new();
+    let _ = writeln!(out, "match {id} of aae created in {}", dir.display());
+    let mut shown = 0;
+    shown = show_entries(&dir, shown, &mut out)?;
+    for (power, orders) in MESSAGES {
+        match m.submit(power, orders)? {
+            Ok(receipt) => {
+                let what = match receipt.stage {
+                    0 => "standing orders".to_owned(),
+                    n => format!("stage {n} orders"),
+                };
+                let _ = writeln!(
+                    out,
+                    "{power}'s {what} accepted; their digest {}",
+                    receipt.digest
+                );
+            }
+            Err(errors) => {
+                let list: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+                anyhow::bail!(
+                    "the demo's orders for {power} were refused: {}",
+                    list.join("; ")
+                );
+            }
         }
+        shown = show_entries(&dir, shown, &mut out)?;
     }
-    let w = DiceTurn::record_dice(&mut log, t, &mut dice)?;
-    println!("  dice logged (entry {}), head {}", w.seq, w.hash);
-    drop(log);
-
+    drop(m);
+    print!("{out}");
     println!();
-    match verify_file(&path, &VerifyOptions::default())? {
+    let log = dir.join("log.jsonl");
+    let opts = VerifyOptions::default();
+    match verify_file(&log, &opts)? {
         Ok(s) => {
+            let replay = crate::matches::replay_match(
+                &log,
+                read_log(&dir)?
+                    .first()
+                    .and_then(|e| match &e.body {
+                        Body::Genesis(g) => Some(g),
+                        _ => None,
+                    })
+                    .context("the demo log has no genesis")?,
+            )?;
             println!(
-                "verified {}: {} entries, {} turns, {} dice re-derived from the revealed secrets",
-                path.display(),
+                "verified {}: {} entries, {} turns, {} dice re-derived from the revealed secrets, {} messages replayed by the engine to their recorded states",
+                log.display(),
                 s.entries,
                 s.turns,
-                s.dice
+                s.dice,
+                replay.messages
             );
             println!(
                 "check it yourself: adjutant verify {0}  or  python3 tools/verify_dice.py {0}",
-                path.display()
+                log.display()
             );
             Ok(ExitCode::SUCCESS)
         }
@@ -107,4 +123,40 @@ pub fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(1))
         }
     }
+}
+
+/// Describes the log entries after the first `from`; returns the count.
+fn show_entries(dir: &Path, from: usize, out: &mut String) -> anyhow::Result<usize> {
+    let entries = read_log(dir)?;
+    for e in &entries[from..] {
+        let line = match &e.body {
+            Body::Genesis(_) => "genesis: the match, its game and its players".to_owned(),
+            Body::TurnOpen(t) => format!(
+                "dice turn {} opened: commitment {} published before any order",
+                t.turn, t.commitment
+            ),
+            Body::Order(o) => format!("orders of {} logged, digest {}", o.power, o.digest),
+            Body::Reveal(r) => format!(
+                "dice turn {} revealed: secret {}; its key is fixed by the secret and the digests before it",
+                r.turn, r.secret
+            ),
+            Body::Dice(d) => {
+                let mut s = String::from("dice logged:");
+                for g in &d.rolls {
+                    let _ = write!(s, "\n      {} d{}: {:?}", g.label, g.sides, g.values);
+                }
+                s
+            }
+            Body::Adjudication(a) => format!(
+                "adjudication of {}'s stage {}: {} event(s), state {}",
+                a.power,
+                a.stage,
+                a.events.len(),
+                a.state
+            ),
+            other => other.kind().to_owned(),
+        };
+        let _ = writeln!(out, "  entry {}: {line}", e.seq);
+    }
+    Ok(entries.len())
 }

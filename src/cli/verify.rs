@@ -43,6 +43,16 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
             if let Some(t) = s.unrevealed_turn {
                 println!("turn {t} is open; its secret is not yet revealed");
             }
+            if let Some(n) = s.unadjudicated {
+                println!(
+                    "the orders of entry {n} have no adjudication yet (the server stopped between the two; opening the match completes them)"
+                );
+            }
+            if s.legacy_format {
+                println!(
+                    "note: this log is of format adjutant-log/1, whose order entries need no adjudication: a forging server could have fed a turn key extra order entries, which format adjutant-log/2 rules out (docs/log.md, \"Format versions\")"
+                );
+            }
             if let Some(n) = s.head_entry {
                 println!("the given head is entry {n}");
             }

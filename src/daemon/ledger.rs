@@ -91,6 +91,11 @@ impl Ledger {
                         canonical: o.canonical.clone(),
                         digest: o.digest.to_string(),
                         events: Vec::new(),
+                        match_id: match &self.entries[0].body {
+                            Body::Genesis(g) => g.match_id.clone(),
+                            _ => String::new(),
+                        },
+                        turn: o.turn,
                     })
                 }
                 Body::Adjudication(a) => {

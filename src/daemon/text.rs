@@ -28,6 +28,10 @@ pub struct StageRecord {
     pub digest: String,
     /// What happened.
     pub events: Vec<String>,
+    /// The match id, which the digest binds.
+    pub match_id: String,
+    /// The dice turn, which the digest binds.
+    pub turn: u32,
 }
 
 /// Renders `kind` with the configured templates; if an organiser's template
@@ -54,6 +58,8 @@ pub fn receipt_text(templates: &Templates, r: &StageRecord, head: &str, next: &s
         canonical: r.canonical.clone(),
         digest: r.digest.clone(),
         events: r.events.clone(),
+        match_id: r.match_id.clone(),
+        turn: r.turn,
         head: head.to_owned(),
         next: next.to_owned(),
     };

@@ -162,6 +162,14 @@ impl TurnSecret {
     }
 }
 
+/// The digests in the order the turn key of a version 2 log takes them
+/// (`docs/dice.md` §3): ascending bytes, so that no one chooses the order.
+pub fn key_order(digests: &[OrderDigest]) -> Vec<OrderDigest> {
+    let mut d = digests.to_vec();
+    d.sort_by(|a, b| a.bytes().cmp(b.bytes()));
+    d
+}
+
 impl fmt::Debug for TurnSecret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("TurnSecret(<hidden>)")

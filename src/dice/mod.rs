@@ -11,7 +11,7 @@ mod label;
 mod roller;
 mod stream;
 
-pub use commit::{Commitment, Digest32, OrderDigest, TurnKey, TurnSecret};
+pub use commit::{Commitment, Digest32, OrderDigest, TurnKey, TurnSecret, key_order};
 pub use label::{Label, LabelError};
 pub use roller::{Dice, DiceKind, RollGroup};
 pub use stream::{LabelStream, MAX_SIDES};

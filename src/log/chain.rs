@@ -11,7 +11,7 @@ use crate::dice::{
     Commitment, DiceKind, Digest32, Label, LabelStream, MAX_SIDES, OrderDigest, TurnKey, TurnSecret,
 };
 
-use super::entry::{Body, Entry, Genesis, LOG_FORMAT, parse_line};
+use super::entry::{Body, Entry, Genesis, LOG_FORMAT, LOG_FORMAT_V1, parse_line};
 
 /// What `verify` may accept beyond the defaults.
 #[derive(Clone, Debug, Default)]
@@ -55,13 +55,46 @@ pub struct Summary {
     pub unrevealed_turn: Option<u32>,
     /// With [`VerifyOptions::head`]: the entry whose hash it is.
     pub head_entry: Option<u64>,
+    /// An order entry at the end of the log still waiting for its
+    /// adjudication (a crash between the two appends): its sequence number.
+    pub unadjudicated: Option<u64>,
+    /// The log is of the first format, whose rules let a forging server
+    /// choose extra order entries to feed a turn key (`docs/log.md`,
+    /// "Format versions").
+    pub legacy_format: bool,
+}
+
+/// Whose rules a log follows, from its genesis `format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rules {
+    /// `adjutant-log/1`: digests feed the key in log order; an order entry
+    /// need not be adjudicated (kept so that older logs still verify).
+    V1,
+    /// `adjutant-log/2`: every order is adjudicated before the next, no
+    /// digest twice in a dice turn, the key takes the digests sorted.
+    V2,
+}
+
+/// The order entry whose adjudication has not been logged yet.
+#[derive(Clone, Debug)]
+struct PendingOrder {
+    seq: u64,
+    turn: u32,
+    power: String,
+    /// Whether this message's stage revealed the turn (only a stage-1
+    /// message may, and a stage-1 message must).
+    revealed: bool,
 }
 
 /// The state of a dice turn while it is the open one.
 struct OpenTurn {
     turn: u32,
     commitment: Commitment,
+    /// Digests of the orders logged before the reveal, in log order.
     digests: Vec<OrderDigest>,
+    /// The entry of each digest in `digests`: one digest feeds the key
+    /// once, so a server cannot weight the key by repeating a message.
+    seen: HashMap<OrderDigest, u64>,
     key: Option<TurnKey>,
     streams: HashMap<Label, LabelStream>,
 }
@@ -72,6 +105,10 @@ pub struct Chain {
     seq: u64,
     head: Digest32,
     genesis: Option<Genesis>,
+    rules: Option<Rules>,
+    /// The time of the last entry: times never go backwards.
+    time: Option<chrono::DateTime<chrono::FixedOffset>>,
+    pending: Option<PendingOrder>,
     open: Option<OpenTurn>,
     turns: u32,
     orders: u64,
@@ -120,13 +157,53 @@ impl Chain {
                 entry.prev, self.head
             ));
         }
-        self.apply_body(&entry.body)?;
+        let time = chrono::DateTime::parse_from_rfc3339(&entry.time)
+            .map_err(|e| format!("time {:?} is not an RFC 3339 time: {e}", entry.time))?;
+        if let Some(last) = self.time
+            && time < last
+        {
+            return Err(format!(
+                "time {} is earlier than the previous entry's {}: entries are appended in time order",
+                entry.time,
+                last.format("%Y-%m-%dT%H:%M:%S%.3fZ")
+            ));
+        }
+        self.apply_body(entry.seq, &entry.body)?;
         self.seq = entry.seq;
         self.head = entry.hash;
+        self.time = Some(time);
         Ok(())
     }
 
-    fn apply_body(&mut self, body: &Body) -> Result<(), String> {
+    /// The time of the last entry, for a writer whose clock went back.
+    pub fn last_time(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        self.time.map(|t| t.with_timezone(&chrono::Utc))
+    }
+
+    /// The order entry still waiting for its adjudication: its sequence
+    /// number and power.
+    pub fn unadjudicated(&self) -> Option<(u64, &str)> {
+        self.pending.as_ref().map(|p| (p.seq, p.power.as_str()))
+    }
+
+    /// The entry whose orders have `digest`, among those that feed the open
+    /// turn's key (a message sent again identically before the reveal would
+    /// repeat it).
+    pub fn key_digest_entry(&self, digest: &OrderDigest) -> Option<u64> {
+        let open = self.open.as_ref().filter(|t| t.key.is_none())?;
+        open.seen.get(digest).copied()
+    }
+
+    /// The digests that feed (or fed) the open turn's key, in the order the
+    /// key takes them.
+    pub fn key_digests(&self) -> Vec<OrderDigest> {
+        match (&self.open, self.rules) {
+            (Some(open), Some(rules)) => rules.key_order(&open.digests),
+            _ => Vec::new(),
+        }
+    }
+
+    fn apply_body(&mut self, seq: u64, body: &Body) -> Result<(), String> {
         let Some(genesis) = &self.genesis else {
             let Body::Genesis(g) = body else {
                 return Err(format!(
@@ -134,17 +211,24 @@ impl Chain {
                     body.kind()
                 ));
             };
-            if g.format != LOG_FORMAT {
-                return Err(format!(
-                    "unknown log format {:?}; this version reads {LOG_FORMAT:?}",
-                    g.format
-                ));
-            }
+            self.rules = Some(match g.format.as_str() {
+                LOG_FORMAT => Rules::V2,
+                LOG_FORMAT_V1 => Rules::V1,
+                other => {
+                    return Err(format!(
+                        "unknown log format {other:?}; this version reads {LOG_FORMAT:?} and {LOG_FORMAT_V1:?}"
+                    ));
+                }
+            });
             self.genesis = Some(g.clone());
             return Ok(());
         };
         let match_id = genesis.match_id.as_str();
         let dice_kind = genesis.dice;
+        let rules = self.rules.expect("set with the genesis");
+        // Version 2 binds every order to one adjudication (docs/log.md,
+        // "Messages"), so no entry can feed a key without being played.
+        let paired = rules == Rules::V2;
         match body {
             Body::Genesis(_) => Err("a second genesis entry".into()),
             Body::TurnOpen(t) => {
@@ -154,6 +238,12 @@ impl Chain {
                     return Err(format!(
                         "turn {} opens while turn {} is not revealed",
                         t.turn, open.turn
+                    ));
+                }
+                if paired && let Some(p) = &self.pending {
+                    return Err(format!(
+                        "turn {} opens while the orders of entry {} ({}) wait for their adjudication",
+                        t.turn, p.seq, p.power
                     ));
                 }
                 if t.turn != self.turns + 1 {
@@ -167,6 +257,7 @@ impl Chain {
                     turn: t.turn,
                     commitment: t.commitment,
                     digests: Vec::new(),
+                    seen: HashMap::new(),
                     key: None,
                     streams: HashMap::new(),
                 });
@@ -182,6 +273,29 @@ impl Chain {
                         o.digest
                     ));
                 }
+                if paired {
+                    if let Some(p) = &self.pending {
+                        return Err(format!(
+                            "the orders of entry {} ({}) were never adjudicated: each accepted message is adjudicated before the next is logged",
+                            p.seq, p.power
+                        ));
+                    }
+                    if open.key.is_none() {
+                        if let Some(first) = open.seen.get(&o.digest) {
+                            return Err(format!(
+                                "these orders repeat entry {first} of dice turn {} (same power, same text) before its reveal: a digest feeds a turn key once",
+                                o.turn
+                            ));
+                        }
+                        open.seen.insert(o.digest, seq);
+                    }
+                    self.pending = Some(PendingOrder {
+                        seq,
+                        turn: o.turn,
+                        power: o.power.clone(),
+                        revealed: false,
+                    });
+                }
                 // Orders after the reveal belong to a later stage; they are
                 // on record but cannot feed a key already fixed.
                 if open.key.is_none() {
@@ -195,6 +309,12 @@ impl Chain {
                 if open.key.is_some() {
                     return Err(format!("turn {} is revealed a second time", r.turn));
                 }
+                if paired && self.pending.is_none() {
+                    return Err(format!(
+                        "turn {} is revealed with no orders waiting for their dice: the secret is revealed by the stage-1 message it keys",
+                        r.turn
+                    ));
+                }
                 let secret = TurnSecret::from_bytes(r.secret.0);
                 let commitment = secret.commitment(match_id, r.turn);
                 if commitment != open.commitment {
@@ -203,7 +323,11 @@ impl Chain {
                         r.turn, open.commitment
                     ));
                 }
-                open.key = Some(secret.turn_key(match_id, r.turn, &open.digests));
+                let digests = rules.key_order(&open.digests);
+                open.key = Some(secret.turn_key(match_id, r.turn, &digests));
+                if let Some(p) = &mut self.pending {
+                    p.revealed = true;
+                }
                 Ok(())
             }
             Body::Adjudication(a) => {
@@ -213,6 +337,33 @@ impl Chain {
                         "stage {} is not 0 (standing orders), 1 or 2",
                         a.stage
                     ));
+                }
+                if paired {
+                    let Some(p) = &self.pending else {
+                        return Err(
+                            "an adjudication with no orders waiting for it: each adjudication follows its own order entry".into(),
+                        );
+                    };
+                    if p.turn != a.turn || p.power != a.power {
+                        return Err(format!(
+                            "the adjudication is of {} in dice turn {}, but the orders waiting (entry {}) are {}'s in dice turn {}",
+                            a.power, a.turn, p.seq, p.power, p.turn
+                        ));
+                    }
+                    if p.revealed != (a.stage == 1) {
+                        return Err(if p.revealed {
+                            format!(
+                                "stage {} orders revealed the turn's secret: only a stage-1 message has dice",
+                                a.stage
+                            )
+                        } else {
+                            format!(
+                                "a stage-1 adjudication whose orders (entry {}) did not reveal the turn: its dice must be keyed by them",
+                                p.seq
+                            )
+                        });
+                    }
+                    self.pending = None;
                 }
                 Ok(())
             }
@@ -233,6 +384,11 @@ impl Chain {
                 let Some(key) = open.key else {
                     return Err(format!("dice for turn {} before its reveal", d.turn));
                 };
+                if paired && !self.pending.as_ref().is_some_and(|p| p.revealed) {
+                    return Err(
+                        "dice outside a stage-1 message: dice belong to the message whose orders revealed the turn".into(),
+                    );
+                }
                 // Dice are checked in place; on a bad die the streams are
                 // put back as they were (new ones removed, advanced ones
                 // restored), so a refused entry changes nothing.
@@ -344,6 +500,19 @@ impl Chain {
                 .filter(|t| t.key.is_none())
                 .map(|t| t.turn),
             head_entry,
+            unadjudicated: self.pending.as_ref().map(|p| p.seq),
+            legacy_format: self.rules == Some(Rules::V1),
+        }
+    }
+}
+
+impl Rules {
+    /// The digests in the order the turn key takes them: log order in
+    /// version 1, ascending bytes in version 2, so that no one can choose it.
+    fn key_order(self, digests: &[OrderDigest]) -> Vec<OrderDigest> {
+        match self {
+            Rules::V1 => digests.to_vec(),
+            Rules::V2 => crate::dice::key_order(digests),
         }
     }
 }

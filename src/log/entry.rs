@@ -7,7 +7,12 @@ use serde::{Deserialize, Serialize};
 use crate::dice::{Commitment, DiceKind, Digest32, OrderDigest, RollGroup};
 
 /// The `format` written in every genesis entry of this version.
-pub const LOG_FORMAT: &str = "adjutant-log/1";
+pub const LOG_FORMAT: &str = "adjutant-log/2";
+
+/// The first format, still read and verified (`docs/log.md`, "Format
+/// versions"): its order entries need no adjudication and feed the turn key
+/// in log order.
+pub const LOG_FORMAT_V1: &str = "adjutant-log/1";
 
 /// Length of the fixed suffix `,"hash":"` + 64 hex digits + `"}`.
 const HASH_SUFFIX_LEN: usize = 9 + 64 + 2;
@@ -16,7 +21,7 @@ const HASH_SUFFIX_LEN: usize = 9 + 64 + 2;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Genesis {
-    /// Always [`LOG_FORMAT`].
+    /// [`LOG_FORMAT`] for a new log; [`LOG_FORMAT_V1`] for an older one.
     pub format: String,
     /// The match id, which every commitment and digest binds.
     #[serde(rename = "match")]

@@ -139,7 +139,10 @@ impl MatchLog {
             return Err(WriteError::Poisoned(self.path.clone()));
         }
         let seq = self.chain.seq() + 1;
-        let time = format_time(chrono::Utc::now());
+        // Times never go backwards in a log: if the clock was set back, the
+        // entry takes the previous entry's time.
+        let now = chrono::Utc::now();
+        let time = format_time(self.chain.last_time().map_or(now, |last| now.max(last)));
         let (mut line, hash) = encode_line(seq, &self.chain.head(), &time, &body);
         let entry = super::entry::Entry {
             seq,

@@ -342,6 +342,14 @@ impl Match {
             .open_turn()
             .map(|(t, _)| t)
             .expect("a match always has a dice turn open or revealed");
+        // Before the reveal each digest feeds the turn key once: the same
+        // text sent again would be the same message twice.
+        let digest = OrderDigest::of_orders(match_id, turn, &power_name, &message.canonical);
+        if let Some(first) = self.log.chain().key_digest_entry(&digest) {
+            return Ok(Err(vec![general(format!(
+                "these orders are the same, word for word, as {power_name}'s orders already applied this turn (log entry {first}), so they change nothing; to send them again, add or change an `entropy:` line"
+            ))]));
+        }
         let (digest, _) =
             DiceTurn::record_order_in(&mut self.log, turn, &power_name, &message.canonical)?;
         let round = self.state.round;
@@ -728,7 +736,22 @@ pub(crate) fn replay_entries(
             continue;
         }
         match &entry.body {
+            // A dice turn is one power's turn: it opens when the last one
+            // ended (or at the start), never between its stages.
+            Body::TurnOpen(t) if stage_of(&state) != 1 => {
+                return Err(fail(format!(
+                    "dice turn {} opens in the middle of {}'s turn (stage 2 is still to come)",
+                    t.turn,
+                    game.powers()[state.current_power(game)].name
+                )));
+            }
             Body::Order(o) => {
+                if let Some(p) = &pending {
+                    return Err(fail(format!(
+                        "{}'s orders before it were never adjudicated",
+                        p.power
+                    )));
+                }
                 game.power(&o.power)
                     .ok_or_else(|| fail(format!("unknown power {}", o.power)))?;
                 let m = parse_message(game, &o.canonical).map_err(|errors| {
@@ -761,18 +784,39 @@ pub(crate) fn replay_entries(
                     .ok_or_else(|| fail("an adjudication without its orders".into()))?;
                 let power = game.power(&p.power).expect("checked at the order");
                 let key = chain.open_turn().and_then(|(_, k)| k);
-                let (next, _, rolls) = resolve(game, &state, power, p.stage, &p.orders, key)
+                // Every field a turn report shows is re-derived here, so a
+                // report can only show what the engine says happened.
+                if a.power != p.power || a.round != state.round || a.stage != p.stage {
+                    return Err(fail(format!(
+                        "the adjudication records {} round {} stage {}, but the orders are {}'s, round {}, stage {}",
+                        a.power, a.round, a.stage, p.power, state.round, p.stage
+                    )));
+                }
+                let (next, events, rolls) = resolve(game, &state, power, p.stage, &p.orders, key)
                     .map_err(|errors| {
-                        fail(format!(
-                            "the logged orders are rejected: {}",
-                            joined(&errors)
-                        ))
-                    })?;
+                    fail(format!(
+                        "the logged orders are rejected: {}",
+                        joined(&errors)
+                    ))
+                })?;
                 if rolls != p.logged_rolls {
                     return Err(fail(format!(
                         "the engine draws {} dice for these orders, but the log holds {} that differ",
                         rolls.iter().map(|g| g.values.len()).sum::<usize>(),
                         p.logged_rolls.iter().map(|g| g.values.len()).sum::<usize>()
+                    )));
+                }
+                if events != a.events {
+                    let differ = events
+                        .iter()
+                        .zip(&a.events)
+                        .position(|(x, y)| x != y)
+                        .unwrap_or(events.len().min(a.events.len()));
+                    return Err(fail(format!(
+                        "the recorded events differ from what the orders give (event {}: the log says {:?}, the engine says {:?})",
+                        differ + 1,
+                        a.events.get(differ).map_or("nothing", |e| e.as_str()),
+                        events.get(differ).map_or("nothing", |e| e.as_str()),
                     )));
                 }
                 if state_digest(game, &next) != a.state {

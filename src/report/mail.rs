@@ -18,6 +18,10 @@ pub struct Receipt {
     pub digest: String,
     /// What happened, in order.
     pub events: Vec<String>,
+    /// The match id, which the digest binds.
+    pub match_id: String,
+    /// The dice turn, which the digest binds.
+    pub turn: u32,
     /// The log head after the message (hex).
     pub head: String,
     /// Who is to move now, and what they must send.

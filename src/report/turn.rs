@@ -206,8 +206,8 @@ pub fn turn_report_from(
     let Body::Adjudication(a) = &entry.body else {
         return Err(not("is not an adjudication (see `adjutant log show`)"));
     };
-    let match_id = match &entries[0].body {
-        Body::Genesis(g) => g.match_id.clone(),
+    let (match_id, format) = match &entries[0].body {
+        Body::Genesis(g) => (g.match_id.clone(), g.format.clone()),
         _ => return Err(MatchError::Invalid("the log has no genesis".into())),
     };
     let state = state_at(game, entries, seq)?;
@@ -234,6 +234,12 @@ pub fn turn_report_from(
             _ => None,
         })
         .collect();
+    // In the order the turn key takes them (sorted, but for format 1 logs),
+    // so a reader can recompute the key from the list as shown.
+    let mut digests: Vec<FedDigest> = digests;
+    if format != crate::log::LOG_FORMAT_V1 {
+        digests.sort_by(|a, b| a.digest.cmp(&b.digest));
+    }
     let own_order = before
         .iter()
         .rposition(|e| matches!(e.body, Body::Order(_)))

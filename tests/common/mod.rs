@@ -55,9 +55,12 @@ pub fn write_log(path: &Path, shape: Shape) -> Dump {
     for _ in 0..shape.turns {
         let (turn, _) = DiceTurn::open(&mut log).unwrap();
         let t = turn.turn();
-        turn.record_order(&mut log, "Germany", &format!("purchase: {t} infantry\n"))
-            .unwrap();
+        // Standing orders of another power, adjudicated at once, then the
+        // stage-1 message whose dice the reveal keys.
         turn.record_order(&mut log, "Soviet Union", "entropy: \"ура\"\n")
+            .unwrap();
+        adjudicate(&mut log, t, "Soviet Union", 0);
+        turn.record_order(&mut log, "Germany", &format!("purchase: {t} infantry\n"))
             .unwrap();
         let mut dice = turn.reveal(&mut log).unwrap();
         let mut index: HashMap<String, usize> = HashMap::new();
@@ -80,6 +83,7 @@ pub fn write_log(path: &Path, shape: Shape) -> Dump {
             }
             DiceTurn::record_dice(&mut log, t, &mut dice).unwrap();
         }
+        adjudicate(&mut log, t, "Germany", 1);
         // A stage-2 order after the reveal: on record, not in the key.
         let late = "noncombat:\n  - 2 infantry: Germany -> Poland\n";
         let digest = adjutant::dice::OrderDigest::of_orders("synthetic", t, "Germany", late);
@@ -92,8 +96,25 @@ pub fn write_log(path: &Path, shape: Shape) -> Dump {
             mail_sha256: None,
         }))
         .unwrap();
+        adjudicate(&mut log, t, "Germany", 2);
     }
     dump
+}
+
+/// The adjudication of the order entry just logged. The synthetic log names
+/// no game, so no engine replays it: its events and state are placeholders.
+pub fn adjudicate(log: &mut MatchLog, turn: u32, power: &str, stage: u8) {
+    log.append(adjutant::log::Body::Adjudication(
+        adjutant::log::Adjudication {
+            turn,
+            power: power.into(),
+            round: 1,
+            stage,
+            events: Vec::new(),
+            state: adjutant::dice::Digest32::default(),
+        },
+    ))
+    .unwrap();
 }
 
 /// Rewrites a log after `edit` has changed its entries, recomputing every
