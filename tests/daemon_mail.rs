@@ -724,3 +724,25 @@ fn ingest_delivers_and_processes_one_message() {
     );
     env.verify("i1");
 }
+
+#[test]
+fn ingest_refuses_an_empty_message_for_good() {
+    let env = Env::new("ingest-empty", Some(""));
+    let out = env
+        .command(&[
+            "ingest",
+            "--config",
+            env.config.as_ref().unwrap().to_str().unwrap(),
+        ])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    // EX_DATAERR: the MTA returns the message instead of retrying it for ever.
+    assert_eq!(out.status.code(), Some(65), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("empty message"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(env.pending(), 0, "nothing is delivered");
+}
