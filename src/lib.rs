@@ -16,9 +16,14 @@
 //!   ties mail, matches and reports together, signals.
 //! * [`cli`]: the `adjutant` commands; wiring only.
 //!
+//! [`control_chars`] serves the layers that show others' text: it makes
+//! control and format characters visible before they reach a terminal or a
+//! mail reader.
+//!
 //! `docs/architecture.md` states what each layer does not know.
 
 pub mod cli;
+pub mod control_chars;
 pub mod daemon;
 pub mod dice;
 pub mod import;

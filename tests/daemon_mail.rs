@@ -80,7 +80,7 @@ fn a_whole_turn_by_eml_files_on_the_embedded_default() {
     );
     assert!(
         r1.body
-            .contains("Digest these orders contributed to the dice:\n    ")
+            .contains("Digest these orders contributed to the dice of dice turn 1:\n    ")
     );
     assert!(
         !r1.body.contains(&secret),
@@ -318,6 +318,97 @@ fn rejections_duplicates_secrets_commands_and_machines() {
         text(&out.stdout)
     );
     assert!(text(&out.stdout).contains("welcome mails sent to Germany"));
+}
+
+#[test]
+fn bidi_and_control_characters_in_orders_are_neutralised_in_replies_not_in_the_log() {
+    let env = Env::new("bidi", Some(""));
+    env.new_match("rl1");
+    env.run_once();
+    let secret = env.secret("rl1", "Germany");
+    let germany = player_address("rl1", "Germany");
+    let to = orders_to("rl1");
+    let head = format!("match: rl1\npower: Germany\nround: 1\nsecret: {secret}\n");
+    // A right-to-left override in a unit name (quoted by the rejection) and
+    // in the entropy (quoted by the receipt as part of the orders).
+    env.drop_mail(
+        1,
+        &mail(
+            &germany,
+            &to,
+            "rlo-bad@p",
+            "orders",
+            &format!("{head}purchase: 2 infan\u{202e}try\n"),
+        ),
+    );
+    env.drop_mail(
+        2,
+        &mail(
+            &germany,
+            &to,
+            "rlo-good@p",
+            "orders",
+            &format!(
+                "{head}entropy: \"for the \u{202e}dnalrehtaF\u{2066}\"\npurchase: 1 infantry\n"
+            ),
+        ),
+    );
+    env.run_once();
+    let sent = env.sent();
+    let reply = |id: &str| {
+        sent.iter()
+            .find(|s| s.in_reply_to.as_deref() == Some(id))
+            .unwrap_or_else(|| panic!("no reply to {id}: {sent:#?}"))
+    };
+    let rejection = reply("<rlo-bad@p>");
+    assert!(
+        rejection
+            .body
+            .contains("\"infan<U+202E>try\" is not a unit"),
+        "{}",
+        rejection.body
+    );
+    assert!(
+        rejection.body.contains("infan&lt;U+202E&gt;try"),
+        "the HTML part too: {}",
+        rejection.body
+    );
+    let receipt = reply("<rlo-good@p>");
+    assert!(
+        receipt
+            .body
+            .contains("entropy: \"for the <U+202E>dnalrehtaF<U+2066>\""),
+        "{}",
+        receipt.body
+    );
+    for s in &sent {
+        let raw: Vec<char> = s
+            .body
+            .chars()
+            .chain(s.subject.chars())
+            .filter(|&c| {
+                (c.is_control() && c != '\n' && c != '\t')
+                    || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+            })
+            .collect();
+        assert!(raw.is_empty(), "{raw:?} in {}: {}", s.subject, s.body);
+    }
+    // The log keeps the exact text: the digest is over it.
+    let entries = env.entries("rl1");
+    let order = entries.iter().find(|e| e["kind"] == "order").unwrap();
+    assert!(
+        order["body"]["canonical"]
+            .as_str()
+            .unwrap()
+            .contains("for the \u{202e}dnalrehtaF\u{2066}"),
+        "{order}"
+    );
+    let rejected = entries
+        .iter()
+        .find(|e| e["body"]["outcome"] == "rejected")
+        .unwrap();
+    assert!(rejected.to_string().contains('\u{202e}'), "{rejected}");
+    env.verify("rl1");
 }
 
 #[test]
@@ -632,4 +723,26 @@ fn ingest_delivers_and_processes_one_message() {
             .any(|s| s.subject.contains("Accepted: stage 1"))
     );
     env.verify("i1");
+}
+
+#[test]
+fn ingest_refuses_an_empty_message_for_good() {
+    let env = Env::new("ingest-empty", Some(""));
+    let out = env
+        .command(&[
+            "ingest",
+            "--config",
+            env.config.as_ref().unwrap().to_str().unwrap(),
+        ])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    // EX_DATAERR: the MTA returns the message instead of retrying it for ever.
+    assert_eq!(out.status.code(), Some(65), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("empty message"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(env.pending(), 0, "nothing is delivered");
 }

@@ -231,6 +231,95 @@ fn bad_players_files_are_explained() {
     );
 }
 
+/// `adjutant new` with the fixture's players under match id `id` (as the
+/// players file's `match:`, a JSON string being YAML too).
+fn new_with_id(root: &Path, name: &str, id: &str) -> (std::process::Output, PathBuf) {
+    let fixture = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/aae-players.yaml"),
+    )
+    .unwrap();
+    let players = fixture.replace(
+        "match: league7-aae-03",
+        &format!("match: {}", serde_json::to_string(id).unwrap()),
+    );
+    let p = root.join(format!("{name}.yaml"));
+    std::fs::write(&p, players).unwrap();
+    let dir = root.join(name);
+    let out = adjutant(&[
+        "new",
+        "--game",
+        "aae",
+        "--players",
+        p.to_str().unwrap(),
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    (out, dir)
+}
+
+#[test]
+fn match_ids_that_mail_cannot_carry_are_refused_at_creation() {
+    let root = fresh("ids");
+    let long = "a".repeat(65);
+    for (n, (id, why)) in [
+        ("..", "holds '.'"),
+        ("a b", "holds a space"),
+        ("<script>", "holds '<'"),
+        ("../x", "holds '.'"),
+        ("", "the match id is empty"),
+        (long.as_str(), "the match id is 65 characters long"),
+        ("League7", "holds the capital letter 'L'"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (out, dir) = new_with_id(&root, &format!("bad{n}"), id);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{id:?}: {err}");
+        assert!(err.contains("players file: match: "), "{id:?}: {err}");
+        assert!(err.contains(why), "{id:?}: {err}");
+        assert!(
+            err.contains("lowercase ASCII letters (a-z), digits and hyphens"),
+            "{id:?}: the valid form is named: {err}"
+        );
+        assert!(
+            !dir.join("log.jsonl").exists(),
+            "{id:?}: nothing is created"
+        );
+    }
+    // Without `match:`, the directory's name is the id, and is checked.
+    let p = root.join("no-id.yaml");
+    let fixture = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/aae-players.yaml"),
+    )
+    .unwrap();
+    std::fs::write(&p, fixture.replace("match: league7-aae-03\n", "")).unwrap();
+    let out = adjutant(&[
+        "new",
+        "--game",
+        "aae",
+        "--players",
+        p.to_str().unwrap(),
+        "--dir",
+        root.join("Week 1").to_str().unwrap(),
+    ]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("the match directory's name") && err.contains("\"Week 1\""),
+        "{err}"
+    );
+
+    let (out, dir) = new_with_id(&root, "good", "league8-aae-01");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("created match league8-aae-01"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(dir.join("log.jsonl").exists());
+}
+
 #[test]
 fn verify_replays_the_engine_and_catches_a_forged_result_or_changed_rules() {
     let root = fresh("forge");

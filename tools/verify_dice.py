@@ -59,6 +59,7 @@ import os
 import re
 import struct
 import sys
+import unicodedata
 
 # ---------------------------------------------------------------------------
 # docs/dice.md "Notation"
@@ -759,6 +760,26 @@ def _plausible_time(t):
 # Commands
 # ---------------------------------------------------------------------------
 
+# Unicode categories that act on the display instead of showing: controls
+# (escape sequences, \r, \n), format characters (the bidirectional overrides
+# U+202A..U+202E, U+2066..U+2069, U+200E, U+200F, U+061C, ...), line and
+# paragraph separators, and surrogates (which cannot even be encoded).
+_HIDDEN = ("Cc", "Cf", "Zl", "Zp", "Cs")
+_JOINERS = ("\u200c", "\u200d")   # emoji and several scripts need them; they move nothing
+
+
+def printable(text):
+    """`text` from a log, safe to print: every character of _HIDDEN (but the
+    joiners) is shown as <U+XXXX>, so that a log cannot print a line of its
+    own (a fake "OK") or reorder what the reader sees. Used at every print
+    site that shows the log's text."""
+    if text.isprintable():   # no character of _HIDDEN: the common case
+        return text
+    return "".join("<U+%04X>" % ord(c)
+                   if unicodedata.category(c) in _HIDDEN and c not in _JOINERS else c
+                   for c in text)
+
+
 def cmd_verify(path, allow_fixed, dump, head):
     try:
         with open(path, "rb") as f:
@@ -770,7 +791,7 @@ def cmd_verify(path, allow_fixed, dump, head):
     try:
         entries = v.run(data)
     except LogError as e:
-        print(e.line(), file=sys.stderr)
+        print(printable(e.line()), file=sys.stderr)
         return 1
     if head is not None:
         head = head.strip()
@@ -787,11 +808,12 @@ def cmd_verify(path, allow_fixed, dump, head):
                   '--allow-fixed-dice', file=sys.stderr)
             return 1
     if dump:
-        out = ["%d\t%s\t%d\t%d\t%d\n" % r for r in v.dump]
+        out = ["%d\t%s\t%d\t%d\t%d\n" % (t, printable(label), i, n, x)
+               for t, label, i, n, x in v.dump]
         sys.stdout.write("".join(out))
         return 0
     print("OK %s" % path)
-    print("match:   %s" % v.match)
+    print("match:   %s" % printable(v.match))
     print("entries: %d" % entries)
     print("turns:   %d" % v.turn)
     print("orders:  %d" % v.n_orders)

@@ -25,6 +25,9 @@ pub struct IngestArgs {
     deliver_only: bool,
 }
 
+/// `EX_DATAERR` (sysexits.h): the message itself is unusable; retrying
+/// cannot help, so the MTA returns it to the sender.
+const DATAERR: u8 = 65;
 /// `EX_TEMPFAIL` (sysexits.h): the MTA keeps the message and retries.
 const TEMPFAIL: u8 = 75;
 
@@ -39,8 +42,10 @@ pub fn run(args: IngestArgs) -> anyhow::Result<ExitCode> {
         .read_to_end(&mut raw)
         .context("cannot read standard input")?;
     if raw.is_empty() {
-        eprintln!("adjutant ingest: empty message on standard input");
-        return Ok(ExitCode::from(TEMPFAIL));
+        eprintln!(
+            "adjutant ingest: empty message on standard input; not delivered (a permanent failure)"
+        );
+        return Ok(ExitCode::from(DATAERR));
     }
     let delivered = match Maildir::open(inbox).and_then(|m| m.deliver(&raw)) {
         Ok(e) => e,

@@ -7,6 +7,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Subcommand;
 
+use crate::control_chars::{Target, escape};
+use crate::dice::DiceKind;
 use crate::log::chain::for_each_line;
 use crate::log::{Body, parse_line};
 
@@ -28,19 +30,31 @@ pub fn run(action: LogAction) -> anyhow::Result<ExitCode> {
     // Show what can be read even past a bad line; `verify` is the judge.
     let torn = for_each_line(&data, |seq, offset, line| {
         match parse_line(line) {
+            // Every line is escaped as a whole: the log's text must not be
+            // able to start a line of its own or rewrite one on the screen.
             Ok(e) => {
+                let mut lines = describe(&e.body).into_iter();
+                let first = lines.next().unwrap_or_default();
                 let _ = writeln!(
                     out,
                     "#{:<5} {}  {:<9}  {}",
                     e.seq,
-                    e.time,
+                    escape(&e.time, Target::Terminal),
                     e.body.kind(),
-                    describe(&e.body)
+                    escape(&first, Target::Terminal)
                 );
+                for line in lines {
+                    let _ = writeln!(out, "{:>46}{}", "", escape(&line, Target::Terminal));
+                }
             }
             Err(err) => {
                 bad += 1;
-                let _ = writeln!(out, "#{seq:<5} (byte {offset}) UNREADABLE: {err}");
+                let err = err.to_string();
+                let _ = writeln!(
+                    out,
+                    "#{seq:<5} (byte {offset}) UNREADABLE: {}",
+                    escape(&err, Target::Terminal)
+                );
             }
         }
         Ok(())
@@ -57,23 +71,30 @@ pub fn run(action: LogAction) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// One line about an entry's body.
-fn describe(body: &Body) -> String {
+/// What an entry's body says: one line, then the lines of its events or
+/// dice (shown indented), as the log has them (unescaped).
+fn describe(body: &Body) -> Vec<String> {
     match body {
-        Body::Genesis(g) => format!(
-            "match {}{}, {:?} dice, {} ({})",
-            g.match_id,
-            g.game
-                .as_ref()
-                .map(|id| format!(" of {id}"))
-                .unwrap_or_default(),
-            g.dice,
-            g.engine,
-            g.format
-        )
-        .replace("Verifiable", "verifiable")
-        .replace("Fixed", "FIXED TEST"),
-        Body::TurnOpen(t) => format!("turn {} opens, commitment {}", t.turn, t.commitment),
+        Body::Genesis(g) => {
+            let dice = match g.dice {
+                DiceKind::Verifiable => "verifiable",
+                DiceKind::Fixed => "FIXED TEST",
+            };
+            vec![format!(
+                "match {}{}, {dice} dice, {} ({})",
+                g.match_id,
+                g.game
+                    .as_ref()
+                    .map(|id| format!(" of {id}"))
+                    .unwrap_or_default(),
+                g.engine,
+                g.format
+            )]
+        }
+        Body::TurnOpen(t) => vec![format!(
+            "turn {} opens, commitment {}",
+            t.turn, t.commitment
+        )],
         Body::Order(o) => {
             let mut s = format!(
                 "turn {}, {}: digest {}, orders {:?}",
@@ -82,18 +103,16 @@ fn describe(body: &Body) -> String {
             if let Some(id) = &o.message_id {
                 let _ = write!(s, ", message {id}");
             }
-            s
+            vec![s]
         }
-        Body::Reveal(r) => format!("turn {} secret {}", r.turn, r.secret),
+        Body::Reveal(r) => vec![format!("turn {} secret {}", r.turn, r.secret)],
         Body::Adjudication(a) => {
-            let mut s = format!(
+            let mut lines = vec![format!(
                 "turn {}, {} round {} stage {}: state {}",
                 a.turn, a.power, a.round, a.stage, a.state
-            );
-            for e in &a.events {
-                let _ = write!(s, "\n{:>46}{e}", "");
-            }
-            s
+            )];
+            lines.extend(a.events.iter().cloned());
+            lines
         }
         Body::Received(r) => {
             let mut s = format!(
@@ -111,35 +130,27 @@ fn describe(body: &Body) -> String {
             if let Some(c) = &r.command {
                 let _ = write!(s, ", command {c}");
             }
-            for e in &r.errors {
-                let _ = write!(s, "\n{:>46}{e}", "");
-            }
-            s
+            let mut lines = vec![s];
+            lines.extend(r.errors.iter().cloned());
+            lines
         }
-        Body::Welcome(w) => format!("welcome mails sent to {}", w.powers.join(", ")),
-        Body::Deadline(d) => format!(
+        Body::Welcome(w) => vec![format!("welcome mails sent to {}", w.powers.join(", "))],
+        Body::Deadline(d) => vec![format!(
             "deadline {} of {} round {} stage {} (due {})",
             d.event.as_str(),
             d.power,
             d.round,
             d.stage,
             d.due
-        ),
+        )],
         Body::Dice(d) => {
             let n: usize = d.rolls.iter().map(|g| g.values.len()).sum();
-            let mut s = format!("turn {}, {n} dice", d.turn);
+            let mut lines = vec![format!("turn {}, {n} dice", d.turn)];
             for g in &d.rolls {
                 let values: Vec<String> = g.values.iter().map(u32::to_string).collect();
-                let _ = write!(
-                    s,
-                    "\n{:>46}{} d{}: {}",
-                    "",
-                    g.label,
-                    g.sides,
-                    values.join(" ")
-                );
+                lines.push(format!("{} d{}: {}", g.label, g.sides, values.join(" ")));
             }
-            s
+            lines
         }
     }
 }

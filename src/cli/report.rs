@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use crate::control_chars::{Target, escape};
 use crate::matches::history::read_log;
 use crate::report::templates::Templates;
 use crate::report::turn::{report_entries, turn_report};
@@ -47,7 +48,14 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
     }
     let report = turn_report(&args.dir, seq)?.for_reader(args.time_zone.as_deref());
     let kind = crate::daemon::text::report_template(&report);
-    let name = format!("{kind}.{}", if args.html { "html" } else { "txt" });
-    print!("{}", templates.render(&name, &report)?);
+    let (name, target) = if args.html {
+        (format!("{kind}.html"), Target::MailHtml)
+    } else {
+        (format!("{kind}.txt"), Target::MailText)
+    };
+    // Escaped as the mail layer escapes every mail, so that this is what
+    // was mailed.
+    let rendered = templates.render(&name, &report)?;
+    print!("{}", escape(&rendered, target));
     Ok(ExitCode::SUCCESS)
 }

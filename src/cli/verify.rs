@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use crate::control_chars::{Target, escape};
 use crate::dice::{DiceKind, Digest32};
 use crate::log::{VerifyOptions, verify_file};
 
@@ -36,9 +37,14 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
                 DiceKind::Verifiable => format!("{} dice re-derived", s.dice),
                 DiceKind::Fixed => format!("{} FIXED TEST dice (not verifiable)", s.dice),
             };
+            // The match id is the log's text, which must not be able to
+            // print a line of its own.
             println!(
                 "ok: match {}: {} entries, {} turns, {} orders, {dice}",
-                s.match_id, s.entries, s.turns, s.orders
+                escape(&s.match_id, Target::Terminal),
+                s.entries,
+                s.turns,
+                s.orders
             );
             if let Some(t) = s.unrevealed_turn {
                 println!("turn {t} is open; its secret is not yet revealed");
@@ -60,7 +66,13 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
             replay(&args.path)
         }
         Err(e) => {
-            eprintln!("verify FAILED: {}: {e}", args.path.display());
+            // The reason can quote the log's text.
+            let e = e.to_string();
+            eprintln!(
+                "verify FAILED: {}: {}",
+                args.path.display(),
+                escape(&e, Target::Terminal)
+            );
             Ok(ExitCode::from(1))
         }
     }
@@ -95,7 +107,12 @@ fn replay(path: &std::path::Path) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
-            eprintln!("verify FAILED: {}: {e}", path.display());
+            let e = e.to_string();
+            eprintln!(
+                "verify FAILED: {}: {}",
+                path.display(),
+                escape(&e, Target::Terminal)
+            );
             Ok(ExitCode::from(1))
         }
     }

@@ -1,11 +1,15 @@
 //! Building outgoing mail: replies threaded to the message they answer,
-//! reports marked as machine-generated, both carrying our loop header.
+//! reports marked as machine-generated, both carrying our loop header, and
+//! every control or format character of their text made visible
+//! ([`crate::control_chars`]).
 
 use std::time::SystemTime;
 
 use lettre::message::header::{HeaderName, HeaderValue};
 use lettre::message::{Mailbox as LettreMailbox, MultiPart, SinglePart};
 use sha2::{Digest, Sha256};
+
+use crate::control_chars::{Target, escape};
 
 use super::LOOP_HEADER;
 use super::message::{Inbound, Mailbox};
@@ -171,7 +175,9 @@ pub fn compose(out: &Outgoing) -> Result<Composed, ComposeError> {
         Some(tag) => format!("{tag} {}", out.subject).trim().to_string(),
         None => out.subject.clone(),
     };
+    // A line break is refused (header injection); other controls are shown.
     check_value("Subject", &subject)?;
+    let subject = escape(&subject, Target::Terminal).into_owned();
 
     let mut builder = lettre::Message::builder()
         .from(mailbox(&out.from, "From")?)
@@ -235,12 +241,16 @@ pub fn compose(out: &Outgoing) -> Result<Composed, ComposeError> {
         builder = builder.raw_header(HeaderValue::new(header_name, value.clone()));
     }
 
+    // Replies quote players' orders: a right-to-left override or an escape
+    // sequence in them must show, not act. Only the mail changes; the log
+    // keeps the exact text.
+    let text = escape(&out.text, Target::MailText).into_owned();
     let message = match &out.html {
         Some(html) => builder.multipart(MultiPart::alternative_plain_html(
-            out.text.clone(),
-            html.clone(),
+            text,
+            escape(html, Target::MailHtml).into_owned(),
         )),
-        None => builder.singlepart(SinglePart::plain(out.text.clone())),
+        None => builder.singlepart(SinglePart::plain(text)),
     }
     .map_err(|e| ComposeError::Build(e.to_string()))?;
 

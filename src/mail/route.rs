@@ -6,7 +6,8 @@
 //! from a report, and survives subject editing; a subject tag
 //! (`[MATCH round N POWER]`) covers players who write to the plain address.
 //! Match ids are `[A-Za-z0-9._-]+` here, so an id is safe in an address's
-//! local part and cannot contain `]`.
+//! local part and cannot contain `]`. New matches get narrower ids
+//! (`docs/daemon.md`, "Match ids"); routing stays wider for older matches.
 
 use super::message::Inbound;
 

@@ -20,6 +20,7 @@ use crate::rules::state::{GameState, Phase};
 use crate::rules::turn::{apply_orders, apply_orders_with_dice, check_orders, is_standing_only};
 use crate::rules::{GameDef, load_dir, state_text};
 
+use super::match_id::{MatchIdError, check_match_id};
 use super::{DiceTurn, DiceTurnError, replay_memo};
 
 /// The players file given to `adjutant new`.
@@ -96,6 +97,14 @@ pub enum MatchError {
     /// Bad input from the organiser (players file, directory, game).
     #[error("{0}")]
     Invalid(String),
+    /// The new match's id is not one that mail and file names can carry.
+    #[error("{origin}: {source}")]
+    Id {
+        /// Where the id came from.
+        origin: &'static str,
+        /// What is wrong with it.
+        source: MatchIdError,
+    },
     /// The log refused or failed an entry, or is damaged.
     #[error(transparent)]
     Log(#[from] crate::log::WriteError),
@@ -148,7 +157,9 @@ const SECRETS_DIR: &str = "secrets";
 
 impl Match {
     /// Creates a match of `game_id` (from `games_dir`) in the new directory
-    /// `dir`, and opens its first dice turn.
+    /// `dir`, and opens its first dice turn. The match id (the players
+    /// file's `match:`, else the directory's name) must pass
+    /// [`check_match_id`].
     pub fn create(
         dir: &Path,
         games_dir: &Path,
@@ -157,6 +168,18 @@ impl Match {
     ) -> Result<Match, MatchError> {
         let players: PlayersFile = serde_saphyr::from_str(players_yaml)
             .map_err(|e| MatchError::Invalid(format!("players file: {e}")))?;
+        let (match_id, origin) = match &players.match_id {
+            Some(id) => (id.clone(), "players file: match"),
+            None => (
+                dir.file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                "the match directory's name (the players file has no match:)",
+            ),
+        };
+        // Checked before anything is written: the daemon could never send
+        // the welcome mails of a match whose id mail cannot carry.
+        check_match_id(&match_id).map_err(|source| MatchError::Id { origin, source })?;
         if dir.exists() && fs::read_dir(dir).map_err(io(dir))?.next().is_some() {
             return Err(MatchError::Invalid(format!(
                 "{} exists and is not empty; a new match needs a new directory",
@@ -167,14 +190,6 @@ impl Match {
         let game =
             load_dir(&source).map_err(|e| MatchError::Invalid(format!("game {game_id:?}: {e}")))?;
         let entries = check_players(&game, &players)?;
-        let match_id = match &players.match_id {
-            Some(id) => id.clone(),
-            None => dir
-                .file_name()
-                .and_then(|n| n.to_str())
-                .ok_or_else(|| MatchError::Invalid("the match directory needs a name".into()))?
-                .to_owned(),
-        };
 
         // The match keeps its own copy of the game, under its id (the loader
         // checks that a game's directory is named after it).

@@ -8,6 +8,7 @@ pub mod deadlines;
 mod dice_turn;
 mod game_match;
 pub mod history;
+pub mod match_id;
 pub mod players;
 mod replay_memo;
 
@@ -16,4 +17,5 @@ pub use game_match::{
     Match, MatchDeadlines, MatchError, Observer, Player, PlayersFile, Receipt, Replayed, game_hash,
     replay_match, stage_of, state_digest,
 };
+pub use match_id::{MatchIdError, check_match_id};
 pub use players::{PlayerSecrets, PlayersError, Roster, Seat};
