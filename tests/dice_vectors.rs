@@ -2,7 +2,10 @@
 //! document exactly, so the published specification cannot drift from the
 //! code (and `tools/verify_dice.py --self-test` checks the same block).
 
-use adjutant::dice::{Digest32, Label, LabelStream, OrderDigest, TurnKey, TurnSecret, key_order};
+use adjutant::dice::{
+    BeaconNetwork, BeaconRound, Digest32, Label, LabelStream, OrderDigest, TurnKey, TurnSecret,
+    key_order,
+};
 
 fn dice(key: &TurnKey, label: &str, sides: u32, count: usize) -> String {
     let label = Label::new(label).unwrap();
@@ -33,6 +36,15 @@ fn computed() -> Vec<String> {
     let key = secret.turn_key(match_id, turn, &key_order(&digests));
     let key_v1 = secret.turn_key(match_id, turn, &digests);
     let key0 = secret.turn_key(match_id, turn, &[]);
+    // Quicknet round 123 as its relays serve it: a real, public round.
+    let beacon = BeaconRound {
+        round: 123,
+        signature: "b75c69d0b72a5d906e854e808ba7e2accb1542ac355ae486d591aa9d43765482e26cd02df835d3546d23c4b13e0dfc92".into(),
+    };
+    BeaconNetwork::quicknet().verify(&beacon).unwrap();
+    let randomness = beacon.randomness().unwrap();
+    let key_b =
+        secret.turn_key_with_beacon(match_id, turn, &key_order(&digests), Some(&randomness));
     let l1 = "battle/West Russia/round/1/attacker/infantry";
     let l2 = "battle/West Russia/round/1/defender/infantry";
     let l3 = "sbr/Germany/bomber/1";
@@ -52,6 +64,10 @@ fn computed() -> Vec<String> {
         format!("turn_key = {key}"),
         format!("turn_key_v1 = {key_v1}"),
         format!("turn_key_without_orders = {key0}"),
+        format!("beacon_round = {}", beacon.round),
+        format!("beacon_signature = {}", beacon.signature),
+        format!("beacon_randomness = {randomness}"),
+        format!("turn_key_with_beacon = {key_b}"),
         format!("label_1 = {l1}"),
         format!(
             "label_1_stream_key = {}",

@@ -167,6 +167,7 @@ fn the_writer_refuses_entries_that_break_the_rules_and_writes_nothing() {
     let wrong = Body::Reveal(Reveal {
         turn: 1,
         secret: TurnSecret::from_bytes([9; 32]).reveal(),
+        beacon: None,
     });
     assert!(matches!(
         log.append(wrong),

@@ -20,8 +20,8 @@ use adjutant::report::board::BoardRow;
 use adjutant::report::mail::{DeadlineNotice, Receipt, Rejection, RuleOption, Seat, Welcome};
 use adjutant::report::templates::{Rendered, TEXT_WIDTH, Templates};
 use adjutant::report::turn::{
-    DiceGroup, DueView, FedDigest, ResearchRow, Treasury, Trust, TurnReport, VERIFY_HINT,
-    report_entries, turn_report,
+    BeaconView, DiceGroup, DueView, FedDigest, ResearchRow, Treasury, Trust, TurnReport,
+    VERIFY_HINT, report_entries, turn_report,
 };
 
 fn snapshot(name: &str, actual: &str) {
@@ -172,6 +172,7 @@ fn fixed_report() -> TurnReport {
             turn: 1,
             commitment: HEX_A.into(),
             secret: Some(HEX_B.into()),
+            beacon: Some(BeaconView { network: "quicknet".into(), round: 123, randomness: HEX_A.into() }),
             digests: vec![FedDigest { power: "Germany".into(), seq: 5, digest: HEX_C.into() }],
             dice: vec![
                 DiceGroup { label: "combat/t1/Eastern Poland/r1/attacker/infantry".into(), sides: 6, values: vec![1, 4] },

@@ -122,11 +122,40 @@ def order_digest(match, turn, power, canonical):
 #                      msg = str(DOMAIN_TURN_KEY) || str(match) || u32(T) || u32(n) || d_1 || ... || d_n )
 # ---------------------------------------------------------------------------
 
-def turn_key(secret, match, turn, digests):
-    """K_T over the digests in the order given (see key_order)."""
+def turn_key(secret, match, turn, digests, beacon=None):
+    """K_T over the digests in the order given (see key_order); for a match
+    with a beacon, the round's randomness B follows them ("Beacon")."""
     msg = (lp_str(DOMAIN_TURN_KEY) + lp_str(match) + u32(turn)
-           + u32(len(digests)) + b"".join(digests))
+           + u32(len(digests)) + b"".join(digests) + (beacon or b""))
     return hmac.new(secret, msg, hashlib.sha256).digest()
+
+
+# ---------------------------------------------------------------------------
+# docs/dice.md section 3, "Beacon": drand rounds (bls-unchained-g1-rfc9380)
+# ---------------------------------------------------------------------------
+
+BEACON_SCHEME = "bls-unchained-g1-rfc9380"
+
+
+def beacon_round_after(genesis_time, period, unix_ms):
+    """The first round due strictly after unix_ms; round r is due at
+    genesis_time + (r - 1) * period seconds."""
+    if unix_ms < genesis_time * 1000:
+        return 1
+    return (unix_ms - genesis_time * 1000) // (period * 1000) + 2
+
+
+def beacon_randomness(signature_hex):
+    """A round's randomness: SHA-256 of its signature bytes."""
+    return sha256(bytes.fromhex(signature_hex))
+
+
+def time_ms(t):
+    """An entry time (log.md "A line") as Unix milliseconds."""
+    import calendar
+    m = TIME_RE.fullmatch(t)
+    y, mo, d, h, mi, s = (int(g) for g in m.groups())
+    return calendar.timegm((y, mo, d, h, mi, s)) * 1000 + int(t[20:23])
 
 
 def key_order(digests, log_format):
@@ -407,6 +436,9 @@ class Verifier:
         self.dice_mode = None
         self.format = None
         self.game = None
+        self.beacon = None       # the genesis beacon network, if any
+        self.beacon_rounds = 0   # rounds whose BLS signature is left to adjutant verify
+        self.entry_time = None   # the time of the entry being checked
         self.last_time = None    # times never go backwards (log.md "A line")
         # log.md "Messages" (format 2): the order entry waiting for its
         # adjudication, as [seq, turn, power, revealed-by-it]
@@ -496,7 +528,25 @@ class Verifier:
         handler(body)
 
     def genesis(self, body):
-        _check_keys(body, ["format", "match", "dice", "engine"], ["game", "game_hash", "players"])
+        _check_keys(body, ["format", "match", "dice", "engine"],
+                    ["game", "game_hash", "players", "beacon"])
+        if "beacon" in body:
+            b = body["beacon"]
+            _check_keys(b, ["name", "chain_hash", "public_key", "genesis_time", "period", "scheme"],
+                        what="beacon")
+            _check_string(b["name"], "beacon name")
+            if not is_hex64(b["chain_hash"]):
+                raise _Bad("beacon chain_hash is not 64 lowercase hex digits")
+            if not isinstance(b["public_key"], str) \
+                    or re.fullmatch(r"[0-9a-f]{192}", b["public_key"]) is None:
+                raise _Bad("beacon public_key is not 96 bytes of lowercase hex")
+            if not _is_int(b["genesis_time"]) or b["genesis_time"] < 0:
+                raise _Bad("beacon genesis_time is not a whole number of seconds")
+            if not _is_int(b["period"]) or b["period"] < 1:
+                raise _Bad("beacon period is not a positive whole number of seconds")
+            if b["scheme"] != BEACON_SCHEME:
+                raise _Bad("beacon scheme %r is not %r" % (b["scheme"], BEACON_SCHEME))
+            self.beacon = b
         if "game" in body:
             _check_string(body["game"], "game")
         if "game_hash" in body and not is_hex64(body["game_hash"]):
@@ -574,13 +624,13 @@ class Verifier:
                                "text) before its reveal: a digest feeds a turn key once"
                                % (self.seen[d], t))
                 self.seen[d] = seq
-            self.pending = [seq, t, power, False]
+            self.pending = [seq, t, power, False, self.entry_time]
         if not self.revealed:   # dice.md section 3: only orders before the reveal feed K_T
             self.digests.append(d)
         self.n_orders += 1
 
     def reveal(self, body):
-        _check_keys(body, ["turn", "secret"])
+        _check_keys(body, ["turn", "secret"], ["beacon"])
         t = self._open_turn(body, "reveal")
         if self.revealed:
             raise _Bad("turn %d is already revealed" % t)
@@ -594,8 +644,33 @@ class Verifier:
         if c != self.commit:
             raise _Bad("secret does not match the commitment of turn %d: SHA-256 gives %s, "
                        "turn_open committed to %s" % (t, c.hex(), self.commit.hex()))
+        randomness = None
+        if self.beacon is None and "beacon" in body:
+            raise _Bad("a beacon round in a match that names no beacon")
+        if self.beacon is not None:
+            if self.format == LOG_FORMAT_V1:
+                raise _Bad("a format 1 log cannot name a beacon")
+            if "beacon" not in body:
+                raise _Bad("the reveal has no beacon round, but the match takes every turn key "
+                           "from the %s beacon" % self.beacon["name"])
+            b = body["beacon"]
+            _check_keys(b, ["round", "signature"], what="beacon")
+            if not _is_int(b["round"]) or b["round"] < 1:
+                raise _Bad("beacon round is not a positive whole number")
+            if not isinstance(b["signature"], str) \
+                    or re.fullmatch(r"[0-9a-f]{96}", b["signature"]) is None:
+                raise _Bad("the signature of beacon round %r is not 48 bytes of lowercase hex"
+                           % (b["round"],))
+            due = beacon_round_after(self.beacon["genesis_time"], self.beacon["period"],
+                                     time_ms(self.pending[4]))
+            if b["round"] != due:
+                raise _Bad("beacon round %d is not the first due after the orders of entry %d "
+                           "were logged, which is round %d" % (b["round"], self.pending[0], due))
+            randomness = beacon_randomness(b["signature"])
+            self.beacon_rounds += 1
         self.revealed = True
-        self.k_turn = turn_key(secret, self.match, t, key_order(self.digests, self.format))
+        self.k_turn = turn_key(secret, self.match, t, key_order(self.digests, self.format),
+                               randomness)
         if self.pending is not None:
             self.pending[3] = True
 
@@ -736,6 +811,7 @@ class Verifier:
                                          "\\n (an interrupted write?)" % (len(data) - pos))
             try:
                 obj, h = self.check_line(seq, data[pos:nl])
+                self.entry_time = obj["time"]
                 self.check_entry(seq, obj)
             except _Bad as e:
                 raise LogError(seq, pos, str(e))
@@ -829,6 +905,10 @@ def cmd_verify(path, allow_fixed, dump, head):
         print("NOTE: format %s: its order entries need no adjudication, so a forging server "
               "could have fed a turn key extra order entries; a format %s log rules that out "
               "(docs/log.md, Format versions)" % (LOG_FORMAT_V1, LOG_FORMAT))
+    if v.beacon_rounds:
+        print("left to `adjutant verify`: the BLS signatures of the %d beacon rounds (this tool "
+              "checks each round's number and derives its randomness, but has no pairing code)"
+              % v.beacon_rounds)
     if v.game is not None:
         print("left to `adjutant verify` (it needs the rules engine): that each adjudication's "
               "events, round, stage and state are what its orders give")
@@ -1010,6 +1090,12 @@ def dice_md_vector_checks(section):
                                             key_order(digests, LOG_FORMAT_V1)).hex())
     if "turn_key_without_orders" in vec:
         yield check("turn_key_without_orders", turn_key(secret, match, turn, []).hex())
+    if "beacon_signature" in vec:                                 # section 3, Beacon
+        checked.update(["beacon_round", "beacon_signature"])
+        b = beacon_randomness(vec["beacon_signature"])
+        yield check("beacon_randomness", b.hex())
+        yield check("turn_key_with_beacon",
+                    turn_key(secret, match, turn, key_order(digests, LOG_FORMAT), b).hex())
     for name in vec:                                              # sections 4-6
         m = re.fullmatch(r"(label_\d+|rejection)_d(\d+)_x(\d+)", name)
         if m:

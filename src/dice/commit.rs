@@ -144,6 +144,19 @@ impl TurnSecret {
     /// `K_T = HMAC-SHA256(s_T, str(DOMAIN_TURN_KEY) || str(match) || u32(turn)
     /// || u32(n) || d_1 || ... || d_n)` over the digests in log order.
     pub fn turn_key(&self, match_id: &str, turn: u32, digests: &[OrderDigest]) -> TurnKey {
+        self.turn_key_with_beacon(match_id, turn, digests, None)
+    }
+
+    /// [`TurnSecret::turn_key`] of a match with a beacon: the round's
+    /// randomness `B` follows the digests, `... || d_n || B`
+    /// (`docs/dice.md` §3, "Beacon").
+    pub fn turn_key_with_beacon(
+        &self,
+        match_id: &str,
+        turn: u32,
+        digests: &[OrderDigest],
+        beacon: Option<&Digest32>,
+    ) -> TurnKey {
         let mut mac = <hmac::Hmac<Sha256> as KeyInit>::new_from_slice(&self.0)
             .expect("HMAC accepts a key of any length");
         let mut m = Vec::with_capacity(64 + 32 * digests.len());
@@ -156,6 +169,9 @@ impl TurnSecret {
         );
         for d in digests {
             m.extend_from_slice(d.bytes());
+        }
+        if let Some(b) = beacon {
+            m.extend_from_slice(&b.0);
         }
         mac.update(&m);
         TurnKey(Digest32(mac.finalize().into_bytes().into()))

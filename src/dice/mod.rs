@@ -6,11 +6,13 @@
 //! any game: the engine names what a die is for with a [`Label`] and receives
 //! values from [`Dice`].
 
+pub mod beacon;
 mod commit;
 mod label;
 mod roller;
 mod stream;
 
+pub use beacon::{BeaconNetwork, BeaconRound};
 pub use commit::{Commitment, Digest32, OrderDigest, TurnKey, TurnSecret, key_order};
 pub use label::{Label, LabelError};
 pub use roller::{Dice, DiceKind, RollGroup};

@@ -81,6 +81,9 @@ struct PendingOrder {
     seq: u64,
     turn: u32,
     power: String,
+    /// When it was logged (Unix milliseconds): a beacon round is the first
+    /// due after it.
+    time_ms: i64,
     /// Whether this message's stage revealed the turn (only a stage-1
     /// message may, and a stage-1 message must).
     revealed: bool,
@@ -168,7 +171,7 @@ impl Chain {
                 last.format("%Y-%m-%dT%H:%M:%S%.3fZ")
             ));
         }
-        self.apply_body(entry.seq, &entry.body)?;
+        self.apply_body(entry.seq, time.timestamp_millis(), &entry.body)?;
         self.seq = entry.seq;
         self.head = entry.hash;
         self.time = Some(time);
@@ -194,6 +197,12 @@ impl Chain {
         open.seen.get(digest).copied()
     }
 
+    /// When the order entry still waiting for its adjudication was logged
+    /// (Unix milliseconds): its beacon round is the first due after it.
+    pub fn unadjudicated_time_ms(&self) -> Option<i64> {
+        self.pending.as_ref().map(|p| p.time_ms)
+    }
+
     /// The digests that feed (or fed) the open turn's key, in the order the
     /// key takes them.
     pub fn key_digests(&self) -> Vec<OrderDigest> {
@@ -203,7 +212,7 @@ impl Chain {
         }
     }
 
-    fn apply_body(&mut self, seq: u64, body: &Body) -> Result<(), String> {
+    fn apply_body(&mut self, seq: u64, time_ms: i64, body: &Body) -> Result<(), String> {
         let Some(genesis) = &self.genesis else {
             let Body::Genesis(g) = body else {
                 return Err(format!(
@@ -220,6 +229,12 @@ impl Chain {
                     ));
                 }
             });
+            if let Some(b) = &g.beacon {
+                if self.rules == Some(Rules::V1) {
+                    return Err("a format 1 log cannot name a beacon".into());
+                }
+                b.check()?;
+            }
             self.genesis = Some(g.clone());
             return Ok(());
         };
@@ -293,6 +308,7 @@ impl Chain {
                         seq,
                         turn: o.turn,
                         power: o.power.clone(),
+                        time_ms,
                         revealed: false,
                     });
                 }
@@ -323,8 +339,39 @@ impl Chain {
                         r.turn, open.commitment
                     ));
                 }
+                let randomness = match (&genesis.beacon, &r.beacon, &self.pending) {
+                    (None, None, _) => None,
+                    (None, Some(_), _) => {
+                        return Err("a beacon round in a match that names no beacon".into());
+                    }
+                    (Some(net), None, _) => {
+                        return Err(format!(
+                            "the reveal has no beacon round, but the match takes every turn key from the {} beacon",
+                            net.name
+                        ));
+                    }
+                    (Some(net), Some(b), Some(p)) => {
+                        let due = net.round_after(p.time_ms);
+                        if b.round != due {
+                            return Err(format!(
+                                "beacon round {} is not the first due after the orders of entry {} were logged, which is round {due}",
+                                b.round, p.seq
+                            ));
+                        }
+                        net.verify(b)?;
+                        Some(b.randomness()?)
+                    }
+                    (Some(_), Some(_), None) => {
+                        return Err("a beacon round with no orders waiting for it".into());
+                    }
+                };
                 let digests = rules.key_order(&open.digests);
-                open.key = Some(secret.turn_key(match_id, r.turn, &digests));
+                open.key = Some(secret.turn_key_with_beacon(
+                    match_id,
+                    r.turn,
+                    &digests,
+                    randomness.as_ref(),
+                ));
                 if let Some(p) = &mut self.pending {
                     p.revealed = true;
                 }

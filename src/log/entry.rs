@@ -4,7 +4,9 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use crate::dice::{Commitment, DiceKind, Digest32, OrderDigest, RollGroup};
+use crate::dice::{
+    BeaconNetwork, BeaconRound, Commitment, DiceKind, Digest32, OrderDigest, RollGroup,
+};
 
 /// The `format` written in every genesis entry of this version.
 pub const LOG_FORMAT: &str = "adjutant-log/2";
@@ -40,6 +42,10 @@ pub struct Genesis {
     /// Who plays which power (public data only: no addresses).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub players: Vec<PlayerEntry>,
+    /// The public randomness beacon whose rounds feed every turn key
+    /// (`docs/dice.md` §3, "Beacon"), when the match uses one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beacon: Option<BeaconNetwork>,
 }
 
 /// A player as the log records them.
@@ -90,6 +96,10 @@ pub struct Reveal {
     pub turn: u32,
     /// `s_T`.
     pub secret: Digest32,
+    /// For a match with a beacon: the first round due after the stage-1
+    /// orders were logged, whose randomness the turn key takes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beacon: Option<BeaconRound>,
 }
 
 /// Dice drawn during an adjudication.
@@ -490,6 +500,7 @@ mod tests {
         Body::Reveal(Reveal {
             turn: 3,
             secret: Digest32([0xab; 32]),
+            beacon: None,
         })
     }
 

@@ -1,6 +1,6 @@
 //! A dice turn: commit, collect order digests, reveal, record the dice.
 
-use crate::dice::{Dice, OrderDigest, TurnSecret};
+use crate::dice::{BeaconRound, Dice, OrderDigest, TurnSecret};
 use crate::log::{Body, DiceEntry, MatchLog, OrderEntry, Reveal, TurnOpen, WriteError, Written};
 
 /// Why a dice turn could not advance.
@@ -92,9 +92,20 @@ impl DiceTurn {
     /// Reveals the secret and returns the turn's dice, keyed by the secret and
     /// every order digest logged so far.
     pub fn reveal(self, log: &mut MatchLog) -> Result<Dice, DiceTurnError> {
+        self.reveal_with_beacon(log, None)
+    }
+
+    /// [`DiceTurn::reveal`] for a match with a beacon: the round (checked
+    /// by the log against the network's key) joins the turn key.
+    pub fn reveal_with_beacon(
+        self,
+        log: &mut MatchLog,
+        beacon: Option<BeaconRound>,
+    ) -> Result<Dice, DiceTurnError> {
         log.append(Body::Reveal(Reveal {
             turn: self.turn,
             secret: self.secret.reveal(),
+            beacon,
         }))?;
         let (_, key) = log
             .chain()

@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::dice::{Dice, DiceKind, Digest32, OrderDigest, RollGroup, TurnKey, TurnSecret};
+use crate::dice::{
+    BeaconNetwork, Dice, DiceKind, Digest32, OrderDigest, RollGroup, TurnKey, TurnSecret,
+};
 use crate::log::{Adjudication, Body, DiceEntry, Genesis, LOG_FORMAT, MatchLog, PlayerEntry};
 use crate::rules::entries::Entries;
 use crate::rules::orders::parse::parse_message;
@@ -20,6 +22,7 @@ use crate::rules::state::{GameState, Phase};
 use crate::rules::turn::{apply_orders, apply_orders_with_dice, check_orders, is_standing_only};
 use crate::rules::{GameDef, load_dir, state_text};
 
+use super::beacon::{BeaconSetting, NetworkChoice};
 use super::match_id::{MatchIdError, check_match_id};
 use super::{DiceTurn, DiceTurnError, replay_memo};
 
@@ -38,6 +41,10 @@ pub struct PlayersFile {
     /// Addresses that get every turn report but send no orders.
     #[serde(default)]
     pub observers: Vec<Observer>,
+    /// A public randomness beacon mixed into every turn key, and where to
+    /// fetch its rounds (`docs/dice.md` §3, "Beacon"); none by default.
+    #[serde(default)]
+    pub beacon: Option<BeaconSetting>,
 }
 
 /// `deadlines:` of a players file: each key overrides the daemon's. The
@@ -111,6 +118,10 @@ pub enum MatchError {
     /// A dice turn could not advance.
     #[error(transparent)]
     Dice(#[from] DiceTurnError),
+    /// The beacon round a stage-1 message waits for could not be had yet;
+    /// the orders stay logged and the next attempt fetches it again.
+    #[error("{0}")]
+    Beacon(String),
     /// Replaying the log does not give what it recorded.
     #[error("replaying the log fails at entry {seq}: {reason}")]
     Replay {
@@ -148,6 +159,8 @@ pub struct Match {
     state: GameState,
     /// The open, unrevealed dice turn and its secret.
     open: Option<DiceTurn>,
+    /// The match's beacon and relays, when it mixes a beacon into its keys.
+    beacon: Option<(BeaconNetwork, BeaconSetting)>,
 }
 
 const LOG_FILE: &str = "log.jsonl";
@@ -190,6 +203,15 @@ impl Match {
         let game =
             load_dir(&source).map_err(|e| MatchError::Invalid(format!("game {game_id:?}: {e}")))?;
         let entries = check_players(&game, &players)?;
+        let beacon = match &players.beacon {
+            Some(setting) => Some((
+                setting
+                    .network()
+                    .map_err(|e| MatchError::Invalid(format!("players file: beacon: {e}")))?,
+                setting.clone(),
+            )),
+            None => None,
+        };
 
         // The match keeps its own copy of the game, under its id (the loader
         // checks that a game's directory is named after it).
@@ -208,6 +230,7 @@ impl Match {
             game: Some(game_id.to_owned()),
             game_hash: Some(game_hash),
             players: entries,
+            beacon: beacon.as_ref().map(|(net, _)| net.clone()),
         };
         let (log, _) = MatchLog::create(&dir.join(LOG_FILE), genesis)?;
         let state = GameState::initial(&game);
@@ -217,6 +240,7 @@ impl Match {
             log,
             state,
             open: None,
+            beacon,
         };
         m.open_dice_turn()?;
         Ok(m)
@@ -237,12 +261,17 @@ impl Match {
             Some((turn, None)) => Some(DiceTurn::resume(turn, load_secret(dir, turn)?)),
             _ => None,
         };
+        let beacon = match &genesis.beacon {
+            Some(net) => Some((net.clone(), beacon_setting(dir, net)?)),
+            None => None,
+        };
         let mut m = Match {
             dir: dir.to_owned(),
             game,
             log,
             state,
             open,
+            beacon,
         };
         if let Some(p) = pending {
             // A crash after the orders were logged and before their result
@@ -394,8 +423,26 @@ impl Match {
     ) -> Result<Vec<String>, MatchError> {
         let (turn, _) = self.log.chain().open_turn().expect("a dice turn is open");
         let key = if stage == 1 {
-            if let Some(open) = self.open.take() {
-                open.reveal(&mut self.log)?;
+            if self.open.is_some() {
+                // Fetched before the secret is taken out: a round that cannot
+                // be had leaves the turn as it was, to be completed later.
+                let round = match &self.beacon {
+                    Some((net, setting)) => {
+                        let logged = self
+                            .log
+                            .chain()
+                            .unadjudicated_time_ms()
+                            .expect("the stage-1 orders are logged");
+                        let round = net.round_after(logged);
+                        Some(
+                            super::beacon::fetch_round(setting, net, round)
+                                .map_err(MatchError::Beacon)?,
+                        )
+                    }
+                    None => None,
+                };
+                let open = self.open.take().expect("checked above");
+                open.reveal_with_beacon(&mut self.log, round)?;
                 remove_secret(&self.dir, turn);
             }
             self.log.chain().open_turn().and_then(|(_, k)| k)
@@ -457,6 +504,20 @@ impl Match {
         self.open = Some(dt);
         Ok(())
     }
+}
+
+/// The beacon setting of a match's players file; for a match whose file
+/// names none (written by hand), the genesis network and its public relays.
+fn beacon_setting(dir: &Path, net: &BeaconNetwork) -> Result<BeaconSetting, MatchError> {
+    let path = dir.join(PLAYERS_FILE);
+    let text = fs::read_to_string(&path).map_err(io(&path))?;
+    let players: PlayersFile = serde_saphyr::from_str(&text)
+        .map_err(|e| MatchError::Invalid(format!("{}: {e}", path.display())))?;
+    Ok(players.beacon.unwrap_or(BeaconSetting {
+        network: NetworkChoice::Custom(net.clone()),
+        relays: Vec::new(),
+        wait: None,
+    }))
 }
 
 /// Every error of a refused message on one line, for a replay failure.

@@ -4,6 +4,7 @@
 //! This layer ties dice and log together; it will grow players, stages,
 //! deadlines and GM actions. It does not speak SMTP or IMAP.
 
+pub mod beacon;
 pub mod deadlines;
 mod dice_turn;
 mod game_match;

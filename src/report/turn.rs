@@ -144,8 +144,11 @@ pub struct Trust {
     pub commitment: String,
     /// Its secret, once revealed at or before this entry (hex).
     pub secret: Option<String>,
+    /// The beacon round that joined the turn key, for a match with a
+    /// beacon: `round R of NETWORK`, and its randomness (hex).
+    pub beacon: Option<BeaconView>,
     /// The order digests that fed (or, before the reveal, will feed) the
-    /// turn key, in log order.
+    /// turn key, in the order the key takes them.
     pub digests: Vec<FedDigest>,
     /// The dice drawn for this message, in the order drawn.
     pub dice: Vec<DiceGroup>,
@@ -157,6 +160,17 @@ pub struct Trust {
     pub head: String,
     /// One line on how to verify.
     pub verify: String,
+}
+
+/// A beacon round as a report shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BeaconView {
+    /// The network's name.
+    pub network: String,
+    /// The round.
+    pub round: u64,
+    /// Its randomness, SHA-256 of its signature (hex).
+    pub randomness: String,
 }
 
 /// One order digest of the turn.
@@ -222,6 +236,19 @@ pub fn turn_report_from(
         _ => None,
     });
     let fed_until = reveal.as_ref().map_or(seq, |(s, _)| *s);
+    let beacon = before
+        .iter()
+        .find_map(|e| match (&e.body, &entries[0].body) {
+            (Body::Reveal(r), Body::Genesis(g)) if r.turn == turn => {
+                let (net, b) = (g.beacon.as_ref()?, r.beacon.as_ref()?);
+                Some(BeaconView {
+                    network: net.name.clone(),
+                    round: b.round,
+                    randomness: b.randomness().ok()?.to_hex(),
+                })
+            }
+            _ => None,
+        });
     let digests = before
         .iter()
         .filter(|e| e.seq < fed_until)
@@ -309,6 +336,7 @@ pub fn turn_report_from(
             turn,
             commitment: commitment.unwrap_or_default(),
             secret: reveal.map(|(_, s)| s),
+            beacon,
             digests,
             dice,
             next_commitment,

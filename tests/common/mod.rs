@@ -40,6 +40,7 @@ pub fn genesis(match_id: &str, dice: DiceKind) -> Genesis {
         game: None,
         game_hash: None,
         players: Vec::new(),
+        beacon: None,
     }
 }
 
