@@ -10,13 +10,15 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use adjutant::dice::{BeaconNetwork, BeaconRound, Digest32};
 use adjutant::log::{Body, encode_line, parse_line};
 use adjutant::matches::{Match, MatchError};
 use bls12_381::hash_to_curve::{ExpandMsgXmd, HashToCurve};
 use bls12_381::{G1Affine, G1Projective, G2Affine, G2Projective, Scalar};
+
+mod daemon_support;
 
 const DST: &[u8] = b"BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_";
 
@@ -62,6 +64,15 @@ impl TestNetwork {
 /// already due; it answers 503 to its first `refuse` requests. Returns its
 /// base address and the count of requests it received.
 fn relay(net: Arc<TestNetwork>, refuse: usize) -> (String, Arc<AtomicUsize>) {
+    relay_switched(net, refuse, Arc::new(AtomicBool::new(false)))
+}
+
+/// [`relay`] that answers 503 while `down` is set.
+fn relay_switched(
+    net: Arc<TestNetwork>,
+    refuse: usize,
+    down: Arc<AtomicBool>,
+) -> (String, Arc<AtomicUsize>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = format!("http://{}", listener.local_addr().unwrap());
     let seen = Arc::new(AtomicUsize::new(0));
@@ -85,7 +96,9 @@ fn relay(net: Arc<TestNetwork>, refuse: usize) -> (String, Arc<AtomicUsize>) {
             let round: Option<u64> = path.strip_prefix(&prefix).and_then(|r| r.parse().ok());
             let now = u64::try_from(chrono::Utc::now().timestamp()).unwrap();
             let (status, body) = match round {
-                _ if n < refuse => ("503 Service Unavailable", String::new()),
+                _ if n < refuse || down.load(Ordering::SeqCst) => {
+                    ("503 Service Unavailable", String::new())
+                }
                 Some(r) if net.network.due(r) <= now => {
                     let b = net.sign(r);
                     (
@@ -362,4 +375,80 @@ fn a_players_file_naming_an_unknown_network_or_a_bad_relay_is_refused() {
             .to_string();
         assert!(err.contains(reason), "{err}");
     }
+}
+
+#[test]
+fn the_daemon_keeps_a_stage_waiting_for_its_round_and_finishes_it_when_the_relay_answers() {
+    use daemon_support::{Env, mail, orders_to, player_address};
+    let t = Arc::new(TestNetwork::new());
+    let down = Arc::new(AtomicBool::new(true));
+    let (addr, _) = relay_switched(t.clone(), 0, down.clone());
+    let env = Env::new("beacon", None);
+    let mut yaml = players(&t.network, &[&addr], 1).replace("beacon-match", "bm");
+    for p in ["Germany", "Soviet Union", "United Kingdom", "United States"] {
+        let from = yaml
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{p}:")))
+            .unwrap()
+            .to_owned();
+        yaml = yaml.replace(
+            &from,
+            &format!(
+                "  {p}: {{name: {p} player, email: {}}}",
+                player_address("bm", p)
+            ),
+        );
+    }
+    let out = env.try_new_match("bm", &yaml);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    env.run_once();
+    let secret = env.secret("bm", "Germany");
+    let body = format!("match: bm\npower: Germany\nround: 1\nsecret: {secret}\n{STAGE_1}");
+    env.drop_mail(
+        1,
+        &mail(
+            &player_address("bm", "Germany"),
+            &orders_to("bm"),
+            "g1@players.test",
+            "orders",
+            &body,
+        ),
+    );
+    // The relay is down: the orders are logged, the message waits in the
+    // inbox, and nobody is told anything yet.
+    let out = env.adjutant(&["run", "--once"]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("message left in the inbox"), "{said}");
+    assert!(said.contains("could not be had"), "{said}");
+    assert_eq!(env.pending(), 1);
+    let kinds: Vec<String> = env
+        .entries("bm")
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(kinds.iter().filter(|k| *k == "order").count(), 1);
+    assert!(!kinds.contains(&"reveal".to_owned()), "{kinds:?}");
+    assert!(!env.sent().iter().any(|s| s.subject.contains("Accepted")));
+    // The relay is back: the next pass finishes the stage once.
+    down.store(false, Ordering::SeqCst);
+    env.run_once();
+    assert_eq!(env.pending(), 0);
+    let receipts = env
+        .sent()
+        .iter()
+        .filter(|s| s.subject.contains("Accepted"))
+        .count();
+    assert_eq!(receipts, 1);
+    let reveals: Vec<serde_json::Value> = env
+        .entries("bm")
+        .into_iter()
+        .filter(|e| e["kind"] == "reveal")
+        .collect();
+    assert_eq!(reveals.len(), 1);
+    assert!(reveals[0]["body"]["beacon"]["round"].as_u64().is_some());
+    env.verify("bm");
 }
