@@ -5,7 +5,7 @@
 
 mod movement_common;
 
-use adjutant::dice::{Dice, FixedDice, Label};
+use adjutant::dice::{Label, ScriptedDice};
 use adjutant::rules::combat::{self, CombatOutcome, Declarations};
 use adjutant::rules::events::Event;
 use adjutant::rules::orders::{
@@ -35,12 +35,12 @@ fn lbl(s: &str) -> Label {
 
 /// Dice per label; any other label panics (exhausted), so a test also pins
 /// which labels are drawn.
-fn dice(labels: &[(&str, &[u32])]) -> Dice {
-    let mut f = FixedDice::sequence([]);
+fn dice(labels: &[(&str, &[u32])]) -> ScriptedDice {
+    let mut f = ScriptedDice::sequence([]);
     for (l, v) in labels {
         f = f.with_label(lbl(l), v.iter().copied());
     }
-    Dice::fixed(f)
+    f
 }
 
 struct Fight {
@@ -69,7 +69,7 @@ fn attack(
     moves: Vec<MoveOrder>,
     plans: Vec<BattlePlan>,
     decl: &Declarations,
-    dice: Option<&mut Dice>,
+    dice: Option<&mut ScriptedDice>,
 ) -> Fight {
     b.combat(power, moves.clone())
         .unwrap_or_else(|e| panic!("combat move refused: {e:?}"));
@@ -84,7 +84,7 @@ fn attack(
         &orders,
         &plans,
         decl,
-        dice,
+        dice.map(|d| d as &mut dyn adjutant::dice::DiceSource),
         &mut events,
     );
     let text = events.iter().map(|e| e.describe(&b.game)).collect();
@@ -310,7 +310,7 @@ fn bad_plans_are_refused_before_any_die() {
         "{joined}"
     );
     assert!(errors.iter().all(|e| e.origin.section == "battles"));
-    assert!(d.rolls().is_empty(), "no die drawn");
+    assert_eq!(adjutant::dice::DiceSource::drawn(&d), 0, "no die drawn");
     assert_eq!(b.count("Belorussia", "Soviet Union", "infantry"), 1);
 }
 

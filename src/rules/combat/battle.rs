@@ -13,7 +13,7 @@
 use super::casualties::{Chooser, HitClass, Hits, Taken, allocate, rank};
 use super::fire::{Group, join, volley};
 use super::{Ctx, attackers, bystanders, defenders, destroy, retreat};
-use crate::dice::Dice;
+use crate::dice::DiceSource;
 use crate::rules::SpaceId;
 use crate::rules::conquest::allied;
 use crate::rules::events::Event;
@@ -345,7 +345,7 @@ pub(crate) fn fight(
     state: &mut GameState,
     space: SpaceId,
     bombard: &[u32],
-    dice: &mut Dice,
+    dice: &mut dyn DiceSource,
     events: &mut Vec<Event>,
 ) -> Report {
     let game = ctx.game;

@@ -29,7 +29,7 @@ mod retreat;
 pub mod rockets;
 mod strategic_bombing;
 
-use crate::dice::{Dice, Label};
+use crate::dice::{DiceSource, Label};
 use crate::rules::conquest::{allied, capture_territory, is_warship, take_convoy};
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, OptionValue, UnitKind, UnitType};
@@ -154,7 +154,7 @@ pub fn fight_battles(
     power: PowerId,
     orders: &[Located<MoveOrder>],
     plans: &[Located<BattlePlan>],
-    dice: Option<&mut Dice>,
+    dice: Option<&mut (dyn DiceSource + '_)>,
     events: &mut Vec<Event>,
 ) -> Result<CombatOutcome, Vec<OrderError>> {
     fight_battles_declared(
@@ -179,7 +179,7 @@ pub fn fight_battles_declared(
     orders: &[Located<MoveOrder>],
     plans: &[Located<BattlePlan>],
     declarations: &Declarations,
-    dice: Option<&mut Dice>,
+    dice: Option<&mut (dyn DiceSource + '_)>,
     events: &mut Vec<Event>,
 ) -> Result<CombatOutcome, Vec<OrderError>> {
     let ctx = Ctx {
@@ -206,9 +206,9 @@ pub fn fight_battles_declared(
             Ok(CombatOutcome::default())
         }
         Some(dice) => {
-            let before: usize = dice.rolls().iter().map(|g| g.values.len()).sum();
+            let before = dice.drawn();
             resolve(&ctx, state, Some(dice), events);
-            let after: usize = dice.rolls().iter().map(|g| g.values.len()).sum();
+            let after = dice.drawn();
             Ok(CombatOutcome {
                 dice_rolled: after > before,
                 needs_dice: false,
@@ -581,7 +581,12 @@ fn needs_dice(ctx: &Ctx, state: &GameState) -> bool {
 
 /// Fights every battle (dice given) or settles the battles without
 /// defenders (no dice; only called when no battle needs them).
-fn resolve(ctx: &Ctx, state: &mut GameState, mut dice: Option<&mut Dice>, events: &mut Vec<Event>) {
+fn resolve(
+    ctx: &Ctx,
+    state: &mut GameState,
+    mut dice: Option<&mut (dyn DiceSource + '_)>,
+    events: &mut Vec<Event>,
+) {
     if let Some(d) = dice.as_deref_mut() {
         aa_guns::fire_at_overflights(ctx, state, d, events);
     }
