@@ -120,6 +120,7 @@ fn standing(b: &mut Board, power: &str, losses: &[&str], keep: bool, subs: Subma
         keep_one_land_unit: keep,
         submarines: subs,
         intercept: None,
+        ..StandingOrders::default()
     };
 }
 

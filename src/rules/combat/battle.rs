@@ -360,12 +360,13 @@ pub(crate) fn fight(
         .map(|p| p.item.retreat.clone())
         .unwrap_or(Retreat::Never);
     let losses: &[UnitTypeId] = plan.map(|p| p.item.losses.as_slice()).unwrap_or(&[]);
+    let standing = state.standing.clone();
     let attacker_chooser = Chooser::Attacker {
         losses,
         source: ctx.plan_source(space),
         power: ctx.power,
+        standing: &standing,
     };
-    let standing = state.standing.clone();
     let defender_chooser = Chooser::Defender {
         standing: &standing,
         land: !sea,

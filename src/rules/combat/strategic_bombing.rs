@@ -250,6 +250,7 @@ pub(crate) fn raid(
                 losses,
                 source: ctx.plan_source(space),
                 power: ctx.power,
+                standing: &standing,
             },
         );
         let mut on_interceptors = rank(
