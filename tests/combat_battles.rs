@@ -321,13 +321,20 @@ fn submarine_first_strike_victims_do_not_fire_but_a_damaged_battleship_does() {
     b.put("Bay of Biscay", "Germany", "submarine", 2);
     b.put("Celtic Sea", "United Kingdom", "battleship", 1);
     b.put("Celtic Sea", "United Kingdom", "transport", 1);
+    // AAE transports are ordinary casualties (the cheapest would go first):
+    // the United Kingdom's standing orders give up the battleship first.
+    standing(
+        &mut b,
+        "United Kingdom",
+        &["battleship", "transport"],
+        false,
+        SubmarinePolicy::Fight,
+    );
     let mv = vec![b.mv("2 submarine", "Bay of Biscay -> Celtic Sea", None)];
     let mut d = dice(&[
-        // Both subs hit: the battleship absorbs one, the transport is lost
-        // last... but here the battleship takes the first, then the second
-        // hit sinks the transport? No: hit points to spare first, then the
-        // order of loss (cheapest first, transports last): the battleship
-        // is sunk by the second hit.
+        // Both subs hit: hit points to spare first (the battleship is
+        // damaged), then the order of loss: the battleship is sunk by the
+        // second hit.
         (
             "battle/Celtic Sea/round/1/attacker/first-strike/submarine",
             &[1, 2],

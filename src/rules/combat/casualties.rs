@@ -2,8 +2,9 @@
 //!
 //! Each side's units are ranked once per allocation by whoever chooses for
 //! them (the attacker's battle plan, the defenders' standing orders, else the
-//! default: cheapest first), with the rules on top: transports are lost only
-//! when nothing else can take the hit, a unit with hit points to spare (the
+//! default: cheapest first), with the rules on top: where the rule set says
+//! so (`CombatRules::transports_last`), transports are lost only when
+//! nothing else can take the hit; a unit with hit points to spare (the
 //! battleship) takes a hit before anything is lost, and "if there is a way to
 //! apportion hits so they result in losses, the losses must be taken" (FAQ),
 //! which is what the matching below guarantees when some hits may not go
@@ -119,6 +120,7 @@ pub(crate) fn rank(
     chooser: &Chooser,
 ) -> Vec<Candidate> {
     let types = game.unit_types();
+    let transports_last = game.rule_set().combat_rules(game).transports_last;
     let mut keyed: Vec<(RankKey, Candidate)> = Vec::new();
     let any_non_transport = ids.iter().any(|id| {
         state
@@ -128,7 +130,7 @@ pub(crate) fn rank(
     for &id in ids {
         let Some(u) = state.unit(id) else { continue };
         let t = &types[u.unit];
-        let transport = t.transport_capacity.is_some();
+        let transport = transports_last && t.transport_capacity.is_some();
         let (bystander, lent, list, source) = match chooser {
             Chooser::Attacker {
                 losses,
