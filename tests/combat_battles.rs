@@ -5,7 +5,7 @@
 
 mod movement_common;
 
-use adjutant::dice::{Dice, FixedDice, Label};
+use adjutant::dice::{Label, ScriptedDice};
 use adjutant::rules::combat::{self, CombatOutcome, Declarations};
 use adjutant::rules::events::Event;
 use adjutant::rules::orders::{
@@ -35,12 +35,12 @@ fn lbl(s: &str) -> Label {
 
 /// Dice per label; any other label panics (exhausted), so a test also pins
 /// which labels are drawn.
-fn dice(labels: &[(&str, &[u32])]) -> Dice {
-    let mut f = FixedDice::sequence([]);
+fn dice(labels: &[(&str, &[u32])]) -> ScriptedDice {
+    let mut f = ScriptedDice::sequence([]);
     for (l, v) in labels {
         f = f.with_label(lbl(l), v.iter().copied());
     }
-    Dice::fixed(f)
+    f
 }
 
 struct Fight {
@@ -69,7 +69,7 @@ fn attack(
     moves: Vec<MoveOrder>,
     plans: Vec<BattlePlan>,
     decl: &Declarations,
-    dice: Option<&mut Dice>,
+    dice: Option<&mut ScriptedDice>,
 ) -> Fight {
     b.combat(power, moves.clone())
         .unwrap_or_else(|e| panic!("combat move refused: {e:?}"));
@@ -84,7 +84,7 @@ fn attack(
         &orders,
         &plans,
         decl,
-        dice,
+        dice.map(|d| d as &mut dyn adjutant::dice::DiceSource),
         &mut events,
     );
     let text = events.iter().map(|e| e.describe(&b.game)).collect();
@@ -120,6 +120,7 @@ fn standing(b: &mut Board, power: &str, losses: &[&str], keep: bool, subs: Subma
         keep_one_land_unit: keep,
         submarines: subs,
         intercept: None,
+        ..StandingOrders::default()
     };
 }
 
@@ -310,7 +311,7 @@ fn bad_plans_are_refused_before_any_die() {
         "{joined}"
     );
     assert!(errors.iter().all(|e| e.origin.section == "battles"));
-    assert!(d.rolls().is_empty(), "no die drawn");
+    assert_eq!(adjutant::dice::DiceSource::drawn(&d), 0, "no die drawn");
     assert_eq!(b.count("Belorussia", "Soviet Union", "infantry"), 1);
 }
 
@@ -320,13 +321,20 @@ fn submarine_first_strike_victims_do_not_fire_but_a_damaged_battleship_does() {
     b.put("Bay of Biscay", "Germany", "submarine", 2);
     b.put("Celtic Sea", "United Kingdom", "battleship", 1);
     b.put("Celtic Sea", "United Kingdom", "transport", 1);
+    // AAE transports are ordinary casualties (the cheapest would go first):
+    // the United Kingdom's standing orders give up the battleship first.
+    standing(
+        &mut b,
+        "United Kingdom",
+        &["battleship", "transport"],
+        false,
+        SubmarinePolicy::Fight,
+    );
     let mv = vec![b.mv("2 submarine", "Bay of Biscay -> Celtic Sea", None)];
     let mut d = dice(&[
-        // Both subs hit: the battleship absorbs one, the transport is lost
-        // last... but here the battleship takes the first, then the second
-        // hit sinks the transport? No: hit points to spare first, then the
-        // order of loss (cheapest first, transports last): the battleship
-        // is sunk by the second hit.
+        // Both subs hit: hit points to spare first (the battleship is
+        // damaged), then the order of loss: the battleship is sunk by the
+        // second hit.
         (
             "battle/Celtic Sea/round/1/attacker/first-strike/submarine",
             &[1, 2],

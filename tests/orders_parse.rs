@@ -7,8 +7,8 @@ use std::sync::OnceLock;
 
 use adjutant::rules::orders::parse::{Message, parse_message};
 use adjutant::rules::orders::{
-    BattlePlan, Load, MoveOrder, OrderError, Orders, Retreat, StandingOrders, SubmarinePolicy,
-    TakeOverOrder, UnitCount,
+    BattlePlan, BystanderLosses, Load, MoveOrder, OrderError, Orders, Retreat, StandingOrders,
+    SubmarinePolicy, TakeOverOrder, UnitCount,
 };
 use adjutant::rules::{GameDef, SpaceId, load_dir};
 
@@ -216,6 +216,7 @@ fn the_sketch_standing_orders_and_command_parse() {
             keep_one_land_unit: true,
             submarines: SubmarinePolicy::SubmergeAfterFirstRound,
             intercept: None,
+            ..StandingOrders::default()
         }
     );
     let m = ok("match: m\npower: USSR\nsecret: x\ncommand: Status\n");
@@ -990,6 +991,11 @@ fn random_orders(rng: &mut Rng) -> Orders {
                 SubmarinePolicy::SubmergeAfterFirstRound,
             ][rng.below(3)],
             intercept: rng.chance().then(|| rng.below(4) as u32),
+            bystander_losses: if rng.chance() {
+                BystanderLosses::AlliesChoose
+            } else {
+                BystanderLosses::Last
+            },
         }));
     }
     o

@@ -582,7 +582,7 @@ fn empty_land_is_taken_without_dice_and_defended_battles_are_fought() {
         combat::fight_battles(&game, &mut defended, ger, &[], &[], None, &mut events).unwrap();
     assert!(out.needs_dice);
     assert_eq!(defended, before);
-    let mut dice = adjutant::dice::Dice::fixed(adjutant::dice::FixedDice::sequence([1, 6]));
+    let mut dice = adjutant::dice::ScriptedDice::sequence([1, 6]);
     let out = combat::fight_battles(
         &game,
         &mut defended,

@@ -4,22 +4,22 @@
 //! `tools/verify_dice.py` are two independent implementations of it, and the
 //! test suite holds them to the same output. Nothing here knows the rules of
 //! any game: the engine names what a die is for with a [`Label`] and receives
-//! values from [`Dice`].
+//! values from a [`DiceSource`]: a match's verifiable [`Dice`], or the
+//! [`ScriptedDice`] of scenarios and rules tests, which no match or log takes.
 
 pub mod beacon;
 mod commit;
 mod label;
 mod roller;
+mod scripted;
 mod stream;
 
 pub use beacon::{BeaconNetwork, BeaconRound};
 pub use commit::{Commitment, Digest32, OrderDigest, TurnKey, TurnSecret, key_order};
 pub use label::{Label, LabelError};
-pub use roller::{Dice, DiceKind, RollGroup};
+pub use roller::{Dice, DiceKind, DiceSource, RollGroup};
+pub use scripted::ScriptedDice;
 pub use stream::{LabelStream, MAX_SIDES};
-
-#[cfg(feature = "fixed-dice")]
-pub use roller::FixedDice;
 
 /// Domain string of the turn commitment (`docs/dice.md`, "Commitment").
 pub const DOMAIN_COMMIT: &str = "adjutant/v1/commit";

@@ -1,4 +1,5 @@
-//! [`Dice`]: the only way the rules engine obtains randomness.
+//! [`DiceSource`]: the only way the rules engine obtains randomness, and
+//! [`Dice`], the verifiable source of a match.
 
 use std::collections::HashMap;
 
@@ -6,14 +7,17 @@ use serde::{Deserialize, Serialize};
 
 use super::{Label, LabelStream, TurnKey};
 
-/// Which kind of dice a match uses; the log's genesis entry records it.
+/// Which kind of dice a match log says it uses; the genesis entry records it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DiceKind {
-    /// Commit-reveal dice that anyone holding the log can re-derive.
+    /// Commit-reveal dice that anyone holding the log can re-derive. The only
+    /// kind a match is created with or opened with.
     Verifiable,
-    /// Scripted dice for rules tests. They prove nothing, and only a build
-    /// with the `fixed-dice` feature can create them.
+    /// Scripted test dice. They prove nothing: `verify` refuses such a log
+    /// unless told otherwise, and [`crate::matches::Match`] never opens one.
+    /// Nothing in Adjutant writes this kind any more; the log format keeps
+    /// the value so that such a log is named, not misread.
     Fixed,
 }
 
@@ -30,89 +34,60 @@ pub struct RollGroup {
     pub values: Vec<u32>,
 }
 
-/// The dice of one adjudication, handed to the rules engine.
+/// Where the rules engine gets its dice: the verifiable [`Dice`] of a match,
+/// or the [`ScriptedDice`](super::ScriptedDice) of a scenario or rules test.
 ///
-/// A real match can only build verifiable dice from a [`TurnKey`]; the fixed
-/// kind exists only in builds with the `fixed-dice` feature, which the test
-/// suite enables and a release build does not. Every die drawn is recorded
-/// and goes to the log through [`Dice::take_rolls`].
-pub struct Dice {
-    source: Source,
-    rolls: Vec<RollGroup>,
+/// The engine is pure and takes either; a match and its log take only
+/// [`Dice`], which has no scripted source, so scripted values cannot reach
+/// a real match by construction.
+pub trait DiceSource {
+    /// Rolls `count` dice with `sides` faces for `label`.
+    fn roll_many(&mut self, label: &Label, count: usize, sides: u32) -> Vec<u32>;
+
+    /// Rolls one die with `sides` faces for `label`.
+    fn roll(&mut self, label: &Label, sides: u32) -> u32 {
+        self.roll_many(label, 1, sides)[0]
+    }
+
+    /// How many dice have been drawn so far.
+    fn drawn(&self) -> u64;
 }
 
-enum Source {
-    Verifiable {
-        key: TurnKey,
-        streams: HashMap<Label, LabelStream>,
-    },
-    #[cfg(feature = "fixed-dice")]
-    Fixed(FixedDice),
+/// The verifiable dice of one adjudication, keyed by a revealed turn.
+///
+/// Its only constructor takes a [`TurnKey`]: there is no scripted kind, so
+/// every die it gives (and hands to the log through [`Dice::take_rolls`]) is
+/// one that anyone holding the log can re-derive.
+pub struct Dice {
+    key: TurnKey,
+    streams: HashMap<Label, LabelStream>,
+    rolls: Vec<RollGroup>,
+    drawn: u64,
 }
 
 impl Dice {
     /// The dice of a turn whose key is known (its secret revealed).
     pub fn verifiable(key: TurnKey) -> Self {
         Dice {
-            source: Source::Verifiable {
-                key,
-                streams: HashMap::new(),
-            },
+            key,
+            streams: HashMap::new(),
             rolls: Vec::new(),
-        }
-    }
-
-    /// Scripted dice for a rules test.
-    #[cfg(feature = "fixed-dice")]
-    pub fn fixed(script: FixedDice) -> Self {
-        Dice {
-            source: Source::Fixed(script),
-            rolls: Vec::new(),
-        }
-    }
-
-    /// Which kind these are.
-    pub fn kind(&self) -> DiceKind {
-        match self.source {
-            Source::Verifiable { .. } => DiceKind::Verifiable,
-            #[cfg(feature = "fixed-dice")]
-            Source::Fixed(_) => DiceKind::Fixed,
+            drawn: 0,
         }
     }
 
     /// Rolls one die with `sides` faces for `label`.
     pub fn roll(&mut self, label: &Label, sides: u32) -> u32 {
-        self.roll_many(label, 1, sides)[0]
+        DiceSource::roll(self, label, sides)
     }
 
     /// Rolls `count` dice with `sides` faces for `label`.
     pub fn roll_many(&mut self, label: &Label, count: usize, sides: u32) -> Vec<u32> {
-        if count == 0 {
-            // The log has no empty roll groups.
-            return Vec::new();
-        }
-        let values: Vec<u32> = match &mut self.source {
-            Source::Verifiable { key, streams } => {
-                let stream = streams
-                    .entry(label.clone())
-                    .or_insert_with(|| LabelStream::new(key, label));
-                (0..count).map(|_| stream.roll(sides)).collect()
-            }
-            #[cfg(feature = "fixed-dice")]
-            Source::Fixed(script) => (0..count).map(|_| script.next(label, sides)).collect(),
-        };
-        match self.rolls.last_mut() {
-            Some(g) if g.label == *label && g.sides == sides => g.values.extend(&values),
-            _ => self.rolls.push(RollGroup {
-                label: label.clone(),
-                sides,
-                values: values.clone(),
-            }),
-        }
-        values
+        DiceSource::roll_many(self, label, count, sides)
     }
 
-    /// Every die drawn so far, grouped as the log records them.
+    /// Every die drawn since the last [`Dice::take_rolls`], grouped as the
+    /// log records them.
     pub fn rolls(&self) -> &[RollGroup] {
         &self.rolls
     }
@@ -125,42 +100,32 @@ impl Dice {
     }
 }
 
-/// A script of die values for rules tests: per label, then a common queue.
-#[cfg(feature = "fixed-dice")]
-#[derive(Clone, Debug, Default)]
-pub struct FixedDice {
-    by_label: HashMap<Label, std::collections::VecDeque<u32>>,
-    rest: std::collections::VecDeque<u32>,
-}
-
-#[cfg(feature = "fixed-dice")]
-impl FixedDice {
-    /// Dice drawn in order from `values`, whatever their label.
-    pub fn sequence(values: impl IntoIterator<Item = u32>) -> Self {
-        FixedDice {
-            by_label: HashMap::new(),
-            rest: values.into_iter().collect(),
+impl DiceSource for Dice {
+    fn roll_many(&mut self, label: &Label, count: usize, sides: u32) -> Vec<u32> {
+        if count == 0 {
+            // The log has no empty roll groups.
+            return Vec::new();
         }
+        let key = &self.key;
+        let stream = self
+            .streams
+            .entry(label.clone())
+            .or_insert_with(|| LabelStream::new(key, label));
+        let values: Vec<u32> = (0..count).map(|_| stream.roll(sides)).collect();
+        self.drawn += count as u64;
+        match self.rolls.last_mut() {
+            Some(g) if g.label == *label && g.sides == sides => g.values.extend(&values),
+            _ => self.rolls.push(RollGroup {
+                label: label.clone(),
+                sides,
+                values: values.clone(),
+            }),
+        }
+        values
     }
 
-    /// Dice for one label, used before the common queue.
-    pub fn with_label(mut self, label: Label, values: impl IntoIterator<Item = u32>) -> Self {
-        self.by_label.entry(label).or_default().extend(values);
-        self
-    }
-
-    fn next(&mut self, label: &Label, sides: u32) -> u32 {
-        let v = self
-            .by_label
-            .get_mut(label)
-            .and_then(|q| q.pop_front())
-            .or_else(|| self.rest.pop_front())
-            .unwrap_or_else(|| panic!("fixed dice exhausted at label {label}"));
-        assert!(
-            (1..=sides).contains(&v),
-            "fixed die {v} for {label} is not a d{sides}"
-        );
-        v
+    fn drawn(&self) -> u64 {
+        self.drawn
     }
 }
 
@@ -184,7 +149,7 @@ mod tests {
             .map(|g| (g.label.as_str(), g.sides, g.values.len()))
             .collect();
         assert_eq!(g, [("a", 6, 3), ("b", 6, 1), ("a", 6, 1), ("a", 12, 1)]);
-        assert_eq!(d.kind(), DiceKind::Verifiable);
+        assert_eq!(d.drawn(), 6);
     }
 
     #[test]

@@ -255,6 +255,13 @@ impl Match {
             .genesis()
             .expect("an open log has a genesis")
             .clone();
+        if genesis.dice != DiceKind::Verifiable {
+            // Scripted dice prove nothing; a match is only ever played with
+            // dice that its log lets anyone re-derive.
+            return Err(MatchError::Invalid(
+                "the log's genesis says its dice are scripted test dice; a match plays only with verifiable dice".into(),
+            ));
+        }
         let game = match_game(dir, &genesis)?;
         let (state, pending, _) = replay(&game, &dir.join(LOG_FILE), Memo::Use)?;
         let open = match log.chain().open_turn() {

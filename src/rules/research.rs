@@ -12,7 +12,7 @@
 //! [`GameState::has_technology`](crate::rules::state::GameState::has_technology)
 //! for the owner of the unit concerned: powers never share developments.
 
-use crate::dice::{Dice, Label};
+use crate::dice::{DiceSource, Label};
 use crate::rules::GameDef;
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind, UnitType};
@@ -164,7 +164,7 @@ pub(crate) fn research(
     state: &mut GameState,
     power: PowerId,
     order: &Located<ResearchOrder>,
-    dice: Option<&mut Dice>,
+    dice: Option<&mut (dyn DiceSource + '_)>,
     events: &mut Vec<Event>,
 ) -> Result<bool, Vec<OrderError>> {
     let origin = &order.origin;
@@ -576,7 +576,7 @@ pub(crate) fn roll_war_bonds(
     game: &GameDef,
     state: &mut GameState,
     power: PowerId,
-    dice: Option<&mut Dice>,
+    dice: Option<&mut (dyn DiceSource + '_)>,
 ) -> bool {
     if !state.has_technology(power, Technology::WarBonds) {
         return false;

@@ -10,6 +10,8 @@
 
 use serde::Deserialize;
 
+use crate::dice::{Label, ScriptedDice};
+
 use super::entries::Entries;
 use super::events::Event;
 use super::model::OptionValue;
@@ -94,7 +96,7 @@ pub struct Step {
     pub sender: Option<String>,
     /// The orders, as the player writes them.
     pub orders: String,
-    /// Scripted dice for this message's battles (test builds only).
+    /// Scripted dice for this message's battles.
     #[serde(default)]
     pub dice: Option<DiceScript>,
     /// What must be true afterwards.
@@ -265,32 +267,19 @@ pub fn run(game: &GameDef, scenario: &Scenario) -> Result<Outcome, ScenarioError
     Ok(outcome)
 }
 
-/// The dice of a step: scripted when the step gives them (test builds only),
-/// none otherwise (a battle that needs dice is then refused).
-#[cfg(feature = "fixed-dice")]
-fn step_dice(script: Option<&DiceScript>) -> Result<Option<crate::dice::Dice>, String> {
-    use crate::dice::{Dice, FixedDice, Label};
+/// The dice of a step: scripted when the step gives them, none otherwise
+/// (a battle that needs dice is then refused). Scripted dice work in every
+/// build: they are a [`ScriptedDice`], which no match or log accepts.
+fn step_dice(script: Option<&DiceScript>) -> Result<Option<ScriptedDice>, String> {
     let Some(script) = script else {
         return Ok(None);
     };
-    let mut fixed = FixedDice::sequence(script.sequence.iter().copied());
+    let mut dice = ScriptedDice::sequence(script.sequence.iter().copied());
     for (label, values) in script.labels.iter() {
         let label = Label::new(label).map_err(|e| format!("dice.labels: {e}"))?;
-        fixed = fixed.with_label(label, values.iter().copied());
+        dice = dice.with_label(label, values.iter().copied());
     }
-    Ok(Some(Dice::fixed(fixed)))
-}
-
-#[cfg(not(feature = "fixed-dice"))]
-fn step_dice(script: Option<&DiceScript>) -> Result<Option<crate::dice::Dice>, String> {
-    match script {
-        None => Ok(None),
-        Some(_) => Err(
-            "this scenario scripts its dice, which only a build with the `fixed-dice` feature \
-             can do (the test suite has it: cargo test --test scenarios)"
-                .into(),
-        ),
-    }
+    Ok(Some(dice))
 }
 
 fn error_matches(e: &OrderError, want: &ExpectedError) -> bool {

@@ -13,7 +13,7 @@ use std::fmt::Write;
 
 use super::GameDef;
 use super::SpaceId;
-use super::orders::{PowerId, StandingOrders, SubmarinePolicy, UnitList};
+use super::orders::{BystanderLosses, PowerId, StandingOrders, SubmarinePolicy, UnitList};
 use super::state::{GameState, Hold, Unit};
 
 /// The first line of every text of this version.
@@ -178,6 +178,7 @@ fn standing_text(game: &GameDef, s: &StandingOrders) -> String {
         keep_one_land_unit,
         submarines,
         intercept,
+        bystander_losses,
     } = s;
     let mut out = String::new();
     let losses: Vec<&str> = losses
@@ -200,6 +201,11 @@ fn standing_text(game: &GameDef, s: &StandingOrders) -> String {
         },
         intercept.map_or("all".to_owned(), |n| n.to_string())
     );
+    // Written only when set, so that positions without it keep the text
+    // (and state digest) that existing logs recorded.
+    if *bystander_losses == BystanderLosses::AlliesChoose {
+        out.push_str("; bystander losses allies choose");
+    }
     out
 }
 

@@ -11,7 +11,7 @@
 //! (AAE: the Middle East payment), convoy control, income, the victory check,
 //! and the next power in turn order (the next round after the last).
 
-use crate::dice::Dice;
+use crate::dice::DiceSource;
 use crate::rules::GameDef;
 use crate::rules::combat::{self, CombatOutcome};
 use crate::rules::conquest;
@@ -59,7 +59,7 @@ pub fn apply_orders_with_dice(
     state: &GameState,
     power: PowerId,
     orders: &Orders,
-    dice: &mut Dice,
+    dice: &mut dyn DiceSource,
 ) -> Result<(GameState, Vec<Event>), Vec<OrderError>> {
     match run(game, state, power, orders, Some(dice))? {
         Run::Done(next, events) => Ok((*next, events)),
@@ -104,7 +104,7 @@ fn run(
     state: &GameState,
     power: PowerId,
     orders: &Orders,
-    dice: Option<&mut Dice>,
+    dice: Option<&mut (dyn DiceSource + '_)>,
 ) -> Result<Run, Vec<OrderError>> {
     let whole = |reason: String| vec![OrderError::new(&Origin::default(), reason)];
     if is_standing_only(orders) {
@@ -230,7 +230,7 @@ fn stage_one(
     state: &mut GameState,
     power: PowerId,
     orders: &Orders,
-    mut dice: Option<&mut Dice>,
+    mut dice: Option<&mut (dyn DiceSource + '_)>,
     events: &mut Vec<Event>,
 ) -> Result<bool, Vec<OrderError>> {
     let mut errors: Vec<OrderError> = standing(orders).into_iter().collect();

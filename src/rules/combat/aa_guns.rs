@@ -9,7 +9,7 @@
 use super::casualties::HitClass;
 use super::fire::{Group, volley};
 use super::{Ctx, attackers, destroy, enemy_aa};
-use crate::dice::Dice;
+use crate::dice::DiceSource;
 use crate::rules::SpaceId;
 use crate::rules::events::Event;
 use crate::rules::model::UnitKind;
@@ -72,7 +72,7 @@ pub(crate) fn overflights<'a>(
 pub(crate) fn fire_at_overflights(
     ctx: &Ctx,
     state: &mut GameState,
-    dice: &mut Dice,
+    dice: &mut dyn DiceSource,
     events: &mut Vec<Event>,
 ) {
     let flights: Vec<Overflight> = overflights(ctx, state).collect();
@@ -152,7 +152,7 @@ pub(crate) fn fire_in_battle(
     state: &mut GameState,
     space: SpaceId,
     prefix: &[&str],
-    dice: &mut Dice,
+    dice: &mut dyn DiceSource,
     events: &mut Vec<Event>,
 ) {
     let Some(value) = enemy_aa(ctx, state, space) else {

@@ -13,7 +13,7 @@
 use super::casualties::{Chooser, HitClass, Hits, Taken, allocate, rank};
 use super::fire::{Group, join, volley};
 use super::{Ctx, attackers, bystanders, defenders, destroy, retreat};
-use crate::dice::Dice;
+use crate::dice::DiceSource;
 use crate::rules::SpaceId;
 use crate::rules::conquest::allied;
 use crate::rules::events::Event;
@@ -345,7 +345,7 @@ pub(crate) fn fight(
     state: &mut GameState,
     space: SpaceId,
     bombard: &[u32],
-    dice: &mut Dice,
+    dice: &mut dyn DiceSource,
     events: &mut Vec<Event>,
 ) -> Report {
     let game = ctx.game;
@@ -360,12 +360,13 @@ pub(crate) fn fight(
         .map(|p| p.item.retreat.clone())
         .unwrap_or(Retreat::Never);
     let losses: &[UnitTypeId] = plan.map(|p| p.item.losses.as_slice()).unwrap_or(&[]);
+    let standing = state.standing.clone();
     let attacker_chooser = Chooser::Attacker {
         losses,
         source: ctx.plan_source(space),
         power: ctx.power,
+        standing: &standing,
     };
-    let standing = state.standing.clone();
     let defender_chooser = Chooser::Defender {
         standing: &standing,
         land: !sea,

@@ -2,8 +2,9 @@
 //!
 //! Each side's units are ranked once per allocation by whoever chooses for
 //! them (the attacker's battle plan, the defenders' standing orders, else the
-//! default: cheapest first), with the rules on top: transports are lost only
-//! when nothing else can take the hit, a unit with hit points to spare (the
+//! default: cheapest first), with the rules on top: where the rule set says
+//! so (`CombatRules::transports_last`), transports are lost only when
+//! nothing else can take the hit; a unit with hit points to spare (the
 //! battleship) takes a hit before anything is lost, and "if there is a way to
 //! apportion hits so they result in losses, the losses must be taken" (FAQ),
 //! which is what the matching below guarantees when some hits may not go
@@ -12,7 +13,7 @@
 
 use crate::rules::GameDef;
 use crate::rules::model::{Ability, UnitKind};
-use crate::rules::orders::{PowerId, StandingOrders, UnitTypeId};
+use crate::rules::orders::{BystanderLosses, PowerId, StandingOrders, UnitTypeId};
 use crate::rules::state::GameState;
 
 /// What a hit may land on.
@@ -67,6 +68,9 @@ pub(crate) enum Chooser<'a> {
         source: String,
         /// The attacker, so that bystanders (its allies) rank after it.
         power: PowerId,
+        /// Standing orders by power: a bystander whose owner's say
+        /// `bystander_losses: allies_choose` is ranked by `losses` too.
+        standing: &'a [StandingOrders],
     },
     /// The defenders: each unit by its owner's standing orders.
     Defender {
@@ -102,9 +106,11 @@ fn default_reason() -> String {
     "default order of loss: cheapest unit first".into()
 }
 
-/// Sort key of the order of loss: transport (last), bystander (after the
-/// attacker's own), position in the chooser's list, cost, strength, id.
-type RankKey = (u8, u8, usize, u32, u8, u32);
+/// Sort key of the order of loss: transport (last), bystander spared by its
+/// owner's standing orders (after every unit of the attacker), position in
+/// the chooser's list, bystander (after the attacker's own of that rank),
+/// cost, strength, id.
+type RankKey = (u8, u8, usize, u8, u32, u8, u32);
 
 /// Ranks `ids` (units of one side) for taking hits.
 pub(crate) fn rank(
@@ -114,6 +120,7 @@ pub(crate) fn rank(
     chooser: &Chooser,
 ) -> Vec<Candidate> {
     let types = game.unit_types();
+    let transports_last = game.rule_set().combat_rules(game).transports_last;
     let mut keyed: Vec<(RankKey, Candidate)> = Vec::new();
     let any_non_transport = ids.iter().any(|id| {
         state
@@ -123,14 +130,23 @@ pub(crate) fn rank(
     for &id in ids {
         let Some(u) = state.unit(id) else { continue };
         let t = &types[u.unit];
-        let transport = t.transport_capacity.is_some();
-        let (bystander, list, source) = match chooser {
+        let transport = transports_last && t.transport_capacity.is_some();
+        let (bystander, lent, list, source) = match chooser {
             Chooser::Attacker {
                 losses,
                 source,
                 power,
-            } => (u.owner != *power, *losses, source.clone()),
+                standing,
+            } => {
+                let bystander = u.owner != *power;
+                let lent = bystander
+                    && standing
+                        .get(u.owner)
+                        .is_some_and(|s| s.bystander_losses == BystanderLosses::AlliesChoose);
+                (bystander, lent, *losses, source.clone())
+            }
             Chooser::Defender { standing, .. } => (
+                false,
                 false,
                 standing
                     .get(u.owner)
@@ -139,7 +155,8 @@ pub(crate) fn rank(
                 format!("standing orders of {}", game.powers()[u.owner].name),
             ),
         };
-        let listed = if bystander {
+        let spared = bystander && !lent;
+        let listed = if spared {
             None
         } else {
             list.iter().position(|x| *x == u.unit)
@@ -150,7 +167,15 @@ pub(crate) fn rank(
         };
         // A bystander is named by the bystander rule even when it is a
         // transport: it is lost because its ally could not take the hit.
-        let reason = if bystander {
+        let reason = if let (true, Some(i)) = (lent, listed) {
+            format!(
+                "{source}, losses entry {} ({}); standing orders of {}: bystander_losses \
+                 allies_choose",
+                i + 1,
+                t.name,
+                game.powers()[u.owner].name
+            )
+        } else if bystander {
             "rule: hits the attackers cannot take fall on their allies' ships in the zone \
              (FAQ: if there is a way to take the losses, they must be taken)"
                 .to_owned()
@@ -164,8 +189,9 @@ pub(crate) fn rank(
         keyed.push((
             (
                 u8::from(transport),
-                u8::from(bystander),
+                u8::from(spared),
                 listed.unwrap_or(usize::MAX),
+                u8::from(bystander),
                 t.cost.unwrap_or(0),
                 strength,
                 id,

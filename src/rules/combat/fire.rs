@@ -8,7 +8,7 @@
 
 use super::casualties::{HitClass, Hits};
 use super::label;
-use crate::dice::Dice;
+use crate::dice::DiceSource;
 use crate::rules::SpaceId;
 use crate::rules::events::Event;
 
@@ -61,7 +61,7 @@ pub(crate) fn join(
 /// Fires every group under `prefix` (label segments before the group's
 /// name), logs each, and returns the hits by class.
 pub(crate) fn volley(
-    dice: &mut Dice,
+    dice: &mut dyn DiceSource,
     low_luck: bool,
     space: SpaceId,
     prefix: &[String],

@@ -29,12 +29,13 @@ mod retreat;
 pub mod rockets;
 mod strategic_bombing;
 
-use crate::dice::{Dice, Label};
+use crate::dice::{DiceSource, Label};
 use crate::rules::conquest::{allied, capture_territory, is_warship, take_convoy};
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, OptionValue, UnitKind, UnitType};
 use crate::rules::orders::{
-    BattlePlan, Located, MoveOrder, OrderError, Origin, PowerId, Retreat, SubmarinePolicy,
+    BattlePlan, BystanderLosses, Located, MoveOrder, OrderError, Origin, PowerId, Retreat,
+    SubmarinePolicy,
 };
 use crate::rules::research::Technology;
 use crate::rules::state::{GameState, Unit};
@@ -154,7 +155,7 @@ pub fn fight_battles(
     power: PowerId,
     orders: &[Located<MoveOrder>],
     plans: &[Located<BattlePlan>],
-    dice: Option<&mut Dice>,
+    dice: Option<&mut (dyn DiceSource + '_)>,
     events: &mut Vec<Event>,
 ) -> Result<CombatOutcome, Vec<OrderError>> {
     fight_battles_declared(
@@ -179,7 +180,7 @@ pub fn fight_battles_declared(
     orders: &[Located<MoveOrder>],
     plans: &[Located<BattlePlan>],
     declarations: &Declarations,
-    dice: Option<&mut Dice>,
+    dice: Option<&mut (dyn DiceSource + '_)>,
     events: &mut Vec<Event>,
 ) -> Result<CombatOutcome, Vec<OrderError>> {
     let ctx = Ctx {
@@ -206,9 +207,9 @@ pub fn fight_battles_declared(
             Ok(CombatOutcome::default())
         }
         Some(dice) => {
-            let before: usize = dice.rolls().iter().map(|g| g.values.len()).sum();
+            let before = dice.drawn();
             resolve(&ctx, state, Some(dice), events);
-            let after: usize = dice.rolls().iter().map(|g| g.values.len()).sum();
+            let after = dice.drawn();
             Ok(CombatOutcome {
                 dice_rolled: after > before,
                 needs_dice: false,
@@ -419,25 +420,43 @@ fn validate(ctx: &Ctx, state: &GameState) -> Vec<OrderError> {
         }
         if let Some(space) = p.space {
             let here = attackers(ctx, state, space);
+            let standing_by = bystanders(ctx, state, space);
+            let lent = |owner: PowerId| {
+                state
+                    .standing
+                    .get(owner)
+                    .is_some_and(|s| s.bystander_losses == BystanderLosses::AlliesChoose)
+            };
             for t in &p.losses {
-                if !here
-                    .iter()
-                    .any(|id| state.unit(*id).is_some_and(|u| u.unit == *t))
+                let of_type = |id: &u32| state.unit(*id).filter(|u| u.unit == *t);
+                if here.iter().any(|id| of_type(id).is_some())
+                    || standing_by
+                        .iter()
+                        .any(|id| of_type(id).is_some_and(|u| lent(u.owner)))
                 {
-                    errors.push(
-                        OrderError::new(
-                            &plan.origin,
-                            format!(
-                                "the battle plan for {} names {}, but no attacking {} is in that \
-                                 battle",
-                                game.space_name(space),
-                                types[*t].name,
-                                types[*t].name
-                            ),
-                        )
-                        .field("losses"),
-                    );
+                    continue;
                 }
+                let mut reason = format!(
+                    "the battle plan for {} names {}, but no attacking {} is in that battle",
+                    game.space_name(space),
+                    types[*t].name,
+                    types[*t].name
+                );
+                // An ally's ship of that type is there, but its owner has not
+                // left its losses to the attacker's plan.
+                if let Some(owner) = standing_by
+                    .iter()
+                    .find_map(|id| of_type(id).map(|u| u.owner))
+                {
+                    reason.push_str(&format!(
+                        "; the {} {} standing by is named in your plan only when {}'s standing \
+                         orders say bystander_losses: allies_choose",
+                        game.powers()[owner].name,
+                        types[*t].name,
+                        game.powers()[owner].name
+                    ));
+                }
+                errors.push(OrderError::new(&plan.origin, reason).field("losses"));
             }
         }
         if let Some(to) = p.retreat_to {
@@ -581,7 +600,12 @@ fn needs_dice(ctx: &Ctx, state: &GameState) -> bool {
 
 /// Fights every battle (dice given) or settles the battles without
 /// defenders (no dice; only called when no battle needs them).
-fn resolve(ctx: &Ctx, state: &mut GameState, mut dice: Option<&mut Dice>, events: &mut Vec<Event>) {
+fn resolve(
+    ctx: &Ctx,
+    state: &mut GameState,
+    mut dice: Option<&mut (dyn DiceSource + '_)>,
+    events: &mut Vec<Event>,
+) {
     if let Some(d) = dice.as_deref_mut() {
         aa_guns::fire_at_overflights(ctx, state, d, events);
     }

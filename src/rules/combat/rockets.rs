@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 
 use super::label;
 use super::strategic_bombing::damage_complex;
-use crate::dice::Dice;
+use crate::dice::DiceSource;
 use crate::rules::conquest::allied;
 use crate::rules::events::Event;
 use crate::rules::model::Ability;
@@ -120,7 +120,7 @@ pub fn fire(
     game: &GameDef,
     state: &mut GameState,
     rockets: &[Located<(SpaceId, SpaceId)>],
-    dice: &mut Dice,
+    dice: &mut dyn DiceSource,
     events: &mut Vec<Event>,
 ) {
     for r in rockets {

@@ -17,7 +17,7 @@
 use super::casualties::{Chooser, HitClass, allocate, rank};
 use super::fire::{Group, volley};
 use super::{Ctx, aa_guns, attackers, destroy};
-use crate::dice::Dice;
+use crate::dice::DiceSource;
 use crate::rules::SpaceId;
 use crate::rules::conquest::allied;
 use crate::rules::events::Event;
@@ -108,7 +108,7 @@ fn interceptor_value(ctx: &Ctx, u: &crate::rules::state::Unit) -> Option<u8> {
 /// with Heavy Bombers (Anniversary errata p.17). Returns every die rolled
 /// and the total kept.
 pub(crate) fn damage_dice(
-    dice: &mut Dice,
+    dice: &mut dyn DiceSource,
     label: &crate::dice::Label,
     state: &GameState,
     power: crate::rules::orders::PowerId,
@@ -164,7 +164,7 @@ pub(crate) fn raid(
     ctx: &Ctx,
     state: &mut GameState,
     space: SpaceId,
-    dice: &mut Dice,
+    dice: &mut dyn DiceSource,
     events: &mut Vec<Event>,
 ) {
     let game = ctx.game;
@@ -250,6 +250,7 @@ pub(crate) fn raid(
                 losses,
                 source: ctx.plan_source(space),
                 power: ctx.power,
+                standing: &standing,
             },
         );
         let mut on_interceptors = rank(

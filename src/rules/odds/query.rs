@@ -426,12 +426,14 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
         losses: &losses,
         source: "the question's order of loss".to_owned(),
         power: 0,
+        standing: &[],
     };
     let standing = [StandingOrders {
         losses: defender_losses,
         keep_one_land_unit: q.keep_one_land_unit,
         submarines: SubmarinePolicy::Fight,
         intercept: None,
+        bystander_losses: Default::default(),
     }];
     let def_chooser = Chooser::Defender {
         standing: &standing,

@@ -11,7 +11,9 @@
 use std::fmt::Write;
 
 use super::grammar::Names;
-use super::{BattlePlan, MoveOrder, Orders, Retreat, StandingOrders, SubmarinePolicy, keys};
+use super::{
+    BattlePlan, BystanderLosses, MoveOrder, Orders, Retreat, StandingOrders, SubmarinePolicy, keys,
+};
 use crate::rules::GameDef;
 
 /// Renders `orders` (and `entropy`, if any) canonically.
@@ -230,6 +232,9 @@ fn standing(out: &mut String, names: &Names<'_>, s: &StandingOrders) {
     // canonical form (and digest).
     if let Some(n) = s.intercept {
         let _ = writeln!(out, "  intercept: {n}");
+    }
+    if s.bystander_losses == BystanderLosses::AlliesChoose {
+        out.push_str("  bystander_losses: allies_choose\n");
     }
 }
 

@@ -63,7 +63,16 @@ pub const RETREAT_NEVER: &str = "never";
 pub const RESEARCH: &[&str] = &["buy", "chart"];
 
 /// Keys of standing orders.
-pub const STANDING: &[&str] = &["losses", "keep_one_land_unit", "submarines", "intercept"];
+pub const STANDING: &[&str] = &[
+    "losses",
+    "keep_one_land_unit",
+    "submarines",
+    "intercept",
+    "bystander_losses",
+];
+
+/// Values of `standing: bystander_losses:`.
+pub const BYSTANDER_LOSSES: &[&str] = &["last", "allies_choose"];
 
 /// Values of `standing: submarines:`.
 pub const SUBMARINE_POLICIES: &[&str] = &["fight", "submerge", "submerge_after_first_round"];

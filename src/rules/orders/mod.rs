@@ -166,6 +166,19 @@ pub enum SubmarinePolicy {
     SubmergeAfterFirstRound,
 }
 
+/// Whose order of loss a power's ships follow when they stand by in an
+/// ally's sea battle (AAE: allied bystanders may take the enemy's hits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BystanderLosses {
+    /// Lost only to hits that the attacking ally's own units cannot take.
+    #[default]
+    Last,
+    /// Ranked by the attacking ally's battle plan `losses` with its own
+    /// units, so the Allies choose which of their ships go (FAQ: "up to
+    /// the Allied players").
+    AlliesChoose,
+}
+
 /// A power's standing orders: how it defends when it cannot be asked.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct StandingOrders {
@@ -180,6 +193,8 @@ pub struct StandingOrders {
     /// raid on one territory, where fighters intercept by choice
     /// (Anniversary's optional rule); `None` for every one.
     pub intercept: Option<u32>,
+    /// How its ships standing by in an ally's sea battle take hits.
+    pub bystander_losses: BystanderLosses,
 }
 
 /// Research and development (Anniversary): researcher tokens bought this

@@ -12,8 +12,9 @@
 use super::grammar::Names;
 use super::yaml::{self, Kind, Node};
 use super::{
-    BattlePlan, Load, Located, MoveOrder, OrderError, Orders, Origin, PowerId, ResearchOrder,
-    Retreat, StandingOrders, SubmarinePolicy, TakeOverOrder, UnitList, UnitTypeId, canonical, keys,
+    BattlePlan, BystanderLosses, Load, Located, MoveOrder, OrderError, Orders, Origin, PowerId,
+    ResearchOrder, Retreat, StandingOrders, SubmarinePolicy, TakeOverOrder, UnitList, UnitTypeId,
+    canonical, keys,
 };
 use crate::rules::names::{NameKey, did_you_mean};
 use crate::rules::{GameDef, SpaceId};
@@ -1466,6 +1467,27 @@ impl Parser<'_, '_> {
         }
     }
 
+    fn bystander_losses(&mut self, origin: &Origin, value: &Node) -> Option<BystanderLosses> {
+        let text = value.text().unwrap_or("");
+        match find_key(text, keys::BYSTANDER_LOSSES) {
+            Some("last") => Some(BystanderLosses::Last),
+            Some(_) => Some(BystanderLosses::AlliesChoose),
+            None => {
+                let shown = value.text().unwrap_or(value.describe());
+                let mut reason = format!(
+                    "\"{shown}\" is not a choice of bystander losses: last (your ships standing \
+                     by in an ally's sea battle are lost only after the ally's units) or \
+                     allies_choose (the attacking ally's battle plan may name them first)."
+                );
+                if let Some(s) = did_you_mean(text, keys::BYSTANDER_LOSSES.iter().copied()) {
+                    reason.push_str(&format!(" Did you mean {s}?"));
+                }
+                self.error(origin, value, Some("bystander_losses"), reason);
+                None
+            }
+        }
+    }
+
     // ----- place -----------------------------------------------------------
 
     fn place(&mut self, value: &Node) {
@@ -1545,7 +1567,7 @@ impl Parser<'_, '_> {
                     None,
                     format!(
                         "standing orders are key: value lines (losses:, keep_one_land_unit:, \
-                         submarines:, intercept:), but here they are {}",
+                         submarines:, intercept:, bystander_losses:), but here they are {}",
                         value.describe()
                     ),
                 );
@@ -1569,6 +1591,11 @@ impl Parser<'_, '_> {
                 Some("keep_one_land_unit") => {
                     if let Some(b) = self.flag(&origin, value, "keep_one_land_unit") {
                         standing.keep_one_land_unit = b;
+                    }
+                }
+                Some("bystander_losses") => {
+                    if let Some(b) = self.bystander_losses(&origin, value) {
+                        standing.bystander_losses = b;
                     }
                 }
                 Some("intercept") => match value.kind {

@@ -326,6 +326,21 @@ pub struct RawStanding {
     /// How many fighters at most intercept a strategic bombing raid on one
     /// territory, under Anniversary's optional rule (default: all).
     pub intercept: Option<u32>,
+    /// How this power's ships standing by in an ally's sea battle take
+    /// hits: `last` (after the ally's units, the default) or
+    /// `allies_choose` (the attacking ally's battle plan `losses` may name
+    /// them first). AAE only.
+    pub bystander_losses: Option<RawBystanderLosses>,
+}
+
+/// Values of `standing: bystander_losses:`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawBystanderLosses {
+    /// Lost only to hits the ally's own units cannot take.
+    Last,
+    /// The attacking ally's battle plan may name them first.
+    AlliesChoose,
 }
 
 /// What submarines do when they may submerge (defending: standing orders;

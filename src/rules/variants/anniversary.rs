@@ -310,7 +310,8 @@ impl RuleSetHooks for Anniversary {
     /// raids damage industrial complexes (rulebook p.17, errata p.17);
     /// fighters escort and intercept only under the FAQ's optional rule
     /// (option `fighter_escorts`); AA guns fire only at aircraft attacking
-    /// their territory, never at fly-overs (digest §5).
+    /// their territory, never at fly-overs (digest §5); transports are taken
+    /// as casualties last (FAQ 2010, transports).
     fn combat_rules(&self, game: &GameDef) -> CombatRules {
         let escorts = game.option("fighter_escorts") == Some(OptionValue::Bool(true));
         CombatRules {
@@ -329,6 +330,7 @@ impl RuleSetHooks for Anniversary {
                 interceptor: 2,
             }),
             aa_fires_at_overflights: false,
+            transports_last: true,
         }
     }
 }

@@ -161,6 +161,13 @@ pub struct CombatRules {
     /// combat move (AAE FAQ); when `false` they fire only at aircraft
     /// attacking their own territory (Anniversary, digest §5).
     pub aa_fires_at_overflights: bool,
+    /// Transports are taken as casualties only when nothing else of their
+    /// side can take the hit (Anniversary FAQ 2010: "transports may only be
+    /// taken as casualties when there is no other"). When `false` a
+    /// transport is an ordinary casualty in its side's order of loss (AAE:
+    /// defence 1; FAQ 2005, Submarines, "two destroyers and a transport or
+    /// two transports and a destroyer is up to the Allied players").
+    pub transports_last: bool,
 }
 
 /// The values of the air battle before a raid under the Anniversary FAQ's
@@ -191,6 +198,7 @@ impl Default for CombatRules {
             bombing_damages_complexes: false,
             fighter_escorts: None,
             aa_fires_at_overflights: true,
+            transports_last: false,
         }
     }
 }
