@@ -264,6 +264,17 @@ fn a_stage_one_waits_for_the_first_round_after_its_orders_and_both_verifiers_agr
         py_out.contains("the BLS signatures of the 1 beacon rounds"),
         "{py_out}"
     );
+    let shown = Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .args(["log", "show"])
+        .arg(&log)
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    assert!(shown.contains("beacon adjutant-test (chain"), "{shown}");
+    assert!(
+        shown.contains(&format!("beacon round {} signature", b.round)),
+        "{shown}"
+    );
 
     // A later round, genuinely signed: not the one the orders' time gives.
     let later = t.sign(b.round + 1);

@@ -90,6 +90,14 @@ fn describe(body: &Body) -> Vec<String> {
                 g.engine,
                 g.format
             )]
+            .into_iter()
+            .chain(g.beacon.as_ref().map(|b| {
+                format!(
+                    "beacon {} (chain {}, round 1 at {}, every {} s)",
+                    b.name, b.chain_hash, b.genesis_time, b.period
+                )
+            }))
+            .collect()
         }
         Body::TurnOpen(t) => vec![format!(
             "turn {} opens, commitment {}",
@@ -105,7 +113,13 @@ fn describe(body: &Body) -> Vec<String> {
             }
             vec![s]
         }
-        Body::Reveal(r) => vec![format!("turn {} secret {}", r.turn, r.secret)],
+        Body::Reveal(r) => match &r.beacon {
+            Some(b) => vec![format!(
+                "turn {} secret {}, beacon round {} signature {}",
+                r.turn, r.secret, b.round, b.signature
+            )],
+            None => vec![format!("turn {} secret {}", r.turn, r.secret)],
+        },
         Body::Adjudication(a) => {
             let mut lines = vec![format!(
                 "turn {}, {} round {} stage {}: state {}",
