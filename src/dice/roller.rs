@@ -188,6 +188,47 @@ mod tests {
     }
 
     #[test]
+    fn no_dice_make_no_roll_group() {
+        let mut d = Dice::verifiable(TurnKey(Digest32([3; 32])));
+        let a = Label::new("a").unwrap();
+        assert!(d.roll_many(&a, 0, 6).is_empty());
+        // The chain refuses an empty group, so none may reach the log.
+        assert!(d.take_rolls().is_empty());
+        // Nor may a zero-dice call end the group it follows.
+        d.roll(&a, 6);
+        d.roll_many(&a, 0, 6);
+        d.roll(&a, 6);
+        let sizes: Vec<usize> = d.rolls().iter().map(|g| g.values.len()).collect();
+        assert_eq!(sizes, [2]);
+    }
+
+    #[cfg(feature = "fixed-dice")]
+    #[test]
+    fn fixed_dice_follow_their_script_label_first() {
+        let a = Label::new("a").unwrap();
+        let script = FixedDice::sequence([1, 2]).with_label(a.clone(), [6]);
+        let mut d = Dice::fixed(script);
+        assert_eq!(d.kind(), DiceKind::Fixed);
+        assert_eq!(d.roll_many(&a, 3, 6), [6, 1, 2]);
+    }
+
+    #[cfg(feature = "fixed-dice")]
+    #[test]
+    #[should_panic(expected = "fixed die 7 for a is not a d6")]
+    fn a_scripted_die_must_fit_the_die() {
+        let mut d = Dice::fixed(FixedDice::sequence([7]));
+        d.roll(&Label::new("a").unwrap(), 6);
+    }
+
+    #[cfg(feature = "fixed-dice")]
+    #[test]
+    #[should_panic(expected = "fixed die 0 for a is not a d6")]
+    fn a_scripted_die_is_never_zero() {
+        let mut d = Dice::fixed(FixedDice::sequence([0]));
+        d.roll(&Label::new("a").unwrap(), 6);
+    }
+
+    #[test]
     fn a_label_continues_its_stream_across_interleaving() {
         let key = TurnKey(Digest32([5; 32]));
         let a = Label::new("a").unwrap();
