@@ -205,10 +205,18 @@ fn the_writer_refuses_entries_that_break_the_rules_and_writes_nothing() {
     }))
     .unwrap();
     // Same for a label whose stream already advanced, met twice in one entry.
+    // The second group takes the stream's next two dice with the second one
+    // changed, so it is wrong whatever the stream gives (a copy of the first
+    // group was right by chance 1 run in 36).
     dice.roll_many(&label, 2, 6);
     let genuine = dice.take_rolls();
+    let next = dice.roll_many(&label, 2, 6);
     let mut rolls = genuine.clone();
-    rolls.push(rolls[0].clone());
+    rolls.push(RollGroup {
+        label: label.clone(),
+        sides: 6,
+        values: vec![next[0], next[1] % 6 + 1],
+    });
     assert!(matches!(
         log.append(Body::Dice(DiceEntry { turn: 1, rolls })),
         Err(WriteError::Rejected { .. })

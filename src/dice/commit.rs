@@ -222,6 +222,20 @@ mod tests {
     }
 
     #[test]
+    fn digests_print_as_their_hex_and_errors_quote_the_input() {
+        let d = Digest32([0xab; 32]);
+        assert_eq!(format!("{d}"), "ab".repeat(32));
+        assert_eq!(format!("{d:?}"), "ab".repeat(32));
+        // The input is quoted, cut to 80 characters.
+        let long = "Z".repeat(100);
+        let err = Digest32::from_hex(&long).unwrap_err();
+        assert!(
+            err.ends_with(&format!("found {:?}", "Z".repeat(80))),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn generated_secrets_differ() {
         let a = TurnSecret::generate().unwrap();
         let b = TurnSecret::generate().unwrap();

@@ -153,6 +153,21 @@ mod tests {
     }
 
     #[test]
+    fn no_dice_make_no_roll_group() {
+        let mut d = Dice::verifiable(TurnKey(Digest32([3; 32])));
+        let a = Label::new("a").unwrap();
+        assert!(d.roll_many(&a, 0, 6).is_empty());
+        // The chain refuses an empty group, so none may reach the log.
+        assert!(d.take_rolls().is_empty());
+        // Nor may a zero-dice call end the group it follows.
+        d.roll(&a, 6);
+        d.roll_many(&a, 0, 6);
+        d.roll(&a, 6);
+        let sizes: Vec<usize> = d.rolls().iter().map(|g| g.values.len()).collect();
+        assert_eq!(sizes, [2]);
+    }
+
+    #[test]
     fn a_label_continues_its_stream_across_interleaving() {
         let key = TurnKey(Digest32([5; 32]));
         let a = Label::new("a").unwrap();

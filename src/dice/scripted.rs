@@ -89,3 +89,28 @@ impl DiceSource for ScriptedDice {
         self.drawn
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripted_dice_follow_their_script_label_first() {
+        let a = Label::new("a").unwrap();
+        let mut d = ScriptedDice::sequence([1, 2]).with_label(a.clone(), [6]);
+        assert_eq!(d.roll_many(&a, 3, 6), [6, 1, 2]);
+        assert_eq!(d.drawn(), 3);
+    }
+
+    #[test]
+    #[should_panic(expected = "scripted die 7 for a is not a d6")]
+    fn a_scripted_die_must_fit_the_die() {
+        ScriptedDice::sequence([7]).roll_many(&Label::new("a").unwrap(), 1, 6);
+    }
+
+    #[test]
+    #[should_panic(expected = "scripted die 0 for a is not a d6")]
+    fn a_scripted_die_is_never_zero() {
+        ScriptedDice::sequence([0]).roll_many(&Label::new("a").unwrap(), 1, 6);
+    }
+}

@@ -477,7 +477,10 @@ fn check_hash(line: &str) -> Result<Digest32, LineError> {
 }
 
 fn check_time(t: &str) -> Result<(), LineError> {
-    let ok = t.len() == 24 && t.ends_with('Z') && chrono::DateTime::parse_from_rfc3339(t).is_ok();
+    // Exactly what `format_time` writes, as `tools/verify_dice.py` demands:
+    // chrono alone also takes a lowercase `t`, a space or an offset.
+    let ok = chrono::DateTime::parse_from_rfc3339(t)
+        .is_ok_and(|p| format_time(p.with_timezone(&chrono::Utc)) == t);
     if ok {
         Ok(())
     } else {
@@ -516,18 +519,164 @@ mod tests {
         assert_eq!(e.body, sample());
     }
 
+    const TIME: &str = "2026-11-21T07:19:14.123Z";
+
+    /// `p` (the hashed prefix) with its correct hash suffix appended.
+    fn hashed(p: &str) -> String {
+        format!("{p},\"hash\":\"{}\"}}", Digest32::sha256(p.as_bytes()))
+    }
+
+    /// The prefix of a reveal entry, written with the given keys in order.
+    fn prefix(keys: [&str; 5], time: &str) -> String {
+        format!(
+            "{{\"{}\":1,\"{}\":\"{}\",\"{}\":\"{time}\",\"{}\":\"reveal\",\"{}\":{{\"turn\":1,\"secret\":\"{}\"}}",
+            keys[0],
+            keys[1],
+            "0".repeat(64),
+            keys[2],
+            keys[3],
+            keys[4],
+            "ab".repeat(32)
+        )
+    }
+
+    const KEYS: [&str; 5] = ["seq", "prev", "time", "kind", "body"];
+
+    fn malformed(line: &str) -> String {
+        match parse_line(line.as_bytes()) {
+            Err(LineError::Malformed(m)) => m,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_test_prefix_is_a_valid_entry() {
+        // The tests below change one thing of this line each.
+        assert!(parse_line(hashed(&prefix(KEYS, TIME)).as_bytes()).is_ok());
+    }
+
     #[test]
     fn rejects_reordered_keys_even_with_a_valid_hash() {
         let p = format!(
-            "{{\"prev\":\"{}\",\"seq\":1,\"time\":\"2026-11-21T07:19:14.123Z\",\"kind\":\"reveal\",\"body\":{{\"turn\":1,\"secret\":\"{}\"}}",
+            "{{\"prev\":\"{}\",\"seq\":1,\"time\":\"{TIME}\",\"kind\":\"reveal\",\"body\":{{\"turn\":1,\"secret\":\"{}\"}}",
             "0".repeat(64),
             "ab".repeat(32)
         );
-        let line = format!("{p},\"hash\":\"{}\"}}", Digest32::sha256(p.as_bytes()));
+        // The key order itself is named, not a value of the wrong type.
+        let m = malformed(&hashed(&p));
+        assert!(m.contains("expected key \"seq\", found \"prev\""), "{m}");
+    }
+
+    #[test]
+    fn every_key_is_checked_by_name() {
+        // Each value stays in its place and would parse: only the key's name
+        // is wrong, so only the key check can refuse it.
+        for i in 0..KEYS.len() {
+            let mut keys = KEYS;
+            let wrong = format!("{}x", KEYS[i]);
+            keys[i] = &wrong;
+            let m = malformed(&hashed(&prefix(keys, TIME)));
+            let want = format!("expected key {:?}, found {wrong:?}", KEYS[i]);
+            assert!(m.contains(&want), "{m}");
+        }
+        // The same for "hash": another key before the real hash suffix.
+        let p = format!("{},\"hush\":\"\"", prefix(KEYS, TIME));
+        let m = malformed(&hashed(&p));
+        assert!(m.contains("expected key \"hash\", found \"hush\""), "{m}");
+    }
+
+    #[test]
+    fn the_time_has_exactly_the_written_form() {
+        // A leap second is valid RFC 3339, and the Python verifier takes it.
+        assert!(parse_line(hashed(&prefix(KEYS, "2026-12-31T23:59:60.500Z")).as_bytes()).is_ok());
+        for bad in [
+            "2026-11-21T07:19:14Z",          // no milliseconds
+            "2026-11-21T07:19:14.1234Z",     // too many digits
+            "2026-11-21T07:19:14.123z",      // lowercase z
+            "2026-11-21t07:19:14.123Z",      // lowercase t
+            "2026-11-21 07:19:14.123Z",      // a space for the T
+            "2026-11-21T07:19:14.123+00:00", // an offset, even a zero one
+            "2026-11-31T07:19:14.123Z",      // no such day
+            "yesterday",
+        ] {
+            let m = malformed(&hashed(&prefix(KEYS, bad)));
+            assert!(m.contains("is not UTC in the form"), "{bad}: {m}");
+        }
+    }
+
+    #[test]
+    fn a_line_too_short_for_the_hash_suffix_is_an_error_not_a_panic() {
+        for line in ["", "{}", &"x".repeat(HASH_SUFFIX_LEN - 1)] {
+            assert_eq!(parse_line(line.as_bytes()), Err(LineError::NoHashSuffix));
+        }
+        // Exactly the suffix, hashing the empty prefix: long enough, so it
+        // gets past the guard to the JSON parser.
+        let line = hashed("");
+        assert_eq!(line.len(), HASH_SUFFIX_LEN);
         assert!(matches!(
             parse_line(line.as_bytes()),
             Err(LineError::Malformed(_))
         ));
+    }
+
+    #[test]
+    fn a_suffix_split_inside_a_character_is_an_error_not_a_panic() {
+        // 'é' is two bytes; the suffix would start at its second byte.
+        let line = format!("é{}", "x".repeat(HASH_SUFFIX_LEN - 1));
+        assert!(!line.is_char_boundary(line.len() - HASH_SUFFIX_LEN));
+        assert_eq!(parse_line(line.as_bytes()), Err(LineError::NoHashSuffix));
+    }
+
+    #[test]
+    fn a_line_that_is_no_object_is_told_what_an_entry_is() {
+        let m = malformed(&hashed("[1,2"));
+        assert!(
+            m.contains("expected an object with the keys [\"seq\", \"prev\""),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn valid_lines_parse_wherever_their_multi_byte_characters_fall() {
+        // Long lines of 3-byte characters at each of the three alignments:
+        // the suffix check may look only where the suffix starts.
+        for pad in 0..3 {
+            let body = Body::Order(OrderEntry {
+                turn: 1,
+                power: "Germany".into(),
+                canonical: format!("{}{}", "x".repeat(pad), "€".repeat(5000)),
+                digest: OrderDigest(Digest32([2; 32])),
+                message_id: None,
+                mail_sha256: None,
+            });
+            let (line, _) = encode_line(3, &Digest32([1; 32]), TIME, &body);
+            assert_eq!(parse_line(line.as_bytes()).unwrap().body, body);
+        }
+    }
+
+    #[test]
+    fn the_words_of_kinds_and_events_are_those_the_log_writes() {
+        let json = |v: String| v.trim_matches('"').to_owned();
+        for o in [
+            Outcome::Processing,
+            Outcome::Accepted,
+            Outcome::Rejected,
+            Outcome::Command,
+            Outcome::Refused,
+            Outcome::Bounce,
+        ] {
+            assert_eq!(o.as_str(), json(serde_json::to_string(&o).unwrap()));
+        }
+        for e in [
+            DeadlineEvent::Set,
+            DeadlineEvent::Reminder,
+            DeadlineEvent::Late,
+            DeadlineEvent::Passed,
+        ] {
+            assert_eq!(e.as_str(), json(serde_json::to_string(&e).unwrap()));
+        }
+        let (line, _) = encode_line(1, &Digest32([1; 32]), TIME, &sample());
+        assert!(line.contains(&format!("\"kind\":\"{}\"", sample().kind())));
     }
 
     #[test]
