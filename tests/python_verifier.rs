@@ -118,3 +118,47 @@ fn python_self_test_checks_the_documented_vectors() {
     );
     assert!(text.contains("docs/dice.md rejection_d65175_x4"), "{text}");
 }
+
+#[test]
+fn python_and_rust_refuse_the_same_impossible_dates() {
+    let dir = out_dir("dates");
+    let path = dir.join("dates.log");
+    let shape = Shape {
+        turns: 1,
+        labels_per_turn: 1,
+        dice_per_label: 2,
+    };
+    write_log(&path, shape);
+    let good = std::fs::read(&path).unwrap();
+    let entries: Vec<adjutant::log::Entry> = good
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| adjutant::log::parse_line(l).unwrap())
+        .collect();
+    let last = entries.last().unwrap();
+    // An entry dated 31 November, and a deadline due on it.
+    for (time, due) in [
+        ("2026-11-31T10:00:00.000Z", "2026-12-01T10:00:00Z"),
+        ("2099-12-01T10:00:00.000Z", "2026-11-31T10:00:00Z"),
+        ("2099-12-01T10:00:00.000Z", "next tuesday"),
+    ] {
+        let body = adjutant::log::Body::Deadline(adjutant::log::Deadline {
+            round: 1,
+            power: "Germany".into(),
+            stage: 1,
+            due: due.into(),
+            event: adjutant::log::DeadlineEvent::Set,
+        });
+        let (line, _) = adjutant::log::encode_line(last.seq + 1, &last.hash, time, &body);
+        let mut data = good.clone();
+        data.extend_from_slice(line.as_bytes());
+        data.push(b'\n');
+        std::fs::write(&path, &data).unwrap();
+        let py = python(&[path.as_os_str()]);
+        assert_eq!(py.status.code(), Some(1), "python accepted {time} / {due}");
+        let err = String::from_utf8_lossy(&py.stderr);
+        assert!(err.contains(&format!("entry {}", last.seq + 1)), "{err}");
+        let rust = adjutant::log::verify_bytes(&data, &Default::default());
+        assert_eq!(rust.unwrap_err().seq, last.seq + 1, "{time} / {due}");
+    }
+}

@@ -750,6 +750,8 @@ class Verifier:
         if body["stage"] not in (1, 2) or isinstance(body["stage"], bool):
             raise _Bad("deadline stage %r is not 1 or 2" % (body["stage"],))
         _check_string(body["due"], "due")
+        if not _rfc3339(body["due"]):
+            raise _Bad("deadline due %r is not an RFC 3339 time" % (body["due"],))
         if body["event"] not in ("set", "reminder", "late", "passed"):
             raise _Bad("deadline event %r is not set, reminder, late or passed" % (body["event"],))
 
@@ -827,9 +829,33 @@ class Verifier:
 
 
 def _plausible_time(t):
+    """A real calendar date and time (a leap second allowed), as adjutant's
+    parser demands: 2026-11-31 is no date."""
+    import datetime
     m = TIME_RE.fullmatch(t)
     y, mo, d, h, mi, s = (int(g) for g in m.groups())
-    return 1 <= mo <= 12 and 1 <= d <= 31 and h <= 23 and mi <= 59 and s <= 60
+    try:
+        datetime.datetime(y, mo, d, h, mi, min(s, 59))
+    except ValueError:
+        return False
+    return s <= 60
+
+
+# docs/log.md deadline `due`: an RFC 3339 time (any offset)
+RFC3339_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})")
+
+
+def _rfc3339(t):
+    m = RFC3339_RE.fullmatch(t)
+    if m is None:
+        return False
+    import datetime
+    y, mo, d, h, mi, s = (int(g) for g in m.groups()[:6])
+    try:
+        datetime.datetime(y, mo, d, h, mi, min(s, 59))
+    except ValueError:
+        return False
+    return s <= 60
 
 
 # ---------------------------------------------------------------------------
