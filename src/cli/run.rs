@@ -41,13 +41,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     daemon::init_tracing();
     let config = load_config(args.config.as_ref())?;
     if args.check {
-        println!("{config:#?}");
+        super::write_stdout(&format!("{config:#?}\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
     let stop = daemon::signals::stop_flag()?;
     let mut d = Daemon::open(config, stop)?;
     if args.demo {
-        print!("{}", daemon::demo::run(&mut d, &args.games)?);
+        super::write_stdout(&daemon::demo::run(&mut d, &args.games)?)?;
         return Ok(ExitCode::SUCCESS);
     }
     d.run(args.once)?;
