@@ -948,18 +948,27 @@ impl Daemon {
                 };
                 let key = format!("{id}/{seq}/receipt/{sender}");
                 let tag = format_subject_tag(id, Some(rec.round), Some(&rec.power));
+                let subject = if rec.stage == 0 {
+                    format!("Accepted: standing orders of {}", rec.power)
+                } else {
+                    format!("Accepted: stage {} of round {}", rec.stage, rec.round)
+                };
                 let out = self.outgoing(
                     id,
                     from,
                     Kind::Reply,
                     Some(tag.clone()),
-                    format!("Accepted: stage {} of round {}", rec.stage, rec.round),
+                    subject,
                     text::receipt_text(&self.templates, &rec, &head.to_hex(), &next),
                     thread,
                     &key,
                     Some(head),
                 );
                 self.enqueue(&key, &out)?;
+                // Standing orders change no position: the receipt is all.
+                if rec.stage == 0 {
+                    return Ok(());
+                }
                 let Some(adjudication) = adjudication_before(ledger, i) else {
                     anyhow::bail!("entry {seq}: accepted, but its adjudication is not in the log");
                 };
