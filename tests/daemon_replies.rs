@@ -7,9 +7,169 @@ mod daemon_support;
 
 use daemon_support::*;
 
-/// The plain-text part of a sent mail (the HTML part carries CSS braces).
+/// The Debug spellings that must never reach a person: `Some(..)`,
+/// `None`, enum variants in CamelCase (`SubmergeAfterFirstRound`,
+/// `ImplicitTls`), capitalised policy words, struct braces
+/// (`Config {`), escaped strings and vectors of numbers (`[3, 5]`).
+fn debug_spellings(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for needle in [
+        "Some(",
+        "None",
+        "Ok(",
+        "Err(",
+        "\\u{",
+        "\\\"",
+        ": Fight",
+        ": Submerge",
+        " { ",
+        "PathBuf",
+        "Duration {",
+    ] {
+        if text.contains(needle) {
+            found.push(needle.to_owned());
+        }
+    }
+    for word in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+        // Humps: an upper-case letter followed by a lower-case one
+        // (`SubmergeAfterFirstRound`), not an abbreviation like `IPCs`.
+        let c: Vec<char> = word.chars().collect();
+        let humps = c
+            .windows(2)
+            .filter(|w| w[0].is_ascii_uppercase() && w[1].is_ascii_lowercase())
+            .count();
+        if humps >= 2 && c[0].is_ascii_uppercase() {
+            found.push(word.to_owned());
+        }
+    }
+    let b = text.as_bytes();
+    for (i, _) in text.match_indices('[') {
+        let rest = &text[i + 1..];
+        let end = rest.find(']').unwrap_or(0);
+        let inner = &rest[..end];
+        if end > 0
+            && inner.contains(", ")
+            && inner.split(", ").all(|n| n.parse::<u32>().is_ok())
+            && b.get(i + 1).is_some_and(u8::is_ascii_digit)
+        {
+            found.push(format!("[{inner}]"));
+        }
+    }
+    found
+}
+
+/// The plain-text part of a sent mail, without the MIME structure (the
+/// HTML part carries CSS braces, boundaries are random letters).
 fn plain(s: &Sent) -> &str {
-    s.body.split("<!DOCTYPE").next().unwrap_or(&s.body)
+    let body = s.body.as_str();
+    let Some(at) = body.find("Content-Type: text/plain") else {
+        return body;
+    };
+    let start = body[at..].find("\n\n").map_or(body.len(), |i| at + i + 2);
+    let end = body[start..].find("\n--").map_or(body.len(), |i| start + i);
+    &body[start..end]
+}
+
+#[test]
+fn the_debug_detector_sees_what_it_must() {
+    assert!(!debug_spellings("submarines: Fight").is_empty());
+    assert!(!debug_spellings("rolled [3, 5], best").is_empty());
+    assert!(!debug_spellings("Config { data_dir: \"x\" }").is_empty());
+    assert!(!debug_spellings("security: ImplicitTls").is_empty());
+    assert!(
+        debug_spellings("submarines: submerge_after_first_round, United Kingdom, 3 infantry")
+            .is_empty()
+    );
+}
+
+#[test]
+fn no_mail_and_no_check_output_shows_a_debug_spelling() {
+    let env = Env::new("words", None);
+    env.new_match("w1");
+    env.run_once();
+    let to = orders_to("w1");
+    let ge = env.secret("w1", "Germany");
+    let su = env.secret("w1", "Soviet Union");
+    let germany = player_address("w1", "Germany");
+    let soviet = player_address("w1", "Soviet Union");
+    let g = format!("match: w1\npower: Germany\nround: 1\nsecret: {ge}\n");
+    let s = format!("match: w1\npower: Soviet Union\nsecret: {su}\n");
+    let messages: Vec<(&str, String)> = vec![
+        (
+            &soviet,
+            format!(
+                "{s}standing:\n  losses: infantry, armor\n  keep_one_land_unit: true\n  submarines: submerge_after_first_round\n  intercept: 1\n"
+            ),
+        ),
+        (&soviet, format!("{s}command: standing\n")),
+        (&soviet, format!("{s}command: help\n")),
+        (&soviet, format!("{s}command: resend\n")),
+        (&soviet, format!("{s}command: sing\n")),
+        (&germany, format!("{g}purchase: 2 infantrie\n")),
+        (&germany, format!("{g}purchase: 1 infantry\n")),
+        (&germany, format!("{g}command: status\n")),
+        (
+            &germany,
+            format!("{g}odds:\n  - {{attackers: [3 infantry, 1 armor], defenders: 2 infantry}}\n"),
+        ),
+        (&germany, format!("{g}place:\n  Germany: 1 infantry\n")),
+        (&germany, format!("{g}command: resend\n")),
+        (
+            &germany,
+            "match: w1\npower: Germany\nsecret: wrong-wrong\npurchase: 1 infantry\n".into(),
+        ),
+        ("eve@elsewhere.test", "match: w1\nsecret: guess\n".into()),
+    ];
+    for (n, (from, body)) in messages.iter().enumerate() {
+        env.drop_mail(
+            n as u64,
+            &mail(from, &to, &format!("m{n}@p"), "orders", body),
+        );
+    }
+    env.drop_mail(
+        99,
+        &mail(
+            &germany,
+            "orders@adjutant.localhost",
+            "nowhere@p",
+            "hello",
+            "hi",
+        ),
+    );
+    env.run_once();
+    let sent = env.sent();
+    assert!(sent.len() > 15, "{sent:#?}");
+    let standing = sent
+        .iter()
+        .find(|m| m.subject.contains("standing") && m.to == soviet)
+        .expect("a standing-orders reply");
+    assert!(
+        plain(standing).contains("submarines: submerge_after_first_round"),
+        "{}",
+        standing.body
+    );
+    for m in &sent {
+        let bad = debug_spellings(plain(m));
+        assert!(
+            bad.is_empty(),
+            "{:?} in the mail {:?} to {}:\n{}",
+            bad,
+            m.subject,
+            m.to,
+            plain(m)
+        );
+        assert!(debug_spellings(&m.subject).is_empty(), "{}", m.subject);
+    }
+
+    // `run --check` prints the configuration in the file's own words.
+    let out = env.adjutant(&["run", "--check"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let check = text(&out.stdout);
+    assert!(debug_spellings(&check).is_empty(), "{check}");
+    assert!(
+        check.contains("transport:\n  file: {dir: ") && check.contains("poll_interval: 5s"),
+        "{check}"
+    );
 }
 
 #[test]

@@ -41,7 +41,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     daemon::init_tracing();
     let config = load_config(args.config.as_ref())?;
     if args.check {
-        super::write_stdout(&format!("{config:#?}\n"))?;
+        super::write_stdout(&config.describe())?;
         return Ok(ExitCode::SUCCESS);
     }
     let stop = daemon::signals::stop_flag()?;

@@ -675,11 +675,11 @@ impl Daemon {
                 vec!["ask in an `odds:` section, e.g. `odds: {attackers: [3 infantry, 1 armor], defenders: 2 infantry}` (docs/odds.md)".to_string()]
             } else if header.has_odds && cmd != "odds" {
                 vec![format!(
-                    "send the command {cmd:?} and odds questions in separate messages"
+                    "send the command \"{cmd}\" and odds questions in separate messages"
                 )]
             } else if !known_cmd.contains(&cmd.as_str()) {
                 vec![format!(
-                    "{cmd:?} is not a command; the commands are {}",
+                    "\"{cmd}\" is not a command; the commands are {}",
                     known_cmd.join(", ")
                 )]
             } else {
@@ -1286,7 +1286,7 @@ fn standing_text(m: &Match, power: &str) -> String {
         .map(|&u| game.unit_types()[u].name.as_str())
         .collect();
     format!(
-        "Standing orders of {power}:\n    losses: {}\n    keep_one_land_unit: {}\n    submarines: {:?}\n{}\n\
+        "Standing orders of {power}:\n    losses: {}\n    keep_one_land_unit: {}\n    submarines: {}\n{}\n\
          To change them, send a message with a standing: section (docs/orders.md).\n",
         if losses.is_empty() {
             "the rules' default order".to_string()
@@ -1294,7 +1294,7 @@ fn standing_text(m: &Match, power: &str) -> String {
             losses.join(", ")
         },
         s.keep_one_land_unit,
-        s.submarines,
+        s.submarines.word(),
         s.intercept
             .map(|n| format!("    intercept: {n}\n"))
             .unwrap_or_default()

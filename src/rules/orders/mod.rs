@@ -166,6 +166,18 @@ pub enum SubmarinePolicy {
     SubmergeAfterFirstRound,
 }
 
+impl SubmarinePolicy {
+    /// The word a player writes for it (`keys::SUBMARINE_POLICIES`), which
+    /// is also how every reply shows it.
+    pub fn word(self) -> &'static str {
+        match self {
+            SubmarinePolicy::Fight => "fight",
+            SubmarinePolicy::Submerge => "submerge",
+            SubmarinePolicy::SubmergeAfterFirstRound => "submerge_after_first_round",
+        }
+    }
+}
+
 /// A power's standing orders: how it defends when it cannot be asked.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct StandingOrders {
