@@ -70,6 +70,12 @@ fn plain(s: &Sent) -> &str {
     &body[start..end]
 }
 
+/// `text` with every run of white space one space, so that assertions do
+/// not depend on where the templates wrap.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 #[test]
 fn the_debug_detector_sees_what_it_must() {
     assert!(!debug_spellings("submarines: Fight").is_empty());
@@ -217,4 +223,59 @@ fn standing_orders_by_mail_get_a_receipt_and_no_report() {
         "standing orders send no turn report: {sent:#?}"
     );
     env.verify("s1");
+}
+
+#[test]
+fn a_power_line_that_is_not_the_secrets_power_is_named_as_such() {
+    let env = Env::new("mismatch", None);
+    let dir = env.new_match("p1");
+    env.run_once();
+    let su = env.secret("p1", "Soviet Union");
+    let soviet = player_address("p1", "Soviet Union");
+    // Germany is to move; the Soviet player writes Germany's orders with
+    // their own secret.
+    env.drop_mail(
+        1,
+        &mail(
+            &soviet,
+            &orders_to("p1"),
+            "mis@p",
+            "orders",
+            &format!("match: p1\npower: Germany\nround: 1\nsecret: {su}\npurchase: 1 infantry\n"),
+        ),
+    );
+    env.run_once();
+    let sent = env.sent();
+    let reply: Vec<_> = sent
+        .iter()
+        .filter(|s| s.in_reply_to.as_deref() == Some("<mis@p>"))
+        .collect();
+    assert_eq!(reply.len(), 1, "{sent:#?}");
+    let body = flat(plain(reply[0]));
+    assert!(
+        body.contains(
+            "power: Germany does not match the power of the secret, which is Soviet Union's"
+        ),
+        "{body}"
+    );
+    assert!(!body.contains("not Soviet Union's turn"), "{body}");
+
+    // `adjutant submit --as` says the same in its own terms.
+    let orders = env.root.join("orders.yaml");
+    std::fs::write(&orders, "power: Germany\nround: 1\npurchase: 1 infantry\n").unwrap();
+    let out = env.adjutant(&[
+        "submit",
+        "--match",
+        dir.to_str().unwrap(),
+        "--as",
+        "Soviet Union",
+        orders.to_str().unwrap(),
+    ]);
+    let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(
+        said.contains(
+            "power: Germany does not match the power these orders are applied as, Soviet Union"
+        ),
+        "{said}"
+    );
 }

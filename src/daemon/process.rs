@@ -87,6 +87,9 @@ pub struct Pass {
 enum Auth {
     /// The sender is the player of this power (by secret).
     Player { power: String },
+    /// A valid secret, of `power`, in a message whose `power:` names
+    /// another power (`claimed`): nothing is applied.
+    Mismatch { power: String, claimed: String },
     /// A known player's address with a missing or wrong secret.
     Refused { reason: String },
     /// An address that is not a player of the match, without a valid secret.
@@ -626,6 +629,10 @@ impl Daemon {
                     let owners = secrets.powers_with(secret);
                     match claimed {
                         Some(c) if owners.contains(&c) => Auth::Player { power: c },
+                        Some(c) if !owners.is_empty() => Auth::Mismatch {
+                            power: owners[0].clone(),
+                            claimed: c,
+                        },
                         _ if !owners.is_empty() => Auth::Player {
                             power: owners[0].clone(),
                         },
@@ -645,6 +652,21 @@ impl Daemon {
                     dir,
                     Received {
                         errors: vec![reason],
+                        ..base
+                    },
+                )?;
+                return self.ensure_replies(id, dir, &ledger, i, mail, from);
+            }
+            Auth::Mismatch { power, claimed } => {
+                let (ledger, i) = self.append_received(
+                    dir,
+                    Received {
+                        outcome: Outcome::Rejected,
+                        power: Some(power.clone()),
+                        errors: vec![format!(
+                            "power: {claimed} does not match the power of the secret, which is {power}'s; \
+                             the secret decides whose orders these are: write power: {power}, or send {claimed}'s own secret"
+                        )],
                         ..base
                     },
                 )?;

@@ -301,6 +301,15 @@ impl Match {
             Ok(m) => m,
             Err(errors) => return Ok(Err(errors)),
         };
+        // A `power:` naming another power is the first thing to say: the
+        // turn check below would otherwise blame the wrong power.
+        if let Some(p) = &message.header.power
+            && game.power(p) != Some(power_id)
+        {
+            return Ok(Err(vec![general(format!(
+                "power: {p} does not match the power these orders are applied as, {power_name}"
+            ))]));
+        }
         // Standing orders may come from any power at any time; turn orders
         // only from the power to move.
         let standing_only = is_standing_only(&message.orders);
@@ -312,13 +321,6 @@ impl Match {
             ))]));
         }
         let mut header_errors = Vec::new();
-        if let Some(p) = &message.header.power
-            && game.power(p) != Some(power_id)
-        {
-            header_errors.push(general(format!(
-                "the message says power {p}, but it is {power_name}'s"
-            )));
-        }
         let match_id = &self.log.chain().genesis().expect("genesis").match_id;
         if let Some(m) = &message.header.match_id
             && m != match_id
