@@ -279,3 +279,83 @@ fn a_power_line_that_is_not_the_secrets_power_is_named_as_such() {
         "{said}"
     );
 }
+
+#[test]
+fn stages_1_and_2_in_one_message_are_labelled_as_both() {
+    let env = Env::new("both", None);
+    let dir = env.new_match("b1");
+    env.run_once();
+    let ge = env.secret("b1", "Germany");
+    let germany = player_address("b1", "Germany");
+    env.drop_mail(
+        1,
+        &mail(
+            &germany,
+            &orders_to("b1"),
+            "both@p",
+            "orders",
+            &format!(
+                "match: b1\npower: Germany\nround: 1\nsecret: {ge}\npurchase: 1 infantry\nplace:\n  Germany: 1 infantry\n"
+            ),
+        ),
+    );
+    env.run_once();
+    let sent = env.sent();
+    let receipt = sent
+        .iter()
+        .find(|s| s.in_reply_to.as_deref() == Some("<both@p>"))
+        .expect("a receipt");
+    assert!(
+        receipt
+            .subject
+            .ends_with("Accepted: stages 1 and 2 of round 1"),
+        "{}",
+        receipt.subject
+    );
+    assert!(
+        flat(plain(receipt)).contains("Received and applied: stages 1 and 2 of Germany's round 1"),
+        "{}",
+        receipt.body
+    );
+    let report = sent
+        .iter()
+        .find(|s| s.subject.contains("Report") && s.to == player_address("b1", "Soviet Union"))
+        .expect("a report");
+    assert!(
+        report
+            .subject
+            .ends_with("Report: Germany stages 1 and 2 of round 1"),
+        "{}",
+        report.subject
+    );
+    let body = flat(plain(report));
+    assert!(body.contains("Germany played stages 1 and 2."), "{body}");
+    assert!(
+        body.contains("Germany placed 1 infantry in Germany"),
+        "{body}"
+    );
+    assert!(!body.contains("now sends stage 2"), "{body}");
+    assert!(body.contains("Soviet Union to move"), "{body}");
+
+    // `adjutant report` re-renders the same words.
+    let seq = env
+        .entries("b1")
+        .iter()
+        .filter(|e| e["kind"] == "adjudication")
+        .map(|e| e["seq"].as_u64().unwrap())
+        .next_back()
+        .unwrap();
+    let out = env.adjutant(&[
+        "report",
+        "--match",
+        dir.to_str().unwrap(),
+        "--entry",
+        &seq.to_string(),
+    ]);
+    assert!(
+        flat(&text(&out.stdout)).contains("Germany played stages 1 and 2."),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}

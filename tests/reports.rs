@@ -136,6 +136,7 @@ fn fixed_report() -> TurnReport {
         game: "Axis & Allies Europe".into(),
         round: 1,
         stage: 1,
+        stages: "stage 1".into(),
         power: "Germany".into(),
         next_power: "Germany".into(),
         next_stage: "stage 2 (non-combat moves, take-overs, placement)".into(),
@@ -209,6 +210,7 @@ fn render_all(t: &Templates) -> Vec<(&'static str, Rendered)> {
         power: "Germany".into(),
         round: 1,
         stage: 1,
+        stages: "stage 1".into(),
         canonical: "purchase: 3 infantry, 1 armor\ncombat:\n  - 2 infantry, 1 armor: Poland -> Eastern Poland\n".into(),
         digest: HEX_C.into(),
         events: fixed_report().events,
@@ -252,6 +254,7 @@ fn render_all(t: &Templates) -> Vec<(&'static str, Rendered)> {
     // condition held: the turn report proper.
     let mut stage2 = fixed_report().for_reader(Some("Europe/Berlin"));
     stage2.stage = 2;
+    stage2.stages = "stage 2".into();
     stage2.next_power = "Soviet Union".into();
     stage2.next_stage = "stage 1 (purchase, combat moves, battle plans)".into();
     stage2.skeleton = "match: league7-aae-03\npower: Soviet Union\nround: 1\nsecret: YOUR-SECRET\n# purchase: 3 infantry, 1 armor\n".into();

@@ -90,6 +90,7 @@ impl Ledger {
                         power: o.power.clone(),
                         round: 0,
                         stage: 0,
+                        turn_ended: false,
                         canonical: o.canonical.clone(),
                         digest: o.digest.to_string(),
                         events: Vec::new(),
@@ -106,6 +107,12 @@ impl Ledger {
                         r.stage = a.stage;
                         r.events = a.events.clone();
                         adjudicated = true;
+                    }
+                }
+                // The next dice turn opens when the power's turn ended.
+                Body::TurnOpen(_) if adjudicated => {
+                    if let Some(r) = rec.as_mut() {
+                        r.turn_ended = true;
                     }
                 }
                 _ => {}

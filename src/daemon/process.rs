@@ -973,7 +973,7 @@ impl Daemon {
                 let subject = if rec.stage == 0 {
                     format!("Accepted: standing orders of {}", rec.power)
                 } else {
-                    format!("Accepted: stage {} of round {}", rec.stage, rec.round)
+                    format!("Accepted: {} of round {}", rec.stages(), rec.round)
                 };
                 let out = self.outgoing(
                     id,
@@ -1013,8 +1013,10 @@ impl Daemon {
                         Kind::Report,
                         Some(tag.clone()),
                         format!(
-                            "Report: {} stage {} of round {}",
-                            rec.power, rec.stage, rec.round
+                            "Report: {} {} of round {}",
+                            rec.power,
+                            rec.stages(),
+                            rec.round
                         ),
                         report.clone(),
                         None,

@@ -20,8 +20,12 @@ pub struct StageRecord {
     pub power: String,
     /// The round.
     pub round: u32,
-    /// 1 or 2.
+    /// 1 or 2 (1 also when stage 2 came in the same message), 0 for
+    /// standing orders.
     pub stage: u8,
+    /// The power's turn ended with this message (so a stage 1 carried
+    /// stage 2 as well).
+    pub turn_ended: bool,
     /// The orders as understood (canonical form).
     pub canonical: String,
     /// The digest they contributed to the dice (hex).
@@ -32,6 +36,13 @@ pub struct StageRecord {
     pub match_id: String,
     /// The dice turn, which the digest binds.
     pub turn: u32,
+}
+
+impl StageRecord {
+    /// What the message played, in words (`stages 1 and 2`, ...).
+    pub fn stages(&self) -> String {
+        crate::report::turn::stages_played(self.stage, self.turn_ended)
+    }
 }
 
 /// Renders `kind` with the configured templates; if an organiser's template
@@ -55,6 +66,7 @@ pub fn receipt_text(templates: &Templates, r: &StageRecord, head: &str, next: &s
         power: r.power.clone(),
         round: r.round,
         stage: r.stage,
+        stages: r.stages(),
         canonical: r.canonical.clone(),
         digest: r.digest.clone(),
         events: r.events.clone(),
@@ -79,9 +91,10 @@ pub fn report_text(templates: &Templates, report: &TurnReport, zone: Option<&str
     render(templates, report_template(&report), &report)
 }
 
-/// The template of a turn report: `battle` after stage 1, `report` else.
+/// The template of a turn report: `battle` after a stage 1 that leaves
+/// stage 2 to come, `report` else.
 pub fn report_template(report: &TurnReport) -> &'static str {
-    if report.stage == 1 {
+    if report.stage == 1 && report.stages == "stage 1" {
         "battle"
     } else {
         "report"

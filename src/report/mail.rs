@@ -10,8 +10,12 @@ pub struct Receipt {
     pub power: String,
     /// The round.
     pub round: u32,
-    /// 1 or 2.
+    /// 1 or 2 (1 also when stage 2 came in the same message), 0 for
+    /// standing orders.
     pub stage: u8,
+    /// What the message played, in words: `stage 1`, `stage 2`, `stages 1
+    /// and 2` or `standing orders`.
+    pub stages: String,
     /// The orders as understood (canonical form).
     pub canonical: String,
     /// The digest they contributed to the dice (hex).
