@@ -359,3 +359,41 @@ fn stages_1_and_2_in_one_message_are_labelled_as_both() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn html_only_orders_are_refused_never_applied() {
+    let env = Env::new("html", None);
+    env.new_match("h1");
+    env.run_once();
+    let ge = env.secret("h1", "Germany");
+    let germany = player_address("h1", "Germany");
+    // What the player sees is a purchase of 1 infantry; hidden text buys
+    // 2 armor more. A tag stripper would apply both.
+    let raw = format!(
+        "From: {germany}\r\nTo: {}\r\nSubject: orders\r\nMessage-ID: <html@p>\r\n\
+         MIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n\
+         <html><body><div>match: h1</div><div>power: Germany</div><div>round: 1</div>\
+         <div>secret: {ge}</div><div>purchase: 1 infantry<span style=\"display:none\">, 2 armor</span></div>\
+         </body></html>\r\n",
+        orders_to("h1")
+    );
+    env.drop_mail(1, raw.as_bytes());
+    env.run_once();
+    let entries = env.entries("h1");
+    assert!(
+        !entries.iter().any(|e| e["kind"] == "order"),
+        "nothing applied: {entries:#?}"
+    );
+    let sent = env.sent();
+    let reply = sent
+        .iter()
+        .find(|s| s.in_reply_to.as_deref() == Some("<html@p>"))
+        .expect("a reply");
+    let body = flat(plain(reply));
+    assert!(reply.subject.contains("Rejected"), "{}", reply.subject);
+    assert!(
+        body.contains("orders are read only from plain text")
+            && body.contains("Gmail: the three-dot menu of the draft, then Plain text mode"),
+        "{body}"
+    );
+}
