@@ -77,9 +77,13 @@ fn a_turn_by_stages_is_logged_replayed_and_verified() {
     // Germany's, with their power: line, are refused for naming Germany.)
     let log = Path::new(&m).join("log.jsonl");
     let before = std::fs::read(&log).unwrap();
-    let soviet = orders(&root, "s1.yaml", "round: 1
+    let soviet = orders(
+        &root,
+        "s1.yaml",
+        "round: 1
 purchase: 3 infantry
-");
+",
+    );
     let out = adjutant(&["submit", "--match", &m, "--as", "Soviet Union", &soviet]);
     assert_eq!(out.status.code(), Some(1));
     assert!(

@@ -13,6 +13,7 @@ use serde::Deserialize;
 
 use crate::dice::{Dice, DiceKind, Digest32, OrderDigest, RollGroup, TurnKey, TurnSecret};
 use crate::log::{Adjudication, Body, DiceEntry, Genesis, LOG_FORMAT, MatchLog, PlayerEntry};
+use crate::rules::builtin::{GameSource, LoadedGame};
 use crate::rules::entries::Entries;
 use crate::rules::orders::parse::parse_message;
 use crate::rules::orders::{OrderError, Orders, PowerId};
@@ -166,6 +167,22 @@ impl Match {
         game_id: &str,
         players_yaml: &str,
     ) -> Result<Match, MatchError> {
+        Match::create_from(
+            dir,
+            &GameSource::Dir(games_dir.to_owned()),
+            game_id,
+            players_yaml,
+        )
+    }
+
+    /// [`Match::create`] with the game from `source`: the built-in games or
+    /// a directory of games.
+    pub fn create_from(
+        dir: &Path,
+        source: &GameSource,
+        game_id: &str,
+        players_yaml: &str,
+    ) -> Result<Match, MatchError> {
         let players: PlayersFile = serde_saphyr::from_str(players_yaml)
             .map_err(|e| MatchError::Invalid(format!("players file: {e}")))?;
         let (match_id, origin) = match &players.match_id {
@@ -186,17 +203,15 @@ impl Match {
                 dir.display()
             )));
         }
-        let source = games_dir.join(game_id);
-        let game =
-            load_dir(&source).map_err(|e| MatchError::Invalid(format!("game {game_id:?}: {e}")))?;
+        let LoadedGame { def: game, files } = source.load(game_id).map_err(MatchError::Invalid)?;
         let entries = check_players(&game, &players)?;
 
         // The match keeps its own copy of the game, under its id (the loader
         // checks that a game's directory is named after it).
         let game_dir = dir.join(GAMES_DIR).join(game_id);
         fs::create_dir_all(&game_dir).map_err(io(&game_dir))?;
-        for (name, bytes) in game_files(&source)? {
-            write_synced(&game_dir.join(&name), &bytes)?;
+        for (name, bytes) in &files {
+            write_synced(&game_dir.join(name), bytes)?;
         }
         write_synced(&dir.join(PLAYERS_FILE), players_yaml.as_bytes())?;
         let game_hash = game_hash(&game_files(&game_dir)?);
