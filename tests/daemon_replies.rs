@@ -397,3 +397,55 @@ fn html_only_orders_are_refused_never_applied() {
         "{body}"
     );
 }
+
+#[test]
+fn help_is_written_for_the_readers_power_and_needs_no_docs() {
+    let env = Env::new(
+        "help",
+        Some("mail: {help_url: 'https://league.example.org/guide'}\n"),
+    );
+    env.new_match("x1");
+    env.run_once();
+    let uk = env.secret("x1", "United Kingdom");
+    let britain = player_address("x1", "United Kingdom");
+    env.drop_mail(
+        1,
+        &mail(
+            &britain,
+            &orders_to("x1"),
+            "help@p",
+            "help",
+            &format!("match: x1\npower: UK\nsecret: {uk}\ncommand: help\n"),
+        ),
+    );
+    env.run_once();
+    let sent = env.sent();
+    let help = sent
+        .iter()
+        .find(|s| s.in_reply_to.as_deref() == Some("<help@p>"))
+        .expect("a help reply");
+    let body = plain(help);
+    assert!(body.contains("help for United Kingdom"), "{body}");
+    assert!(body.contains("power: United Kingdom"), "{body}");
+    assert!(!body.contains("power: Germany"), "{body}");
+    for section in [
+        "STAGE 1",
+        "STAGE 2",
+        "TRANSPORTS",
+        "STANDING ORDERS",
+        "BATTLE ODDS",
+        "COMMANDS",
+    ] {
+        assert!(body.contains(section), "{section} missing:\n{body}");
+    }
+    assert!(body.contains("    purchase: 3 infantry, 1 armor"), "{body}");
+    assert!(!body.contains("docs/"), "players have no docs/: {body}");
+    assert!(
+        body.contains("The league's own guide: https://league.example.org/guide"),
+        "{body}"
+    );
+    // Every reply a player reads is free of docs/ references.
+    for m in &sent {
+        assert!(!plain(m).contains("docs/"), "{}:\n{}", m.subject, plain(m));
+    }
+}

@@ -206,6 +206,10 @@ fn with_research(mut report: TurnReport) -> TurnReport {
 }
 
 fn render_all(t: &Templates) -> Vec<(&'static str, Rendered)> {
+    let aae = adjutant::rules::builtin::GameSource::Builtin
+        .load("aae")
+        .unwrap()
+        .def;
     let receipt = Receipt {
         power: "Germany".into(),
         round: 1,
@@ -298,9 +302,15 @@ fn render_all(t: &Templates) -> Vec<(&'static str, Rendered)> {
             "help",
             text::help_text(
                 t,
-                "league7-aae-03",
-                "orders+league7-aae-03@adjutant.localhost",
-                "Germany",
+                &text::HelpFor {
+                    match_id: "league7-aae-03",
+                    orders_address: "orders+league7-aae-03@adjutant.localhost",
+                    game: &aae,
+                    power: aae.power("Soviet Union").unwrap(),
+                    round: 2,
+                    now: "Soviet Union to move, stage 1 (purchase, combat moves, battle plans)",
+                    help_url: Some("https://league.example.org/adjutant"),
+                },
             ),
         ),
         (

@@ -177,6 +177,11 @@ pub struct MailFile {
     /// The `From` of everything sent (default `Adjutant <orders@domain>`).
     #[serde(default)]
     pub from: Option<String>,
+    /// A page the organiser publishes for players (the league's rules and
+    /// orders guide), linked from the help reply. Default: none; the help
+    /// reply is complete without it.
+    #[serde(default)]
+    pub help_url: Option<String>,
 }
 
 /// `limits:`.
@@ -295,6 +300,8 @@ pub struct Config {
     pub orders_local_part: String,
     /// `From` of everything sent.
     pub from: Mailbox,
+    /// The organiser's page for players, linked from the help reply.
+    pub help_url: Option<String>,
     /// Limits.
     pub limits: Limits,
     /// Deadlines.
@@ -393,10 +400,11 @@ impl Config {
             None => self.from.address.clone(),
         };
         out.push_str(&format!(
-            "mail:\n  domain: {}\n  orders_local_part: {}\n  from: {from}\n  orders address: {}\n",
+            "mail:\n  domain: {}\n  orders_local_part: {}\n  from: {from}\n  orders address: {}\n  help_url: {}\n",
             self.domain,
             self.orders_local_part,
             self.orders_address().for_match("MATCH"),
+            self.help_url.as_deref().unwrap_or("none"),
         ));
         let l = &self.limits;
         out.push_str(&format!(
@@ -559,6 +567,19 @@ impl ConfigFile {
                 }
             }
         };
+
+        let help_url = self.mail.help_url.clone();
+        if let Some(url) = &help_url {
+            let web = url.starts_with("https://") || url.starts_with("http://");
+            if !web || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+                problem(
+                    "mail.help_url",
+                    format!(
+                        "\"{url}\" is not a web address: write it as https://... without spaces"
+                    ),
+                );
+            }
+        }
 
         // inbound
         let inbound = match self.inbound {
@@ -842,6 +863,7 @@ impl ConfigFile {
             domain,
             orders_local_part: local,
             from,
+            help_url,
             limits,
             deadlines: Deadlines {
                 stage,

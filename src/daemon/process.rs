@@ -694,7 +694,7 @@ impl Daemon {
                     "send orders and commands (or odds questions) in separate messages".to_string(),
                 ]
             } else if cmd == "odds" && !header.has_odds {
-                vec!["ask in an `odds:` section, e.g. `odds: {attackers: [3 infantry, 1 armor], defenders: 2 infantry}` (docs/odds.md)".to_string()]
+                vec!["ask in an `odds:` section, e.g. `odds: {attackers: [3 infantry, 1 armor], defenders: 2 infantry}` (command: help shows more)".to_string()]
             } else if header.has_odds && cmd != "odds" {
                 vec![format!(
                     "send the command \"{cmd}\" and odds questions in separate messages"
@@ -1068,16 +1068,23 @@ impl Daemon {
                     return Ok(());
                 }
                 let (to, body) = match cmd.as_str() {
-                    "help" => (
-                        from.to_owned(),
-                        text::help_text(
-                            &self.templates,
-                            id,
-                            &self.ours.for_match(id),
-                            &m.game().powers()[0].name,
+                    "help" => {
+                        let orders_address = self.ours.for_match(id);
+                        let reader = m.game().power(&power).unwrap_or(0);
+                        let help = text::HelpFor {
+                            match_id: id,
+                            orders_address: &orders_address,
+                            game: m.game(),
+                            power: reader,
+                            round,
+                            now: &next,
+                            help_url: self.config.help_url.as_deref(),
+                        };
+                        (
+                            from.to_owned(),
+                            text::help_text(&self.templates, &help).into(),
                         )
-                        .into(),
-                    ),
+                    }
                     "status" => (
                         from.to_owned(),
                         text::answer_text(
@@ -1311,7 +1318,7 @@ fn standing_text(m: &Match, power: &str) -> String {
         .collect();
     format!(
         "Standing orders of {power}:\n    losses: {}\n    keep_one_land_unit: {}\n    submarines: {}\n{}\n\
-         To change them, send a message with a standing: section (docs/orders.md).\n",
+         To change them, send a message with a standing: section (command: help shows one).\n",
         if losses.is_empty() {
             "the rules' default order".to_string()
         } else {

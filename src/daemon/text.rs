@@ -151,18 +151,38 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ("rotate", "a new secret, mailed to your address of record"),
 ];
 
-/// The reply to `help`: the header, the order sections and the commands.
-pub fn help_text(
-    templates: &Templates,
-    match_id: &str,
-    orders_address: &str,
-    example_power: &str,
-) -> Rendered {
+/// Who the help reply is for and where the match stands.
+pub struct HelpFor<'a> {
+    /// The match id.
+    pub match_id: &'a str,
+    /// Where orders go.
+    pub orders_address: &'a str,
+    /// The match's game.
+    pub game: &'a crate::rules::GameDef,
+    /// The reader's power.
+    pub power: crate::rules::orders::PowerId,
+    /// The round now played.
+    pub round: u32,
+    /// Who is to move now, and what they must send.
+    pub now: &'a str,
+    /// The organiser's page for players, if configured.
+    pub help_url: Option<&'a str>,
+}
+
+/// The reply to `help`: a guide for the reader's power on the match's
+/// board, section by section with examples, and the commands; complete in
+/// itself (players do not have the repository's docs).
+pub fn help_text(templates: &Templates, h: &HelpFor<'_>) -> Rendered {
     let width = COMMANDS.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
     let ctx = Help {
-        match_id: match_id.to_owned(),
-        orders_address: orders_address.to_owned(),
-        example_power: example_power.to_owned(),
+        match_id: h.match_id.to_owned(),
+        orders_address: h.orders_address.to_owned(),
+        example_power: h.game.powers()[h.power].name.clone(),
+        game: h.game.files().game.name.clone(),
+        round: h.round,
+        now: h.now.to_owned(),
+        guide: crate::report::help::guide(h.game, h.power, h.match_id, h.round),
+        help_url: h.help_url.map(str::to_owned),
         sections: crate::rules::orders::keys::SECTIONS
             .iter()
             .filter(|s| **s != "standing")
@@ -209,7 +229,7 @@ pub fn odds_text(game: &crate::rules::GameDef, text: &str) -> String {
         None => Vec::new(),
     };
     if questions.is_empty() {
-        return "Your message has an empty `odds:` section: nothing to answer (docs/odds.md).\n"
+        return "Your message has an empty `odds:` section: nothing to answer (command: help shows a question).\n"
             .into();
     }
     let mut out = String::new();

@@ -118,12 +118,23 @@ pub struct Help {
     pub match_id: String,
     /// Where orders go.
     pub orders_address: String,
-    /// A power of the match, for the example header.
+    /// The reader's power (the help is written for it).
     pub example_power: String,
+    /// The game's name.
+    pub game: String,
+    /// The round now played.
+    pub round: u32,
+    /// Who is to move now, and what they must send.
+    pub now: String,
     /// The order sections a message may carry, in canonical order.
     pub sections: Vec<String>,
+    /// The guide: each section with what to know and an example for the
+    /// reader's power on this board.
+    pub guide: Vec<crate::report::help::GuideSection>,
     /// The commands.
     pub commands: Vec<Command>,
+    /// The organiser's page for players (`mail.help_url`), if configured.
+    pub help_url: Option<String>,
 }
 
 /// A command in [`Help`].
