@@ -104,40 +104,27 @@ fn two_yaml_attachments_are_refused() {
 }
 
 #[test]
-fn html_only_mail_is_converted() {
-    let orders = orders("html_only.eml");
-    assert_eq!(orders.source, OrdersSource::Html);
-    assert_eq!(
-        orders.text, "secret: c4r0l\npurchase:\n  infantry: 2\n  note: \"fish & chips\" <3\n",
-        "tags stripped, entities decoded, &nbsp; indentation kept, blockquote and style dropped"
-    );
-}
-
-#[test]
-fn html_with_a_script_is_refused_with_a_reason() {
-    let mail = parse("html_script.eml");
-    let refusal = mail.orders.unwrap_err();
-    assert!(matches!(refusal, Refusal::UnsafeHtml(_)), "{refusal:?}");
-    let reason = refusal.to_string();
-    assert!(reason.contains("<script>"), "{reason}");
-    assert!(reason.contains("only an HTML body"), "{reason}");
-}
-
-#[test]
-fn malformed_html_is_refused() {
-    for (html, needle) in [
-        ("<div>purchase:</div><div", "never closed"),
-        ("<div>a < b</div>", "not a tag"),
-        ("<div>x &bogus; y</div>", "entity"),
-        ("<!-- open comment <div>x</div>", "comment"),
-    ] {
-        let err = message::html_to_text(html).unwrap_err();
-        assert!(err.contains(needle), "{html}: {err}");
+fn html_only_mail_is_refused_with_how_to_send_plain_text() {
+    // A simple letter and one with a script: neither is converted, since
+    // only a browser knows which of their text a reader sees.
+    for name in ["html_only.eml", "html_script.eml"] {
+        let refusal = parse(name).orders.unwrap_err();
+        assert_eq!(refusal, Refusal::HtmlOnly, "{name}");
+        let reason = refusal.to_string();
+        for needle in [
+            "only an HTML (rich text) body",
+            "does not show",
+            "Gmail",
+            "Plain text mode",
+            "Outlook",
+            "Apple Mail",
+            "Make Plain Text",
+            "Thunderbird",
+            ".yaml file",
+        ] {
+            assert!(reason.contains(needle), "{needle} missing: {reason}");
+        }
     }
-    assert_eq!(
-        message::html_to_text("<p>a</p><p>b<br>c</p>").unwrap(),
-        "a\nb\nc\n"
-    );
 }
 
 #[test]

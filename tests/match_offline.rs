@@ -73,10 +73,18 @@ fn a_turn_by_stages_is_logged_replayed_and_verified() {
     );
     assert!(receipt.contains("Digest of these orders: "), "{receipt}");
 
-    // Another power may not move now; nothing is logged.
+    // Another power may not move now; nothing is logged. (Its own orders:
+    // Germany's, with their power: line, are refused for naming Germany.)
     let log = Path::new(&m).join("log.jsonl");
     let before = std::fs::read(&log).unwrap();
-    let out = adjutant(&["submit", "--match", &m, "--as", "Soviet Union", &stage1]);
+    let soviet = orders(
+        &root,
+        "s1.yaml",
+        "round: 1
+purchase: 3 infantry
+",
+    );
+    let out = adjutant(&["submit", "--match", &m, "--as", "Soviet Union", &soviet]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr).contains("not Soviet Union's turn"),

@@ -136,6 +136,7 @@ fn fixed_report() -> TurnReport {
         game: "Axis & Allies Europe".into(),
         round: 1,
         stage: 1,
+        stages: "stage 1".into(),
         power: "Germany".into(),
         next_power: "Germany".into(),
         next_stage: "stage 2 (non-combat moves, take-overs, placement)".into(),
@@ -206,10 +207,15 @@ fn with_research(mut report: TurnReport) -> TurnReport {
 }
 
 fn render_all(t: &Templates) -> Vec<(&'static str, Rendered)> {
+    let aae = adjutant::rules::builtin::GameSource::Builtin
+        .load("aae")
+        .unwrap()
+        .def;
     let receipt = Receipt {
         power: "Germany".into(),
         round: 1,
         stage: 1,
+        stages: "stage 1".into(),
         canonical: "purchase: 3 infantry, 1 armor\ncombat:\n  - 2 infantry, 1 armor: Poland -> Eastern Poland\n".into(),
         digest: HEX_C.into(),
         events: fixed_report().events,
@@ -253,6 +259,7 @@ fn render_all(t: &Templates) -> Vec<(&'static str, Rendered)> {
     // condition held: the turn report proper.
     let mut stage2 = fixed_report().for_reader(Some("Europe/Berlin"));
     stage2.stage = 2;
+    stage2.stages = "stage 2".into();
     stage2.next_power = "Soviet Union".into();
     stage2.next_stage = "stage 1 (purchase, combat moves, battle plans)".into();
     stage2.skeleton = "match: league7-aae-03\npower: Soviet Union\nround: 1\nsecret: YOUR-SECRET\n# purchase: 3 infantry, 1 armor\n".into();
@@ -296,9 +303,15 @@ fn render_all(t: &Templates) -> Vec<(&'static str, Rendered)> {
             "help",
             text::help_text(
                 t,
-                "league7-aae-03",
-                "orders+league7-aae-03@adjutant.localhost",
-                "Germany",
+                &text::HelpFor {
+                    match_id: "league7-aae-03",
+                    orders_address: "orders+league7-aae-03@adjutant.localhost",
+                    game: &aae,
+                    power: aae.power("Soviet Union").unwrap(),
+                    round: 2,
+                    now: "Soviet Union to move, stage 1 (purchase, combat moves, battle plans)",
+                    help_url: Some("https://league.example.org/adjutant"),
+                },
             ),
         ),
         (

@@ -17,6 +17,7 @@ use clap::Args;
 use crate::log::{Body, VerifyOptions, verify_file};
 use crate::matches::Match;
 use crate::matches::history::read_log;
+use crate::rules::builtin::GameSource;
 
 /// Arguments of `adjutant demo`.
 #[derive(Debug, Args)]
@@ -24,9 +25,11 @@ pub struct DemoArgs {
     /// The data directory; each run creates a new match DIR/demo-N.
     #[arg(long, default_value = "adjutant-data")]
     dir: PathBuf,
-    /// Where the games are.
-    #[arg(long, default_value = "games")]
-    games: PathBuf,
+    /// A directory of games, each in DIR/<id>/ (game.yaml, board.yaml,
+    /// units.yaml, setup.yaml); without it, the games built into the
+    /// program (aae, anniversary-1941, anniversary-1942).
+    #[arg(long, value_name = "DIR")]
+    games: Option<PathBuf>,
 }
 
 /// The messages of the demo, in the order they are sent.
@@ -58,7 +61,8 @@ pub fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
         .map(|n| (format!("demo-{n}"), args.dir.join(format!("demo-{n}"))))
         .find(|(_, d)| !d.exists())
         .expect("some demo-N is free");
-    let mut m = Match::create(&dir, &args.games, "aae", &players_yaml(&id))
+    let source = GameSource::from_flag(args.games.as_deref());
+    let mut m = Match::create_from(&dir, &source, "aae", &players_yaml(&id))
         .with_context(|| format!("cannot create the demo match in {}", dir.display()))?;
     let mut out = String::new();
     let _ = writeln!(out, "match {id} of aae created in {}", dir.display());

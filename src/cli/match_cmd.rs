@@ -10,12 +10,13 @@ use clap::Args;
 
 use crate::matches::Match;
 use crate::report::board;
+use crate::rules::builtin::GameSource;
 use crate::rules::state_text;
 
 /// Arguments of `adjutant new`.
 #[derive(Debug, Args)]
 pub struct NewArgs {
-    /// The game id (a directory under --games).
+    /// The game id: a built-in game, or a directory under --games.
     #[arg(long)]
     game: String,
     /// The players file: `players: {Germany: {name: ..., email: ...}, ...}`.
@@ -25,9 +26,11 @@ pub struct NewArgs {
     /// players file sets `match:`).
     #[arg(long)]
     dir: PathBuf,
-    /// Where the games are.
-    #[arg(long, default_value = "games")]
-    games: PathBuf,
+    /// A directory of games, each in DIR/<id>/ (game.yaml, board.yaml,
+    /// units.yaml, setup.yaml); without it, the games built into the
+    /// program (aae, anniversary-1941, anniversary-1942).
+    #[arg(long, value_name = "DIR")]
+    games: Option<PathBuf>,
 }
 
 /// Arguments of `adjutant submit`.
@@ -58,7 +61,8 @@ pub struct ShowArgs {
 pub fn new(args: NewArgs) -> anyhow::Result<ExitCode> {
     let players = std::fs::read_to_string(&args.players)
         .with_context(|| format!("cannot read {}", args.players.display()))?;
-    let m = Match::create(&args.dir, &args.games, &args.game, &players)?;
+    let source = GameSource::from_flag(args.games.as_deref());
+    let m = Match::create_from(&args.dir, &source, &args.game, &players)?;
     let genesis = m.log().chain().genesis().expect("genesis");
     println!(
         "created match {} of {} in {}",

@@ -63,6 +63,12 @@ enum Command {
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The daemon keeps Rust's default (SIGPIPE ignored): a sendmail child
+    // that exits early must not kill it. Every other command writes to a
+    // terminal or a pipe and ends quietly when the reader goes (`| head`).
+    if !matches!(cli.command, Command::Run(_) | Command::Ingest(_)) {
+        die_quietly_on_broken_pipe();
+    }
     let result = match cli.command {
         Command::Log { action } => log_cmd::run(action),
         Command::Verify(args) => verify::run(args),
@@ -84,5 +90,32 @@ pub fn main() -> ExitCode {
             eprintln!("adjutant: {err:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Restores the default action of SIGPIPE, which Rust's runtime ignores: a
+/// write to a closed pipe then ends the process silently, as for `cat`,
+/// instead of `println!` panicking on the `EPIPE` error.
+#[cfg(unix)]
+fn die_quietly_on_broken_pipe() {
+    // SAFETY: `signal` with `SIG_DFL` installs no handler, and this runs at
+    // the start of `main`, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn die_quietly_on_broken_pipe() {}
+
+/// Writes `text` to standard output for the commands that keep SIGPIPE
+/// ignored (`run`, `ingest`): a reader that went away ends the output
+/// quietly instead of failing the command.
+pub(crate) fn write_stdout(text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
     }
 }

@@ -7,7 +7,6 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 
-use crate::rules::load_dir;
 use crate::rules::odds::{BattleType, OddsQuery, RetreatRule, UnitsText, answer};
 
 /// Where the battle is fought, on the command line.
@@ -27,15 +26,17 @@ enum Format {
 /// Arguments of `adjutant odds`.
 #[derive(Debug, Args)]
 pub struct OddsArgs {
-    /// The game id (a directory under --games), e.g. `aae`.
+    /// The game id: a built-in game (`aae`), or a directory under --games.
     game: String,
     /// The attacking units, written as in orders: "10 infantry, 3 armor".
     attackers: String,
     /// The defending units: "8 infantry, 1 AA gun".
     defenders: String,
-    /// The directory holding the games (`<DIR>/<game id>/`).
-    #[arg(long, default_value = "games")]
-    games: PathBuf,
+    /// A directory of games, each in DIR/<id>/ (game.yaml, board.yaml,
+    /// units.yaml, setup.yaml); without it, the games built into the
+    /// program (aae, anniversary-1941, anniversary-1942).
+    #[arg(long, value_name = "DIR")]
+    games: Option<PathBuf>,
     /// The attacker's order of loss: "infantry, artillery, armor".
     #[arg(long)]
     losses: Option<String>,
@@ -97,8 +98,10 @@ fn retreat(text: &str) -> anyhow::Result<RetreatRule> {
 }
 
 pub fn run(args: OddsArgs) -> anyhow::Result<ExitCode> {
-    let game = load_dir(&args.games.join(&args.game))
-        .with_context(|| format!("cannot load game {:?}", args.game))?;
+    let game = crate::rules::builtin::GameSource::from_flag(args.games.as_deref())
+        .load(&args.game)
+        .map_err(anyhow::Error::msg)?
+        .def;
     let mut q = OddsQuery::new(&args.attackers, &args.defenders);
     q.losses = args.losses.as_deref().map(UnitsText::from);
     q.defender_losses = args.defender_losses.as_deref().map(UnitsText::from);

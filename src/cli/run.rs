@@ -25,9 +25,10 @@ pub struct RunArgs {
     /// Handle what is waiting (inbox and due mail), then exit.
     #[arg(long)]
     once: bool,
-    /// Where the games are (for --demo).
-    #[arg(long, default_value = "games")]
-    games: PathBuf,
+    /// For --demo: a directory of games, each in DIR/<id>/; without it,
+    /// the games built into the program.
+    #[arg(long, value_name = "DIR")]
+    games: Option<PathBuf>,
 }
 
 pub(crate) fn load_config(path: Option<&PathBuf>) -> anyhow::Result<Config> {
@@ -41,13 +42,16 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     daemon::init_tracing();
     let config = load_config(args.config.as_ref())?;
     if args.check {
-        println!("{config:#?}");
+        super::write_stdout(&config.describe())?;
         return Ok(ExitCode::SUCCESS);
     }
     let stop = daemon::signals::stop_flag()?;
     let mut d = Daemon::open(config, stop)?;
     if args.demo {
-        print!("{}", daemon::demo::run(&mut d, &args.games)?);
+        super::write_stdout(&daemon::demo::run(
+            &mut d,
+            &crate::rules::builtin::GameSource::from_flag(args.games.as_deref()),
+        )?)?;
         return Ok(ExitCode::SUCCESS);
     }
     d.run(args.once)?;

@@ -177,6 +177,11 @@ pub struct MailFile {
     /// The `From` of everything sent (default `Adjutant <orders@domain>`).
     #[serde(default)]
     pub from: Option<String>,
+    /// A page the organiser publishes for players (the league's rules and
+    /// orders guide), linked from the help reply. Default: none; the help
+    /// reply is complete without it.
+    #[serde(default)]
+    pub help_url: Option<String>,
 }
 
 /// `limits:`.
@@ -295,6 +300,8 @@ pub struct Config {
     pub orders_local_part: String,
     /// `From` of everything sent.
     pub from: Mailbox,
+    /// The organiser's page for players, linked from the help reply.
+    pub help_url: Option<String>,
     /// Limits.
     pub limits: Limits,
     /// Deadlines.
@@ -325,6 +332,100 @@ pub struct ConfigError {
 }
 
 impl Config {
+    /// The checked configuration in the configuration file's own words
+    /// (what `adjutant run --check` prints): every key with the value in
+    /// force, defaults included, so an organiser reads what the daemon will
+    /// do. Password files are named, never read.
+    pub fn describe(&self) -> String {
+        let path = |p: &Path| p.display().to_string();
+        let secs = |d: Duration| format!("{}s", d.as_secs());
+        let mut out = format!("data_dir: {}\n", path(&self.data_dir));
+        match &self.inbound {
+            Inbound::Maildir(dir) => {
+                out.push_str(&format!("inbound:\n  maildir: {{path: {}}}\n", path(dir)))
+            }
+            Inbound::Imap(i) => {
+                out.push_str(&format!(
+                    "inbound:\n  imap:\n    host: {}\n    port: {}\n    security: {}\n    user: {}\n    password_file: {}\n    folder: {}\n    processed_folder: {}\n    timeout: {}\n",
+                    i.host,
+                    i.port,
+                    imap_security_word(i.security),
+                    i.user,
+                    path(&i.password_file),
+                    i.folder,
+                    i.processed_folder,
+                    secs(i.timeout),
+                ));
+                if let Some(ca) = &i.ca_file {
+                    out.push_str(&format!("    ca_file: {}\n", path(ca)));
+                }
+            }
+        }
+        out.push_str(&format!("outbox: {}\n", path(&self.outbox_dir)));
+        out.push_str(&format!("matches: {}\n", path(&self.matches_dir)));
+        match &self.transport {
+            Transport::File(dir) => {
+                out.push_str(&format!("transport:\n  file: {{dir: {}}}\n", path(dir)))
+            }
+            Transport::Sendmail(p) => {
+                out.push_str(&format!("transport:\n  sendmail: {{path: {}}}\n", path(p)))
+            }
+            Transport::Smtp {
+                host,
+                port,
+                security,
+                login,
+                timeout,
+                ca_file,
+            } => {
+                out.push_str(&format!(
+                    "transport:\n  smtp:\n    host: {host}\n    port: {port}\n    security: {}\n    timeout: {}\n",
+                    smtp_security_word(*security),
+                    secs(*timeout),
+                ));
+                match login {
+                    Some((user, file)) => out.push_str(&format!(
+                        "    user: {user}\n    password_file: {}\n",
+                        path(file)
+                    )),
+                    None => out.push_str("    user: none (no login)\n"),
+                }
+                if let Some(ca) = ca_file {
+                    out.push_str(&format!("    ca_file: {}\n", path(ca)));
+                }
+            }
+        }
+        let from = match &self.from.name {
+            Some(name) => format!("{name} <{}>", self.from.address),
+            None => self.from.address.clone(),
+        };
+        out.push_str(&format!(
+            "mail:\n  domain: {}\n  orders_local_part: {}\n  from: {from}\n  orders address: {}\n  help_url: {}\n",
+            self.domain,
+            self.orders_local_part,
+            self.orders_address().for_match("MATCH"),
+            self.help_url.as_deref().unwrap_or("none"),
+        ));
+        let l = &self.limits;
+        out.push_str(&format!(
+            "limits:\n  max_message_bytes: {}\n  per_sender_per_hour: {}\n  per_match_per_hour: {}\n  unknown_sender_notices_per_hour: {}\n",
+            l.max_message_bytes,
+            l.per_sender_per_hour,
+            l.per_match_per_hour,
+            l.unknown_sender_notices_per_hour,
+        ));
+        out.push_str(&format!("deadlines: {}\n", self.deadlines.describe()));
+        out.push_str(&format!("poll_interval: {}\n", secs(self.poll_interval)));
+        out.push_str(&format!(
+            "templates_dir: {}\n",
+            match &self.templates_dir {
+                Some(d) => path(d),
+                None => "none (the built-in templates)".into(),
+            }
+        ));
+        out
+    }
+
     /// The embedded default, everything under `data_dir`: the Maildir
     /// `inbox/`, the outbox `outbox/`, the file transport `sent-mail/`, the
     /// matches `matches/<id>/`.
@@ -466,6 +567,19 @@ impl ConfigFile {
                 }
             }
         };
+
+        let help_url = self.mail.help_url.clone();
+        if let Some(url) = &help_url {
+            let web = url.starts_with("https://") || url.starts_with("http://");
+            if !web || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+                problem(
+                    "mail.help_url",
+                    format!(
+                        "\"{url}\" is not a web address: write it as https://... without spaces"
+                    ),
+                );
+            }
+        }
 
         // inbound
         let inbound = match self.inbound {
@@ -749,6 +863,7 @@ impl ConfigFile {
             domain,
             orders_local_part: local,
             from,
+            help_url,
             limits,
             deadlines: Deadlines {
                 stage,
@@ -758,6 +873,24 @@ impl ConfigFile {
             poll_interval,
             templates_dir,
         })
+    }
+}
+
+/// The configuration file's word for an IMAP security mode.
+fn imap_security_word(s: ImapSecurity) -> &'static str {
+    match s {
+        ImapSecurity::ImplicitTls => "tls",
+        ImapSecurity::StartTls => "starttls",
+        ImapSecurity::Plain => "plain",
+    }
+}
+
+/// The configuration file's word for an SMTP security mode.
+fn smtp_security_word(s: SmtpSecurity) -> &'static str {
+    match s {
+        SmtpSecurity::ImplicitTls => "tls",
+        SmtpSecurity::StartTls => "starttls",
+        SmtpSecurity::Plain => "plain",
     }
 }
 

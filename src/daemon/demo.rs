@@ -7,12 +7,13 @@
 //! reports and welcome mails end up as `.eml` files in `DATA/sent-mail/`.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::Context;
 
 use crate::log::{VerifyOptions, verify_file};
 use crate::matches::Match;
+use crate::rules::builtin::GameSource;
 
 use super::Daemon;
 
@@ -53,7 +54,7 @@ pub fn orders_mail(
 }
 
 /// Plays the demo and returns what to print.
-pub fn run(daemon: &mut Daemon, games: &Path) -> anyhow::Result<String> {
+pub fn run(daemon: &mut Daemon, games: &GameSource) -> anyhow::Result<String> {
     let mut out = String::new();
     let config = daemon.config().clone();
     let mut n = 1;
@@ -66,7 +67,7 @@ pub fn run(daemon: &mut Daemon, games: &Path) -> anyhow::Result<String> {
         n += 1;
     };
     drop(
-        Match::create(&dir, games, "aae", &players_yaml(&id))
+        Match::create_from(&dir, games, "aae", &players_yaml(&id))
             .with_context(|| format!("cannot create the demo match in {}", dir.display()))?,
     );
     let _ = writeln!(out, "1. created match {id} of aae in {}", dir.display());

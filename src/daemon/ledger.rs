@@ -72,7 +72,8 @@ impl Ledger {
     }
 
     /// The accepted stage recorded by the `processing` entry for the same
-    /// mail before the final entry `i`: its order and adjudication entries.
+    /// mail before the final entry `i`: its order and adjudication entries
+    /// (stage 0: standing orders).
     pub fn stage_of(&self, i: usize) -> Option<StageRecord> {
         let fin = self.received(i)?;
         let start = (0..i).rev().find(|&j| {
@@ -81,6 +82,7 @@ impl Ledger {
             })
         })?;
         let mut rec: Option<StageRecord> = None;
+        let mut adjudicated = false;
         for e in &self.entries[start + 1..i] {
             match &e.body {
                 Body::Order(o) => {
@@ -88,6 +90,7 @@ impl Ledger {
                         power: o.power.clone(),
                         round: 0,
                         stage: 0,
+                        turn_ended: false,
                         canonical: o.canonical.clone(),
                         digest: o.digest.to_string(),
                         events: Vec::new(),
@@ -103,12 +106,19 @@ impl Ledger {
                         r.round = a.round;
                         r.stage = a.stage;
                         r.events = a.events.clone();
+                        adjudicated = true;
+                    }
+                }
+                // The next dice turn opens when the power's turn ended.
+                Body::TurnOpen(_) if adjudicated => {
+                    if let Some(r) = rec.as_mut() {
+                        r.turn_ended = true;
                     }
                 }
                 _ => {}
             }
         }
-        rec.filter(|r| r.stage != 0)
+        rec.filter(|_| adjudicated)
     }
 
     /// The index of the last final `accepted` entry.

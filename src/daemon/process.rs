@@ -87,6 +87,9 @@ pub struct Pass {
 enum Auth {
     /// The sender is the player of this power (by secret).
     Player { power: String },
+    /// A valid secret, of `power`, in a message whose `power:` names
+    /// another power (`claimed`): nothing is applied.
+    Mismatch { power: String, claimed: String },
     /// A known player's address with a missing or wrong secret.
     Refused { reason: String },
     /// An address that is not a player of the match, without a valid secret.
@@ -626,6 +629,10 @@ impl Daemon {
                     let owners = secrets.powers_with(secret);
                     match claimed {
                         Some(c) if owners.contains(&c) => Auth::Player { power: c },
+                        Some(c) if !owners.is_empty() => Auth::Mismatch {
+                            power: owners[0].clone(),
+                            claimed: c,
+                        },
                         _ if !owners.is_empty() => Auth::Player {
                             power: owners[0].clone(),
                         },
@@ -645,6 +652,21 @@ impl Daemon {
                     dir,
                     Received {
                         errors: vec![reason],
+                        ..base
+                    },
+                )?;
+                return self.ensure_replies(id, dir, &ledger, i, mail, from);
+            }
+            Auth::Mismatch { power, claimed } => {
+                let (ledger, i) = self.append_received(
+                    dir,
+                    Received {
+                        outcome: Outcome::Rejected,
+                        power: Some(power.clone()),
+                        errors: vec![format!(
+                            "power: {claimed} does not match the power of the secret, which is {power}'s; \
+                             the secret decides whose orders these are: write power: {power}, or send {claimed}'s own secret"
+                        )],
                         ..base
                     },
                 )?;
@@ -672,14 +694,14 @@ impl Daemon {
                     "send orders and commands (or odds questions) in separate messages".to_string(),
                 ]
             } else if cmd == "odds" && !header.has_odds {
-                vec!["ask in an `odds:` section, e.g. `odds: {attackers: [3 infantry, 1 armor], defenders: 2 infantry}` (docs/odds.md)".to_string()]
+                vec!["ask in an `odds:` section, e.g. `odds: {attackers: [3 infantry, 1 armor], defenders: 2 infantry}` (command: help shows more)".to_string()]
             } else if header.has_odds && cmd != "odds" {
                 vec![format!(
-                    "send the command {cmd:?} and odds questions in separate messages"
+                    "send the command \"{cmd}\" and odds questions in separate messages"
                 )]
             } else if !known_cmd.contains(&cmd.as_str()) {
                 vec![format!(
-                    "{cmd:?} is not a command; the commands are {}",
+                    "\"{cmd}\" is not a command; the commands are {}",
                     known_cmd.join(", ")
                 )]
             } else {
@@ -948,18 +970,27 @@ impl Daemon {
                 };
                 let key = format!("{id}/{seq}/receipt/{sender}");
                 let tag = format_subject_tag(id, Some(rec.round), Some(&rec.power));
+                let subject = if rec.stage == 0 {
+                    format!("Accepted: standing orders of {}", rec.power)
+                } else {
+                    format!("Accepted: {} of round {}", rec.stages(), rec.round)
+                };
                 let out = self.outgoing(
                     id,
                     from,
                     Kind::Reply,
                     Some(tag.clone()),
-                    format!("Accepted: stage {} of round {}", rec.stage, rec.round),
+                    subject,
                     text::receipt_text(&self.templates, &rec, &head.to_hex(), &next),
                     thread,
                     &key,
                     Some(head),
                 );
                 self.enqueue(&key, &out)?;
+                // Standing orders change no position: the receipt is all.
+                if rec.stage == 0 {
+                    return Ok(());
+                }
                 let Some(adjudication) = adjudication_before(ledger, i) else {
                     anyhow::bail!("entry {seq}: accepted, but its adjudication is not in the log");
                 };
@@ -982,8 +1013,10 @@ impl Daemon {
                         Kind::Report,
                         Some(tag.clone()),
                         format!(
-                            "Report: {} stage {} of round {}",
-                            rec.power, rec.stage, rec.round
+                            "Report: {} {} of round {}",
+                            rec.power,
+                            rec.stages(),
+                            rec.round
                         ),
                         report.clone(),
                         None,
@@ -1035,16 +1068,23 @@ impl Daemon {
                     return Ok(());
                 }
                 let (to, body) = match cmd.as_str() {
-                    "help" => (
-                        from.to_owned(),
-                        text::help_text(
-                            &self.templates,
-                            id,
-                            &self.ours.for_match(id),
-                            &m.game().powers()[0].name,
+                    "help" => {
+                        let orders_address = self.ours.for_match(id);
+                        let reader = m.game().power(&power).unwrap_or(0);
+                        let help = text::HelpFor {
+                            match_id: id,
+                            orders_address: &orders_address,
+                            game: m.game(),
+                            power: reader,
+                            round,
+                            now: &next,
+                            help_url: self.config.help_url.as_deref(),
+                        };
+                        (
+                            from.to_owned(),
+                            text::help_text(&self.templates, &help).into(),
                         )
-                        .into(),
-                    ),
+                    }
                     "status" => (
                         from.to_owned(),
                         text::answer_text(
@@ -1277,15 +1317,16 @@ fn standing_text(m: &Match, power: &str) -> String {
         .map(|&u| game.unit_types()[u].name.as_str())
         .collect();
     format!(
-        "Standing orders of {power}:\n    losses: {}\n    keep_one_land_unit: {}\n    submarines: {:?}\n{}\n\
-         To change them, send a message with a standing: section (docs/orders.md).\n",
+        "Standing orders of {power}:\n    losses: {}\n    keep_one_land_unit: {}\n    submarines: {}\n    bystander_losses: {}\n{}\n\
+         To change them, send a message with a standing: section (command: help shows one).\n",
         if losses.is_empty() {
             "the rules' default order".to_string()
         } else {
             losses.join(", ")
         },
         s.keep_one_land_unit,
-        s.submarines,
+        s.submarines.word(),
+        s.bystander_losses.word(),
         s.intercept
             .map(|n| format!("    intercept: {n}\n"))
             .unwrap_or_default()

@@ -20,8 +20,12 @@ pub struct StageRecord {
     pub power: String,
     /// The round.
     pub round: u32,
-    /// 1 or 2.
+    /// 1 or 2 (1 also when stage 2 came in the same message), 0 for
+    /// standing orders.
     pub stage: u8,
+    /// The power's turn ended with this message (so a stage 1 carried
+    /// stage 2 as well).
+    pub turn_ended: bool,
     /// The orders as understood (canonical form).
     pub canonical: String,
     /// The digest they contributed to the dice (hex).
@@ -32,6 +36,13 @@ pub struct StageRecord {
     pub match_id: String,
     /// The dice turn, which the digest binds.
     pub turn: u32,
+}
+
+impl StageRecord {
+    /// What the message played, in words (`stages 1 and 2`, ...).
+    pub fn stages(&self) -> String {
+        crate::report::turn::stages_played(self.stage, self.turn_ended)
+    }
 }
 
 /// Renders `kind` with the configured templates; if an organiser's template
@@ -55,6 +66,7 @@ pub fn receipt_text(templates: &Templates, r: &StageRecord, head: &str, next: &s
         power: r.power.clone(),
         round: r.round,
         stage: r.stage,
+        stages: r.stages(),
         canonical: r.canonical.clone(),
         digest: r.digest.clone(),
         events: r.events.clone(),
@@ -79,9 +91,10 @@ pub fn report_text(templates: &Templates, report: &TurnReport, zone: Option<&str
     render(templates, report_template(&report), &report)
 }
 
-/// The template of a turn report: `battle` after stage 1, `report` else.
+/// The template of a turn report: `battle` after a stage 1 that leaves
+/// stage 2 to come, `report` else.
 pub fn report_template(report: &TurnReport) -> &'static str {
-    if report.stage == 1 {
+    if report.stage == 1 && report.stages == "stage 1" {
         "battle"
     } else {
         "report"
@@ -138,18 +151,38 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ("rotate", "a new secret, mailed to your address of record"),
 ];
 
-/// The reply to `help`: the header, the order sections and the commands.
-pub fn help_text(
-    templates: &Templates,
-    match_id: &str,
-    orders_address: &str,
-    example_power: &str,
-) -> Rendered {
+/// Who the help reply is for and where the match stands.
+pub struct HelpFor<'a> {
+    /// The match id.
+    pub match_id: &'a str,
+    /// Where orders go.
+    pub orders_address: &'a str,
+    /// The match's game.
+    pub game: &'a crate::rules::GameDef,
+    /// The reader's power.
+    pub power: crate::rules::orders::PowerId,
+    /// The round now played.
+    pub round: u32,
+    /// Who is to move now, and what they must send.
+    pub now: &'a str,
+    /// The organiser's page for players, if configured.
+    pub help_url: Option<&'a str>,
+}
+
+/// The reply to `help`: a guide for the reader's power on the match's
+/// board, section by section with examples, and the commands; complete in
+/// itself (players do not have the repository's docs).
+pub fn help_text(templates: &Templates, h: &HelpFor<'_>) -> Rendered {
     let width = COMMANDS.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
     let ctx = Help {
-        match_id: match_id.to_owned(),
-        orders_address: orders_address.to_owned(),
-        example_power: example_power.to_owned(),
+        match_id: h.match_id.to_owned(),
+        orders_address: h.orders_address.to_owned(),
+        example_power: h.game.powers()[h.power].name.clone(),
+        game: h.game.files().game.name.clone(),
+        round: h.round,
+        now: h.now.to_owned(),
+        guide: crate::report::help::guide(h.game, h.power, h.match_id, h.round),
+        help_url: h.help_url.map(str::to_owned),
         sections: crate::rules::orders::keys::SECTIONS
             .iter()
             .filter(|s| **s != "standing")
@@ -196,7 +229,7 @@ pub fn odds_text(game: &crate::rules::GameDef, text: &str) -> String {
         None => Vec::new(),
     };
     if questions.is_empty() {
-        return "Your message has an empty `odds:` section: nothing to answer (docs/odds.md).\n"
+        return "Your message has an empty `odds:` section: nothing to answer (command: help shows a question).\n"
             .into();
     }
     let mut out = String::new();

@@ -25,8 +25,6 @@ pub enum OrdersSource {
         /// The attachment's file name.
         filename: String,
     },
-    /// An HTML-only message converted to text.
-    Html,
 }
 
 /// The orders text of a message and its source.
@@ -60,13 +58,26 @@ pub enum Refusal {
     /// The attachment is not UTF-8 text.
     #[error("the attachment {0:?} is not UTF-8 text")]
     AttachmentNotUtf8(String),
-    /// The HTML-only body could not be safely turned into text.
-    #[error("the message has only an HTML body, which could not be converted safely: {0}")]
-    UnsafeHtml(String),
+    /// The message has an HTML body and no plain text. It is never
+    /// converted: HTML can carry text a mail program does not show (hidden
+    /// by style, sized to nothing, coloured like the page), and orders the
+    /// player did not see must not be applied. The reply says how to send
+    /// plain text.
+    #[error("{HTML_ONLY}")]
+    HtmlOnly,
     /// No text/plain part, no `.yaml` attachment, no HTML.
     #[error("the message has no plain-text body and no .yaml attachment")]
     NoText,
 }
+
+/// The reply to an HTML-only message: why, and how to send plain text in
+/// the common mail programs.
+pub const HTML_ONLY: &str = "the message has only an HTML (rich text) body, and orders are read only \
+from plain text: HTML can hold text that your mail program does not show, and orders you did not \
+see are never applied. Send it again as plain text. Gmail: the three-dot menu of the draft, then \
+Plain text mode. Outlook: Format Text, then Plain Text (Outlook on the web: the three-dot menu, \
+then Switch to plain text). Apple Mail: Format, then Make Plain Text. Thunderbird: Options, then \
+Delivery Format, then Plain Text Only. Or attach the orders as a .yaml file.";
 
 /// Limits applied while parsing.
 #[derive(Debug, Clone, Copy)]
@@ -341,21 +352,9 @@ fn extract_orders(message: &mail_parser::Message<'_>) -> Result<Orders, Refusal>
         });
     }
 
-    // 3. HTML only: convert when it is simple enough to do so faithfully.
-    let html = message
-        .html_body
-        .iter()
-        .filter_map(|&id| match &message.parts.get(id as usize)?.body {
-            PartType::Html(t) => Some(t.as_ref()),
-            _ => None,
-        })
-        .collect::<Vec<_>>();
-    if !html.is_empty() {
-        let text = html_to_text(&html.join("\n")).map_err(Refusal::UnsafeHtml)?;
-        return Ok(Orders {
-            text: strip_reply(&normalise(&text)),
-            source: OrdersSource::Html,
-        });
+    // 3. HTML only: refused, never converted (see `Refusal::HtmlOnly`).
+    if !message.html_body.is_empty() {
+        return Err(Refusal::HtmlOnly);
     }
     Err(Refusal::NoText)
 }
@@ -462,226 +461,4 @@ pub fn strip_reply(text: &str) -> String {
         out.push('\n');
     }
     out
-}
-
-/// Elements whose presence means the HTML is not a simple letter: it runs
-/// code, embeds content or collects input. Such mail is refused, not
-/// converted, because its visible text cannot be known without a browser.
-const REFUSED_ELEMENTS: [&str; 9] = [
-    "script", "iframe", "object", "embed", "applet", "form", "frame", "frameset", "svg",
-];
-
-/// Elements whose content is never visible text.
-const HIDDEN_ELEMENTS: [&str; 3] = ["style", "head", "title"];
-
-/// Elements that end a line.
-const BLOCK_ELEMENTS: [&str; 15] = [
-    "br", "p", "div", "li", "tr", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "ul",
-];
-
-/// Converts a simple HTML body to text by removing tags: block elements end
-/// lines, `<blockquote>` (a quoted reply) is dropped, entities are decoded.
-/// Runs of spaces and line breaks collapse to one space outside `<pre>`, as
-/// a browser shows them, but `&nbsp;`, which mail programs use for
-/// indentation, is kept. Refuses scripts, embedded content, and markup that
-/// is not well formed, with the reason.
-pub fn html_to_text(html: &str) -> Result<String, String> {
-    let mut out = String::with_capacity(html.len());
-    let mut rest = html;
-    let mut hidden: Option<String> = None;
-    let mut quote_depth = 0usize;
-    let mut pre_depth = 0usize;
-    let mut pending_space = false;
-    while !rest.is_empty() {
-        let Some(lt) = rest.find('<') else {
-            text_run(
-                rest,
-                hidden.is_some() || quote_depth > 0,
-                pre_depth > 0,
-                &mut out,
-                &mut pending_space,
-            )?;
-            break;
-        };
-        text_run(
-            &rest[..lt],
-            hidden.is_some() || quote_depth > 0,
-            pre_depth > 0,
-            &mut out,
-            &mut pending_space,
-        )?;
-        rest = &rest[lt..];
-        if let Some(after) = rest.strip_prefix("<!--") {
-            let end = after.find("-->").ok_or("an HTML comment is never closed")?;
-            rest = &after[end + 3..];
-            continue;
-        }
-        if rest.starts_with("<!") || rest.starts_with("<?") {
-            let end = rest.find('>').ok_or("a declaration is never closed")?;
-            rest = &rest[end + 1..];
-            continue;
-        }
-        if !rest[1..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '/') {
-            return Err(format!(
-                "\"{}\" is not a tag (write &lt; for a literal <)",
-                truncate(rest, 10)
-            ));
-        }
-        let end = tag_end(rest).ok_or("a tag is never closed")?;
-        let tag = &rest[1..end];
-        rest = &rest[end + 1..];
-        let (closing, body) = match tag.strip_prefix('/') {
-            Some(b) => (true, b),
-            None => (false, tag),
-        };
-        let name = body
-            .split(|c: char| c.is_whitespace() || c == '/')
-            .next()
-            .unwrap_or_default()
-            .to_ascii_lowercase();
-        if name.is_empty()
-            || !name.starts_with(|c: char| c.is_ascii_alphabetic())
-            || !name.chars().all(|c| c.is_ascii_alphanumeric())
-        {
-            return Err(format!("\"<{}\" is not a tag", truncate(tag, 20)));
-        }
-        if REFUSED_ELEMENTS.contains(&name.as_str()) {
-            return Err(format!("it contains a <{name}> element"));
-        }
-        if let Some(h) = &hidden {
-            if closing && *h == name {
-                hidden = None;
-            }
-            continue;
-        }
-        if HIDDEN_ELEMENTS.contains(&name.as_str()) && !closing {
-            hidden = Some(name);
-            continue;
-        }
-        if name == "blockquote" {
-            if closing {
-                quote_depth = quote_depth.saturating_sub(1);
-            } else {
-                quote_depth += 1;
-            }
-            continue;
-        }
-        if name == "pre" {
-            pre_depth = if closing {
-                pre_depth.saturating_sub(1)
-            } else {
-                pre_depth + 1
-            };
-        }
-        if quote_depth == 0 && BLOCK_ELEMENTS.contains(&name.as_str()) {
-            // A block element ends the line before it (opening) or after it
-            // (closing); a `<br>` always does.
-            if name == "br" || closing || !out.is_empty() && !out.ends_with('\n') {
-                out.push('\n');
-            }
-            pending_space = false;
-        }
-    }
-    if hidden.is_some() {
-        return Err("a <style>, <head> or <title> element is never closed".into());
-    }
-    Ok(out)
-}
-
-fn truncate(s: &str, n: usize) -> String {
-    s.chars().take(n).collect()
-}
-
-/// Finds the `>` closing a tag that starts at `s[0] == '<'`, skipping quoted
-/// attribute values.
-fn tag_end(s: &str) -> Option<usize> {
-    let mut quote: Option<char> = None;
-    for (i, c) in s.char_indices().skip(1) {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '"' | '\'') => quote = Some(c),
-            (None, '>') => return Some(i),
-            (None, '<') => return None,
-            _ => {}
-        }
-    }
-    None
-}
-
-fn text_run(
-    text: &str,
-    skip: bool,
-    pre: bool,
-    out: &mut String,
-    pending_space: &mut bool,
-) -> Result<(), String> {
-    if skip {
-        return Ok(());
-    }
-    let decoded = decode_entities(text)?;
-    if pre {
-        out.push_str(&decoded);
-        return Ok(());
-    }
-    for c in decoded.chars() {
-        if c.is_ascii_whitespace() {
-            *pending_space = true;
-            continue;
-        }
-        if *pending_space && !out.is_empty() && !out.ends_with('\n') {
-            out.push(' ');
-        }
-        *pending_space = false;
-        out.push(c);
-    }
-    Ok(())
-}
-
-fn decode_entities(text: &str) -> Result<String, String> {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(amp) = rest.find('&') {
-        out.push_str(&rest[..amp]);
-        rest = &rest[amp..];
-        let Some(semi) = rest[..rest.len().min(12)].find(';') else {
-            // A bare ampersand is common in hand-written mail; keep it.
-            out.push('&');
-            rest = &rest[1..];
-            continue;
-        };
-        let entity = &rest[1..semi];
-        let decoded = match entity {
-            "amp" => Some('&'),
-            "lt" => Some('<'),
-            "gt" => Some('>'),
-            "quot" => Some('"'),
-            "apos" => Some('\''),
-            "nbsp" => Some('\u{a0}'),
-            _ => {
-                let number = if let Some(hex) = entity
-                    .strip_prefix("#x")
-                    .or_else(|| entity.strip_prefix("#X"))
-                {
-                    u32::from_str_radix(hex, 16).ok()
-                } else if let Some(dec) = entity.strip_prefix('#') {
-                    dec.parse().ok()
-                } else {
-                    None
-                };
-                number.and_then(char::from_u32)
-            }
-        };
-        match decoded {
-            Some(c) => {
-                out.push(c);
-                rest = &rest[semi + 1..];
-            }
-            None => {
-                return Err(format!("unknown HTML entity \"&{entity};\""));
-            }
-        }
-    }
-    out.push_str(rest);
-    Ok(out)
 }

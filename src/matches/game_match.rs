@@ -15,6 +15,7 @@ use crate::dice::{
     BeaconNetwork, Dice, DiceKind, Digest32, OrderDigest, RollGroup, TurnKey, TurnSecret,
 };
 use crate::log::{Adjudication, Body, DiceEntry, Genesis, LOG_FORMAT, MatchLog, PlayerEntry};
+use crate::rules::builtin::{GameSource, LoadedGame};
 use crate::rules::entries::Entries;
 use crate::rules::orders::parse::parse_message;
 use crate::rules::orders::{OrderError, Orders, PowerId};
@@ -179,6 +180,22 @@ impl Match {
         game_id: &str,
         players_yaml: &str,
     ) -> Result<Match, MatchError> {
+        Match::create_from(
+            dir,
+            &GameSource::Dir(games_dir.to_owned()),
+            game_id,
+            players_yaml,
+        )
+    }
+
+    /// [`Match::create`] with the game from `source`: the built-in games or
+    /// a directory of games.
+    pub fn create_from(
+        dir: &Path,
+        source: &GameSource,
+        game_id: &str,
+        players_yaml: &str,
+    ) -> Result<Match, MatchError> {
         let players: PlayersFile = serde_saphyr::from_str(players_yaml)
             .map_err(|e| MatchError::Invalid(format!("players file: {e}")))?;
         let (match_id, origin) = match &players.match_id {
@@ -199,9 +216,7 @@ impl Match {
                 dir.display()
             )));
         }
-        let source = games_dir.join(game_id);
-        let game =
-            load_dir(&source).map_err(|e| MatchError::Invalid(format!("game {game_id:?}: {e}")))?;
+        let LoadedGame { def: game, files } = source.load(game_id).map_err(MatchError::Invalid)?;
         let entries = check_players(&game, &players)?;
         let beacon = match &players.beacon {
             Some(setting) => Some((
@@ -217,8 +232,8 @@ impl Match {
         // checks that a game's directory is named after it).
         let game_dir = dir.join(GAMES_DIR).join(game_id);
         fs::create_dir_all(&game_dir).map_err(io(&game_dir))?;
-        for (name, bytes) in game_files(&source)? {
-            write_synced(&game_dir.join(&name), &bytes)?;
+        for (name, bytes) in &files {
+            write_synced(&game_dir.join(name), bytes)?;
         }
         write_synced(&dir.join(PLAYERS_FILE), players_yaml.as_bytes())?;
         let game_hash = game_hash(&game_files(&game_dir)?);
@@ -337,6 +352,15 @@ impl Match {
             Ok(m) => m,
             Err(errors) => return Ok(Err(errors)),
         };
+        // A `power:` naming another power is the first thing to say: the
+        // turn check below would otherwise blame the wrong power.
+        if let Some(p) = &message.header.power
+            && game.power(p) != Some(power_id)
+        {
+            return Ok(Err(vec![general(format!(
+                "power: {p} does not match the power these orders are applied as, {power_name}"
+            ))]));
+        }
         // Standing orders may come from any power at any time; turn orders
         // only from the power to move.
         let standing_only = is_standing_only(&message.orders);
@@ -348,13 +372,6 @@ impl Match {
             ))]));
         }
         let mut header_errors = Vec::new();
-        if let Some(p) = &message.header.power
-            && game.power(p) != Some(power_id)
-        {
-            header_errors.push(general(format!(
-                "the message says power {p}, but it is {power_name}'s"
-            )));
-        }
         let match_id = &self.log.chain().genesis().expect("genesis").match_id;
         if let Some(m) = &message.header.match_id
             && m != match_id

@@ -10,8 +10,12 @@ pub struct Receipt {
     pub power: String,
     /// The round.
     pub round: u32,
-    /// 1 or 2.
+    /// 1 or 2 (1 also when stage 2 came in the same message), 0 for
+    /// standing orders.
     pub stage: u8,
+    /// What the message played, in words: `stage 1`, `stage 2`, `stages 1
+    /// and 2` or `standing orders`.
+    pub stages: String,
     /// The orders as understood (canonical form).
     pub canonical: String,
     /// The digest they contributed to the dice (hex).
@@ -114,12 +118,23 @@ pub struct Help {
     pub match_id: String,
     /// Where orders go.
     pub orders_address: String,
-    /// A power of the match, for the example header.
+    /// The reader's power (the help is written for it).
     pub example_power: String,
+    /// The game's name.
+    pub game: String,
+    /// The round now played.
+    pub round: u32,
+    /// Who is to move now, and what they must send.
+    pub now: String,
     /// The order sections a message may carry, in canonical order.
     pub sections: Vec<String>,
+    /// The guide: each section with what to know and an example for the
+    /// reader's power on this board.
+    pub guide: Vec<crate::report::help::GuideSection>,
     /// The commands.
     pub commands: Vec<Command>,
+    /// The organiser's page for players (`mail.help_url`), if configured.
+    pub help_url: Option<String>,
 }
 
 /// A command in [`Help`].

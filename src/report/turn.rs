@@ -32,8 +32,12 @@ pub struct TurnReport {
     pub game: String,
     /// The round played.
     pub round: u32,
-    /// The stage played: 1, 2, or 0 for standing orders.
+    /// The stage played: 1, 2, or 0 for standing orders (as the log
+    /// records it: 1 also when stage 2 came in the same message).
     pub stage: u8,
+    /// What the message played, in words: `stage 1`, `stage 2`, `stages 1
+    /// and 2` (stage 2 sent with stage 1 and applied) or `standing orders`.
+    pub stages: String,
     /// The power whose message it was.
     pub power: String,
     /// The power to move next.
@@ -195,6 +199,17 @@ pub struct DiceGroup {
     pub values: Vec<u32>,
 }
 
+/// What one accepted message played, in words: `standing orders`, `stage
+/// 1`, `stage 2`, or `stages 1 and 2` when stage 2 came with stage 1 and the
+/// power's turn ended with it (the log records such a message as stage 1).
+pub fn stages_played(stage: u8, turn_ended: bool) -> String {
+    match (stage, turn_ended) {
+        (0, _) => "standing orders".into(),
+        (1, true) => "stages 1 and 2".into(),
+        (s, _) => format!("stage {s}"),
+    }
+}
+
 /// The report of adjudication entry `seq` of the match in `dir`.
 pub fn turn_report(dir: &Path, seq: u64) -> Result<TurnReport, MatchError> {
     let entries = read_log(dir)?;
@@ -310,6 +325,8 @@ pub fn turn_report_from(
         game: game.files().game.name.clone(),
         round: a.round,
         stage: a.stage,
+        // A stage-1 message whose turn ended carried stage 2 as well.
+        stages: stages_played(a.stage, state.phase == crate::rules::state::Phase::Purchase),
         power: a.power.clone(),
         next_power,
         next_stage: board::stage_name(&state).to_owned(),

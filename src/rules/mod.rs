@@ -1,10 +1,12 @@
 //! The rules engine's foundation: game definitions.
 //!
 //! A game is data (`games/<id>/*.yaml`, see `docs/games.md`) plus the
-//! behaviour of its rule set ([`variants`]). This module does no I/O except
-//! [`load_dir`], which reads a game directory; everything else works on
-//! values in memory.
+//! behaviour of its rule set ([`variants`]). The games of `games/` are also
+//! compiled in ([`builtin`]). This module does no I/O except [`load_dir`]
+//! and [`builtin::GameSource`], which read a game directory; everything else
+//! works on values in memory.
 
+pub mod builtin;
 pub mod combat;
 pub mod conquest;
 pub mod entries;

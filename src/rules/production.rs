@@ -441,12 +441,27 @@ pub fn place(
     }
     let unplaced = describe(game, &left);
     if !unplaced.is_empty() {
+        // The line of the place section, when the message has one, and
+        // where the units could go (few places: every complex is listed).
+        let where_ = places
+            .iter()
+            .map(|c| game.space_name(c.space))
+            .collect::<Vec<_>>()
+            .join(", ");
         errors.push(OrderError::new(
             &Origin {
                 section: "place",
+                line: orders.first().and_then(|o| o.origin.line),
                 ..Origin::default()
             },
-            format!("{unplaced} bought this turn and not placed: every unit bought must be placed"),
+            if where_.is_empty() {
+                format!("{unplaced} bought this turn and not placed: every unit bought must be placed")
+            } else {
+                format!(
+                    "{unplaced} bought this turn and not placed: every unit bought must be placed (where {} may place now: {where_})",
+                    game.powers()[power].name
+                )
+            },
         ));
     }
     if !errors.is_empty() {

@@ -165,6 +165,15 @@ fn section(name: &'static str) -> Origin {
     }
 }
 
+/// The origin of a whole section: its name and the line of its first order.
+fn first_line<T>(name: &'static str, orders: &[Located<T>]) -> Origin {
+    Origin {
+        section: name,
+        line: orders.first().and_then(|o| o.origin.line),
+        ..Origin::default()
+    }
+}
+
 /// Errors for stage-1 sections in a message that may not carry them, and
 /// for standing orders, which are not part of a turn.
 fn stage_one_sections(orders: &Orders, why: &str) -> Vec<OrderError> {
@@ -183,25 +192,25 @@ fn stage_one_sections(orders: &Orders, why: &str) -> Vec<OrderError> {
     }
     if !orders.combat.is_empty() {
         errors.push(OrderError::new(
-            &section("combat"),
+            &first_line("combat", &orders.combat),
             format!("combat moves belong to stage 1; {why}"),
         ));
     }
     if !orders.battles.is_empty() {
         errors.push(OrderError::new(
-            &section("battles"),
+            &first_line("battles", &orders.battles),
             format!("battle plans belong to stage 1; {why}"),
         ));
     }
     if !orders.repair.is_empty() {
         errors.push(OrderError::new(
-            &section("repair"),
+            &first_line("repair", &orders.repair),
             format!("repairs belong to stage 1 (the purchase phase); {why}"),
         ));
     }
     if !orders.rockets.is_empty() {
         errors.push(OrderError::new(
-            &section("rockets"),
+            &first_line("rockets", &orders.rockets),
             format!("rockets belong to stage 1 (the combat phase); {why}"),
         ));
     }
@@ -374,7 +383,14 @@ fn stage_two(
         movement::lose_unlanded_aircraft(game, state, power, events);
         production::forfeit_unplaced(game, state, power, events);
     }
-    if let Err(e) = movement::noncombat_move(game, state, power, &orders.noncombat, events) {
+    if let Err(e) = movement::noncombat_move_after(
+        game,
+        state,
+        power,
+        &orders.noncombat,
+        &orders.combat,
+        events,
+    ) {
         errors.extend(e);
     }
     errors.extend(take_over(game, state, power, &orders.take_over, events));

@@ -307,8 +307,13 @@ pub(crate) fn raid(
     if ctx.rules.bombing_damages_complexes {
         let words = if heavy {
             format!(
-                "{} heavy bomber(s) rolled {rolls:?}, best of each pair: {total}",
-                bombers.len()
+                "{} heavy bomber(s) rolled {}, best of each pair: {total}",
+                bombers.len(),
+                rolls
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )
         } else {
             format!("{} bomber(s) rolled {total}", bombers.len())

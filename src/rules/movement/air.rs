@@ -221,6 +221,58 @@ fn can_reach_landing(mover: &Mover, state: &GameState, unit: &Unit) -> bool {
     })
 }
 
+/// Most landings listed in an error; past it, the count of the others.
+const MAX_LISTED: usize = 8;
+
+/// For an aircraft that has no non-combat move: the order to write, and the
+/// landings within its remaining range, nearest first (`give it one, e.g.
+/// 1 fighter: East Poland -> Poland; within its 2 remaining spaces it may
+/// land in Poland, Germany`).
+fn landing_hint(mover: &Mover, state: &GameState, unit: &Unit) -> String {
+    let t = mover.utype(unit);
+    let left = remaining(t, unit);
+    let reach = path::bfs(mover, unit.at, |s| {
+        !path::impassable(mover, s) && mover.game.may_enter(mover.power, s)
+    });
+    let mut landings: Vec<(usize, SpaceId)> = (0..mover.game.space_count())
+        .map(SpaceId)
+        .filter(|&s| s != unit.at)
+        .filter_map(|s| reach[s.0].filter(|&d| d <= left).map(|d| (d, s)))
+        .filter(|&(_, s)| {
+            if mover.game.is_sea(s) {
+                t.carrier_cost.is_some()
+                    && carrier_space_in(mover, state, s) > slots_taken(mover, state, s)
+            } else {
+                friendly_airfield(mover, state, s)
+            }
+        })
+        .collect();
+    landings.sort();
+    let Some(&(d, first)) = landings.first() else {
+        return String::new();
+    };
+    let between = if d == 1 { "" } else { " ... ->" };
+    let names: Vec<&str> = landings
+        .iter()
+        .take(MAX_LISTED)
+        .map(|&(_, s)| mover.sname(s))
+        .collect();
+    let more = landings.len().saturating_sub(MAX_LISTED);
+    format!(
+        "; it has no non-combat move: give it one, e.g. - 1 {}: {} ->{between} {}; within its {left} remaining space{} it may land in {}{}",
+        t.name,
+        mover.sname(unit.at),
+        mover.sname(first),
+        if left == 1 { "" } else { "s" },
+        names.join(", "),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    )
+}
+
 /// A land territory where aircraft may end the turn: the mover's side's,
 /// not captured this turn (FAQ: "Fighters and bombers looking for a place to
 /// land are the only units prohibited from ending the turn in just-captured
@@ -384,18 +436,30 @@ pub fn check_landings(mover: &mut Mover, state: &mut GameState, events: &mut Vec
         if unit.owner != mover.power || t.kind != Some(UnitKind::Air) {
             continue;
         }
-        let origin = mover
-            .moved_by
-            .get(&unit.id)
+        let moved = mover.moved_by.get(&unit.id);
+        let origin = moved
+            .or_else(|| {
+                mover
+                    .arrived_by
+                    .iter()
+                    .find(|(s, types, _)| *s == unit.at && types.contains(&unit.unit))
+                    .map(|(_, _, o)| o)
+            })
             .unwrap_or(&default_origin)
             .clone();
+        // Not moved in this non-combat move: say what to write, and where.
+        let hint = if moved.is_some() {
+            String::new()
+        } else {
+            landing_hint(mover, state, unit)
+        };
         let at = unit.at;
         if mover.game.is_sea(at) {
             if t.carrier_cost.is_none() {
                 mover.errors.push(
                     OrderError::new(
                         &origin,
-                        format!("{} in {} cannot land on a carrier; it must land in a friendly territory", t.name, mover.sname(at)),
+                        format!("{} in {} cannot land on a carrier; it must land in a friendly territory{hint}", t.name, mover.sname(at)),
                     )
                     .field("path"),
                 );
@@ -407,7 +471,7 @@ pub fn check_landings(mover: &mut Mover, state: &mut GameState, events: &mut Vec
                 OrderError::new(
                     &origin,
                     format!(
-                        "{} in {} may not land there: {} was captured this turn",
+                        "{} in {} may not land there: {} was captured this turn{hint}",
                         t.name,
                         mover.sname(at),
                         mover.sname(at)
@@ -420,7 +484,7 @@ pub fn check_landings(mover: &mut Mover, state: &mut GameState, events: &mut Vec
                 OrderError::new(
                     &origin,
                     format!(
-                        "{} in {} must land in a friendly territory or on a carrier",
+                        "{} in {} must land in a friendly territory or on a carrier{hint}",
                         t.name,
                         mover.sname(at)
                     ),
@@ -437,17 +501,38 @@ pub fn check_landings(mover: &mut Mover, state: &mut GameState, events: &mut Vec
             .sum();
         let taken = slots_taken(mover, state, zone);
         if taken > capacity {
-            let origin = state
+            let ours: Vec<&Unit> = state
                 .units_at(zone)
                 .filter(|u| u.owner == mover.power)
+                .collect();
+            let origin = ours
+                .iter()
                 .find_map(|u| mover.moved_by.get(&u.id))
+                .or_else(|| {
+                    mover
+                        .arrived_by
+                        .iter()
+                        .find(|(s, types, _)| {
+                            *s == zone && ours.iter().any(|u| types.contains(&u.unit))
+                        })
+                        .map(|(_, _, o)| o)
+                })
                 .unwrap_or(&default_origin)
                 .clone();
+            // An aircraft there that did not move again: what it could do.
+            let hint = ours
+                .iter()
+                .find(|u| {
+                    mover.utype(u).kind == Some(UnitKind::Air)
+                        && !mover.moved_by.contains_key(&u.id)
+                })
+                .map(|u| landing_hint(mover, state, u))
+                .unwrap_or_default();
             mover.errors.push(
                 OrderError::new(
                     &origin,
                     format!(
-                        "not enough carrier space in {}: the aircraft there need {taken} slot{} and the carriers have {capacity}",
+                        "not enough carrier space in {}: the aircraft there need {taken} slot{} and the carriers have {capacity}{hint}",
                         mover.sname(zone),
                         if taken == 1 { "" } else { "s" }
                     ),

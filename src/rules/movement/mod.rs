@@ -70,7 +70,30 @@ pub fn noncombat_move(
     moves: &[Located<MoveOrder>],
     events: &mut Vec<Event>,
 ) -> Result<(), Vec<OrderError>> {
+    noncombat_move_after(game, state, power, moves, &[], events)
+}
+
+/// [`noncombat_move`] in a message that also carried `combat`, the combat
+/// moves already applied: an error about a unit that did not move again
+/// (an aircraft left without a landing) gets the line of the combat order
+/// that brought it.
+pub fn noncombat_move_after(
+    game: &GameDef,
+    state: &mut GameState,
+    power: PowerId,
+    moves: &[Located<MoveOrder>],
+    combat: &[Located<MoveOrder>],
+    events: &mut Vec<Event>,
+) -> Result<(), Vec<OrderError>> {
     let mut mover = Mover::new(game, power, false);
+    for order in combat {
+        if let MoveOrder::Move { units, path, .. } = &order.item
+            && let Some(&end) = path.last()
+        {
+            let types = units.iter().map(|c| c.unit).collect();
+            mover.arrived_by.push((end, types, order.origin.clone()));
+        }
+    }
     mover.run(state, moves, events);
     air::check_landings(&mut mover, state, events);
     mover.finish()
@@ -121,6 +144,11 @@ pub struct Mover<'a> {
     /// The order that last moved each unit, for errors found after all
     /// orders (aircraft without a landing).
     pub(crate) moved_by: HashMap<u32, Origin>,
+    /// In the non-combat move of a message that also carried the combat
+    /// move: where each combat order of this message ended (space, unit
+    /// types, order), so an error about a unit that did not move again
+    /// names the line that brought it there.
+    pub(crate) arrived_by: Vec<(SpaceId, Vec<crate::rules::orders::UnitTypeId>, Origin)>,
     /// Carrier space promised at combat move by `land:` (see [`air`]).
     pub(crate) carriers: air::CarrierBook,
     /// Every error found.
@@ -136,6 +164,7 @@ impl<'a> Mover<'a> {
             combat,
             used: HashSet::new(),
             moved_by: HashMap::new(),
+            arrived_by: Vec::new(),
             carriers: air::CarrierBook::default(),
             errors: Vec::new(),
         }

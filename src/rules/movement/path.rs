@@ -33,10 +33,20 @@ pub fn check(
                 .field("path"),
             );
         } else if !game.adjacent(from, to) {
+            let kind = if flying {
+                None
+            } else {
+                units.iter().next().map(|c| mover.kind(c.unit))
+            };
             mover.errors.push(
                 OrderError::new(
                     origin,
-                    format!("{} does not border {}", mover.sname(from), mover.sname(to)),
+                    format!(
+                        "{} does not border {}{}",
+                        mover.sname(from),
+                        mover.sname(to),
+                        borders_hint(mover, from, kind)
+                    ),
                 )
                 .field("path"),
             );
@@ -197,4 +207,33 @@ pub fn bfs(mover: &Mover, from: SpaceId, pass: impl Fn(SpaceId) -> bool) -> Vec<
         }
     }
     dist
+}
+
+/// Most neighbours listed in an error; a space with more gets none listed.
+const MAX_LISTED: usize = 10;
+
+/// `; from Norway, the next space may be Finland, Sweden`: the spaces beside
+/// `from` that units of `kind` (land, sea; `None`: aircraft) may enter, when
+/// there are few enough to list; empty otherwise.
+pub(crate) fn borders_hint(mover: &Mover, from: SpaceId, kind: Option<UnitKind>) -> String {
+    let game = mover.game;
+    let names: Vec<&str> = game
+        .neighbours(from)
+        .iter()
+        .copied()
+        .filter(|&n| match kind {
+            Some(UnitKind::Land) => !game.is_sea(n),
+            Some(UnitKind::Sea) => game.is_sea(n),
+            _ => true,
+        })
+        .map(|n| mover.sname(n))
+        .collect();
+    if names.is_empty() || names.len() > MAX_LISTED {
+        return String::new();
+    }
+    format!(
+        "; from {}, the next space may be {}",
+        mover.sname(from),
+        names.join(", ")
+    )
 }

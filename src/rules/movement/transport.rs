@@ -120,9 +120,10 @@ pub fn order(
         };
         if mover.game.is_sea(load.from) || !mover.game.adjacent(load.from, at) {
             mover.errors.push(err(format!(
-                "{} does not border {}; cargo loads from a territory beside the transport",
+                "{} does not border {}; cargo loads from a territory beside the transport{}",
                 mover.sname(load.from),
-                mover.sname(at)
+                mover.sname(at),
+                shores(mover, at)
             )));
             continue;
         }
@@ -175,9 +176,10 @@ pub fn order(
         let err = |reason: String| OrderError::new(origin, reason).field("unload");
         if mover.game.is_sea(to) || !mover.game.adjacent(end, to) {
             mover.errors.push(err(format!(
-                "{} does not border {}; a transport unloads into a territory beside it",
+                "{} does not border {}; a transport unloads into a territory beside it{}",
                 mover.sname(to),
-                mover.sname(end)
+                mover.sname(end),
+                shores(mover, end)
             )));
         } else if path::impassable(mover, to) {
             mover.errors.push(err(format!(
@@ -568,4 +570,21 @@ fn part_of_cargo(
         part.extend(have.into_iter().take(c.count as usize));
     }
     Ok(part)
+}
+
+/// `(beside Baltic Sea: Germany, Poland)`: the territories beside a sea
+/// zone, when there are few enough to list.
+fn shores(mover: &Mover, zone: SpaceId) -> String {
+    let names: Vec<&str> = mover
+        .game
+        .neighbours(zone)
+        .iter()
+        .copied()
+        .filter(|&t| !mover.game.is_sea(t))
+        .map(|t| mover.sname(t))
+        .collect();
+    if names.is_empty() || names.len() > 10 {
+        return String::new();
+    }
+    format!(" (beside {}: {})", mover.sname(zone), names.join(", "))
 }

@@ -240,11 +240,7 @@ fn standing(out: &mut String, names: &Names<'_>, s: &StandingOrders) {
 
 /// The word of a submarine policy, as `keys::SUBMARINE_POLICIES` lists it.
 fn policy_word(p: SubmarinePolicy) -> &'static str {
-    match p {
-        SubmarinePolicy::Fight => "fight",
-        SubmarinePolicy::Submerge => "submerge",
-        SubmarinePolicy::SubmergeAfterFirstRound => "submerge_after_first_round",
-    }
+    p.word()
 }
 
 /// A double-quoted YAML scalar. JSON's string escapes are a subset of

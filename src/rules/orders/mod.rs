@@ -166,6 +166,18 @@ pub enum SubmarinePolicy {
     SubmergeAfterFirstRound,
 }
 
+impl SubmarinePolicy {
+    /// The word a player writes for it (`keys::SUBMARINE_POLICIES`), which
+    /// is also how every reply shows it.
+    pub fn word(self) -> &'static str {
+        match self {
+            SubmarinePolicy::Fight => "fight",
+            SubmarinePolicy::Submerge => "submerge",
+            SubmarinePolicy::SubmergeAfterFirstRound => "submerge_after_first_round",
+        }
+    }
+}
+
 /// Whose order of loss a power's ships follow when they stand by in an
 /// ally's sea battle (AAE: allied bystanders may take the enemy's hits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -177,6 +189,16 @@ pub enum BystanderLosses {
     /// units, so the Allies choose which of their ships go (FAQ: "up to
     /// the Allied players").
     AlliesChoose,
+}
+
+impl BystanderLosses {
+    /// The word a player writes for it, which is also how replies show it.
+    pub fn word(self) -> &'static str {
+        match self {
+            BystanderLosses::Last => "last",
+            BystanderLosses::AlliesChoose => "allies_choose",
+        }
+    }
 }
 
 /// A power's standing orders: how it defends when it cannot be asked.
