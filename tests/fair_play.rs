@@ -58,6 +58,18 @@ fn entries(dir: &Path) -> Vec<Entry> {
         .collect()
 }
 
+/// The digests of the order entries before the first reveal, in log order.
+fn fed_before_reveal(entries: &[Entry]) -> Vec<OrderDigest> {
+    entries
+        .iter()
+        .take_while(|e| !matches!(e.body, Body::Reveal(_)))
+        .filter_map(|e| match &e.body {
+            Body::Order(o) => Some(o.digest),
+            _ => None,
+        })
+        .collect()
+}
+
 fn game(dir: &Path) -> GameDef {
     adjutant::rules::load_dir(&dir.join("games/aae")).unwrap()
 }
@@ -314,14 +326,7 @@ fn a_reveal_moved_before_the_stage_one_orders_is_rejected() {
 fn the_turn_key_takes_the_digests_sorted_so_their_order_cannot_be_chosen() {
     let dir = honest_match("sorted");
     let entries = entries(&dir);
-    let digests: Vec<OrderDigest> = entries
-        .iter()
-        .take_while(|e| !matches!(e.body, Body::Reveal(_)))
-        .filter_map(|e| match &e.body {
-            Body::Order(o) => Some(o.digest),
-            _ => None,
-        })
-        .collect();
+    let digests = fed_before_reveal(&entries);
     assert_eq!(digests.len(), 2);
     let secret = entries
         .iter()
@@ -513,14 +518,7 @@ fn a_player_recomputes_their_receipt_digest_from_the_orders_it_shows() {
         receipt.digest.to_string()
     );
     // The digest is among those the turn's key took, as the log records them.
-    let fed: Vec<OrderDigest> = entries(&dir)
-        .iter()
-        .take_while(|e| !matches!(e.body, Body::Reveal(_)))
-        .filter_map(|e| match &e.body {
-            Body::Order(o) => Some(o.digest),
-            _ => None,
-        })
-        .collect();
+    let fed = fed_before_reveal(&entries(&dir));
     assert!(fed.contains(&receipt.digest));
 }
 
@@ -585,14 +583,7 @@ fn the_turn_report_lists_the_digests_in_the_order_the_key_took_them() {
         .iter()
         .map(|d| d.digest.clone())
         .collect();
-    let fed: Vec<OrderDigest> = all
-        .iter()
-        .take_while(|e| !matches!(e.body, Body::Reveal(_)))
-        .filter_map(|e| match &e.body {
-            Body::Order(o) => Some(o.digest),
-            _ => None,
-        })
-        .collect();
+    let fed = fed_before_reveal(&all);
     let key_order: Vec<String> = adjutant::dice::key_order(&fed)
         .iter()
         .map(|d| d.to_string())

@@ -45,15 +45,6 @@ const MESSAGES: [(&str, &str); 3] = [
     ("Germany", "place:\n  Germany: 2 infantry, 1 armor\n"),
 ];
 
-fn players_yaml(id: &str) -> String {
-    format!(
-        "match: {id}\nplayers:\n  Germany: {{name: Gerda, email: gerda@players.localhost}}\n  \
-         Soviet Union: {{name: Sasha, email: sasha@players.localhost}}\n  \
-         United Kingdom: {{name: Una, email: una@players.localhost}}\n  \
-         United States: {{name: Sam, email: sam@players.localhost}}\n"
-    )
-}
-
 pub fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
     std::fs::create_dir_all(&args.dir)
         .with_context(|| format!("cannot create {}", args.dir.display()))?;
@@ -62,8 +53,13 @@ pub fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
         .find(|(_, d)| !d.exists())
         .expect("some demo-N is free");
     let source = GameSource::from_flag(args.games.as_deref());
-    let mut m = Match::create_from(&dir, &source, "aae", &players_yaml(&id))
-        .with_context(|| format!("cannot create the demo match in {}", dir.display()))?;
+    let mut m = Match::create_from(
+        &dir,
+        &source,
+        "aae",
+        &crate::daemon::demo::players_yaml(&id),
+    )
+    .with_context(|| format!("cannot create the demo match in {}", dir.display()))?;
     let mut out = String::new();
     let _ = writeln!(out, "match {id} of aae created in {}", dir.display());
     let mut shown = 0;

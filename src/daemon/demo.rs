@@ -19,7 +19,7 @@ use super::Daemon;
 
 /// The demonstration match's players (addresses that never leave the
 /// machine: `.localhost` is reserved).
-fn players_yaml(id: &str) -> String {
+pub fn players_yaml(id: &str) -> String {
     format!(
         "match: {id}\nplayers:\n  Germany: {{name: Gerda, email: gerda@players.localhost}}\n  \
          Soviet Union: {{name: Sasha, email: sasha@players.localhost}}\n  \
