@@ -140,6 +140,18 @@ fn malformed_html_is_refused() {
     );
 }
 
+/// Found by the `mail` fuzz target: an `&` followed by accented text, where
+/// the entity search window ended inside a character, panicked the daemon.
+#[test]
+fn an_ampersand_before_accented_text_does_not_panic() {
+    assert_eq!(
+        message::html_to_text("<p>Fish & çhïps éé; ok</p>").unwrap(),
+        "Fish & çhïps éé; ok\n"
+    );
+    let err = message::html_to_text("<p>&éé;</p>").unwrap_err();
+    assert!(err.contains("entity"), "{err}");
+}
+
 #[test]
 fn quoted_reply_and_signature_are_stripped() {
     let mail = parse("quoted_reply.eml");

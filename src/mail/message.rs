@@ -644,7 +644,12 @@ fn decode_entities(text: &str) -> Result<String, String> {
     while let Some(amp) = rest.find('&') {
         out.push_str(&rest[..amp]);
         rest = &rest[amp..];
-        let Some(semi) = rest[..rest.len().min(12)].find(';') else {
+        // Looked for in bytes: the 12th byte may fall inside a character
+        // (`&` then accented text), where a `str` slice would panic.
+        let Some(semi) = rest.as_bytes()[..rest.len().min(12)]
+            .iter()
+            .position(|&b| b == b';')
+        else {
             // A bare ampersand is common in hand-written mail; keep it.
             out.push('&');
             rest = &rest[1..];
