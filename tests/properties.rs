@@ -390,7 +390,7 @@ fn the_generator_gets_real_stage_two_messages_accepted() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
     /// Messages played in turn from a position; each accepted stage 2 is
     /// checked for conservation. Stage-1 messages whose battles need dice
@@ -441,7 +441,7 @@ impl Drop for TempDir {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 
     /// A match played by random messages (with real dice: battles are
     /// fought): every rejected message leaves state, log and the reopened
