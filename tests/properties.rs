@@ -355,7 +355,10 @@ fn check_stage_two(
             prop_assert_eq!(after.ipcs[q], before.ipcs[q], "{} IPCs changed", q);
         }
     }
-    prop_assert_eq!(after.ipcs[power] >= before.ipcs[power], true);
+    prop_assert!(
+        after.ipcs[power] >= before.ipcs[power],
+        "the mover lost IPCs in stage 2"
+    );
     Ok(())
 }
 
