@@ -127,6 +127,16 @@ fn html_only_mail_is_refused_with_how_to_send_plain_text() {
     }
 }
 
+/// Found by the `mail` fuzz target when HTML bodies were still converted:
+/// an `&` followed by accented text panicked the daemon. HTML-only mail is
+/// now refused whole; the same body must still be read without a panic.
+#[test]
+fn an_ampersand_before_accented_text_in_html_is_refused_not_a_panic() {
+    let raw = "From: a@example.org\r\nTo: b@example.org\r\nSubject: x\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<p>Fish & \u{e7}h\u{ef}ps &\u{e9}\u{e9}; ok</p>\r\n";
+    let mail = message::parse(raw.as_bytes(), ParseLimits::default()).unwrap();
+    assert_eq!(mail.orders.unwrap_err(), Refusal::HtmlOnly);
+}
+
 #[test]
 fn quoted_reply_and_signature_are_stripped() {
     let mail = parse("quoted_reply.eml");

@@ -34,6 +34,7 @@ use crate::matches::{Match, PlayerSecrets, Roster};
 use crate::report::board;
 use crate::report::mail::{RuleOption, Seat, Welcome as WelcomeMail};
 use crate::report::templates::Templates;
+use crate::rules::GameDef;
 
 use super::config::{Config, Inbound as InboundConfig, Transport as TransportConfig};
 
@@ -84,14 +85,26 @@ pub struct Pass {
 }
 
 /// What the authentication of a message decided.
-enum Auth {
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Auth {
     /// The sender is the player of this power (by secret).
-    Player { power: String },
+    Player {
+        /// The power, as the game names it.
+        power: String,
+    },
     /// A valid secret, of `power`, in a message whose `power:` names
     /// another power (`claimed`): nothing is applied.
-    Mismatch { power: String, claimed: String },
+    Mismatch {
+        /// The power whose secret it is.
+        power: String,
+        /// The power the message names.
+        claimed: String,
+    },
     /// A known player's address with a missing or wrong secret.
-    Refused { reason: String },
+    Refused {
+        /// What the sender is told.
+        reason: String,
+    },
     /// An address that is not a player of the match, without a valid secret.
     Unknown,
 }
@@ -99,17 +112,24 @@ enum Auth {
 /// The header fields of an orders message, read line by line so that a
 /// message with broken YAML can still be authenticated and answered.
 #[derive(Debug, Default)]
-struct MailHeader {
-    power: Option<String>,
-    secret: Option<String>,
-    command: Option<String>,
-    has_orders: bool,
-    has_standing: bool,
+pub struct MailHeader {
+    /// `power:` as written.
+    pub power: Option<String>,
+    /// `secret:` as written.
+    pub secret: Option<String>,
+    /// `command:`, lowercased.
+    pub command: Option<String>,
+    /// Some other top-level key: the message holds orders.
+    pub has_orders: bool,
+    /// A `standing:` section.
+    pub has_standing: bool,
     /// An `odds:` section: questions about battles.
-    has_odds: bool,
+    pub has_odds: bool,
 }
 
-fn scan_header(text: &str) -> MailHeader {
+/// Reads the header fields of an orders text line by line, without YAML,
+/// as the daemon does before authenticating (public for the fuzz targets).
+pub fn scan_header(text: &str) -> MailHeader {
     let mut h = MailHeader::default();
     for line in text.lines() {
         if line.is_empty() || line.starts_with([' ', '\t', '#', '-']) {
@@ -135,6 +155,46 @@ fn scan_header(text: &str) -> MailHeader {
         }
     }
     h
+}
+
+/// Decides who sent a message from its scanned header: `known` says whether
+/// the sender's address is a player's of the match. A valid secret names the
+/// power (the claimed one if the secret is its own); a known address
+/// without one is refused; anyone else is unknown.
+pub fn authenticate(
+    game: &GameDef,
+    header: &MailHeader,
+    known: bool,
+    secrets: &PlayerSecrets,
+) -> Auth {
+    let claimed = header
+        .power
+        .as_deref()
+        .and_then(|p| game.power(p))
+        .map(|p| game.powers()[p].name.clone());
+    match header.secret.as_deref().filter(|s| !s.is_empty()) {
+            None if known => Auth::Refused {
+                reason: "the message has no secret: line; every message needs `secret:` with the secret from your welcome mail".into(),
+            },
+            None => Auth::Unknown,
+            Some(secret) => {
+                let owners = secrets.powers_with(secret);
+                match claimed {
+                    Some(c) if owners.contains(&c) => Auth::Player { power: c },
+                    Some(c) if !owners.is_empty() => Auth::Mismatch {
+                        power: owners[0].clone(),
+                        claimed: c,
+                    },
+                    _ if !owners.is_empty() => Auth::Player {
+                        power: owners[0].clone(),
+                    },
+                    _ if known => Auth::Refused {
+                        reason: "the secret is wrong; nothing was applied (`command: rotate` with the right secret, or the organiser, gives a new one)".into(),
+                    },
+                    _ => Auth::Unknown,
+                }
+            }
+        }
 }
 
 fn transport_of(config: &Config) -> anyhow::Result<Box<dyn MailTransport>> {
@@ -614,36 +674,7 @@ impl Daemon {
             }
         };
         let header = scan_header(&orders);
-        let auth = {
-            let claimed = header
-                .power
-                .as_deref()
-                .and_then(|p| m.game().power(p))
-                .map(|p| m.game().powers()[p].name.clone());
-            match header.secret.as_deref().filter(|s| !s.is_empty()) {
-                None if known => Auth::Refused {
-                    reason: "the message has no secret: line; every message needs `secret:` with the secret from your welcome mail".into(),
-                },
-                None => Auth::Unknown,
-                Some(secret) => {
-                    let owners = secrets.powers_with(secret);
-                    match claimed {
-                        Some(c) if owners.contains(&c) => Auth::Player { power: c },
-                        Some(c) if !owners.is_empty() => Auth::Mismatch {
-                            power: owners[0].clone(),
-                            claimed: c,
-                        },
-                        _ if !owners.is_empty() => Auth::Player {
-                            power: owners[0].clone(),
-                        },
-                        _ if known => Auth::Refused {
-                            reason: "the secret is wrong; nothing was applied (`command: rotate` with the right secret, or the organiser, gives a new one)".into(),
-                        },
-                        _ => Auth::Unknown,
-                    }
-                }
-            }
-        };
+        let auth = authenticate(m.game(), &header, known, &secrets);
         drop(m);
         let power = match auth {
             Auth::Unknown => return self.unknown_sender(id, dir, &ledger, base, mail, from),
