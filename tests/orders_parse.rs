@@ -727,6 +727,25 @@ fn a_take_over_splits_at_the_of_and_in_that_make_names() {
     assert_eq!(m.orders.take_over[0].item.from, power("United Kingdom"));
 }
 
+/// Found by the `orders` fuzz target: every "of" was tried with every "in",
+/// each split resolved against the game's names, so a line of many took
+/// seconds. Past a few, the take-over is refused with a reason.
+#[test]
+fn a_take_over_with_many_ofs_and_ins_is_refused_not_searched() {
+    let line = "1 fighter of UK in Moscow ".repeat(40);
+    let errors = parse_message(aae(), &format!("take_over:\n  - {line}\n")).unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0]
+            .reason
+            .contains("has 40 \"of\" and 40 \"in\": too many"),
+        "{}",
+        errors[0].reason
+    );
+    // Names that hold an "of" are still read (one more split to try).
+    ok("take_over:\n  - 1 fighter of United Kingdom in Strait of Gibraltar\n");
+}
+
 #[test]
 fn take_over_errors_name_line_order_and_field() {
     let cases: &[(&str, usize, usize, &str, &str)] = &[

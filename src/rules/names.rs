@@ -60,16 +60,18 @@ where
     I: IntoIterator<Item = &'a str>,
 {
     let wanted_key = NameKey::new(wanted);
+    let wanted_len = wanted_key.as_str().chars().count();
     let mut best: Option<(usize, &'a str)> = None;
     for candidate in candidates {
-        let distance = edit_distance(wanted_key.as_str(), NameKey::new(candidate).as_str());
-        let limit = (wanted_key
-            .as_str()
-            .chars()
-            .count()
-            .max(candidate.chars().count())
-            / 3)
-        .max(1);
+        let limit = (wanted_len.max(candidate.chars().count()) / 3).max(1);
+        let key = NameKey::new(candidate);
+        // The distance is at least the difference in length: skipping such
+        // candidates changes no answer and keeps a long garbage name (which
+        // the fuzzer writes) from costing its length times every name's.
+        if wanted_len.abs_diff(key.as_str().chars().count()) > limit {
+            continue;
+        }
+        let distance = edit_distance(wanted_key.as_str(), key.as_str());
         if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, candidate));
         }

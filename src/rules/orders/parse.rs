@@ -120,6 +120,10 @@ fn suggest(written: &str, words: &[&str]) -> Option<String> {
 const TAKE_OVER_FORM: &str = "a take-over is written UNITS of POWER in TERRITORY, for example \
                               2 infantry, 1 fighter of United Kingdom in Moscow";
 
+/// Most ways of splitting one take-over into UNITS of POWER in TERRITORY
+/// that are tried (each "of" with each "in" after it).
+const MAX_TAKE_OVER_SPLITS: usize = 16;
+
 /// Byte positions of every occurrence of the ASCII word ` word ` in `text`,
 /// ignoring case, in order.
 fn find_words(text: &str, word: &str) -> Vec<usize> {
@@ -1333,11 +1337,27 @@ impl Parser<'_, '_> {
                 ),
             )]);
         }
+        let ins = find_words(&padded, "in");
+        // Every pair is resolved against the game's names: a line of many
+        // "of"s and "in"s (found by fuzzing: 900 bytes took seconds) would
+        // otherwise cost time quadratic in its length. Real names hold one
+        // "of" at most.
+        if ofs.len() * ins.len() > MAX_TAKE_OVER_SPLITS {
+            return Err(vec![(
+                "units",
+                format!(
+                    "this take-over has {} \"of\" and {} \"in\": too many to tell the names \
+                     apart; {TAKE_OVER_FORM}",
+                    ofs.len(),
+                    ins.len()
+                ),
+            )]);
+        }
         let splits: Vec<(usize, usize)> = ofs
             .iter()
             .flat_map(|&o| {
-                find_words(&padded, "in")
-                    .into_iter()
+                ins.iter()
+                    .copied()
                     .filter(move |&n| n >= o + " of".len())
                     .map(move |n| (o, n))
             })
