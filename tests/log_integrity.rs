@@ -412,3 +412,24 @@ fn forged_but_rechained_logs_are_caught_by_their_meaning() {
         assert_eq!(err.seq, seq, "{what}: {err}");
     }
 }
+
+#[test]
+fn a_writer_whose_clock_went_back_writes_the_previous_entrys_time() {
+    let dir = tempdir();
+    let path = dir.join("clock.log");
+    let (log, _) = MatchLog::create(&path, common::genesis("clock", DiceKind::Verifiable)).unwrap();
+    drop(log);
+    // The last entry says 2099: to this writer, its clock went back.
+    let later = "2099-01-01T00:00:00.000Z";
+    let data = common::rechain(&std::fs::read(&path).unwrap(), |e| e.time = later.into());
+    std::fs::write(&path, data).unwrap();
+    let mut log = MatchLog::open(&path).unwrap();
+    DiceTurn::open(&mut log).unwrap();
+    drop(log);
+    let data = std::fs::read(&path).unwrap();
+    let s = verify(&data).unwrap();
+    assert_eq!(s.entries, 2);
+    let last = lines(&data).pop().unwrap();
+    let last = adjutant::log::parse_line(&last[..last.len() - 1]).unwrap();
+    assert_eq!(last.time, later);
+}
