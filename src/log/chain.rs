@@ -183,12 +183,6 @@ impl Chain {
         self.time.map(|t| t.with_timezone(&chrono::Utc))
     }
 
-    /// The order entry still waiting for its adjudication: its sequence
-    /// number and power.
-    pub fn unadjudicated(&self) -> Option<(u64, &str)> {
-        self.pending.as_ref().map(|p| (p.seq, p.power.as_str()))
-    }
-
     /// The entry whose orders have `digest`, among those that feed the open
     /// turn's key (a message sent again identically before the reveal would
     /// repeat it).
