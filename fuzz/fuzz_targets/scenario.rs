@@ -11,7 +11,7 @@
 //! or are not d6 values (`ScriptedDice`, the scenario runner's own dice,
 //! panics on purpose, naming the label), and positions
 //! of more than a few thousand units (memory and time, not correctness).
-//! Scripted dice are padded with 1s so that a script too short for a
+//! Scripted dice are padded with every face in turn so that a script too short for a
 //! mutated battle still plays it out.
 #![no_main]
 
@@ -34,6 +34,9 @@ static GAMES: LazyLock<HashMap<&'static str, GameDef>> = LazyLock::new(|| {
 /// Most units, researchers and the like a fuzzed position may hold.
 const MAX_PIECES: u64 = 2000;
 
+/// Most IPCs a fuzzed power may hold (at most 2000 research tokens bought).
+const MAX_IPCS: u32 = 10_000;
+
 /// Whether `sc` is in scope (module comment), after padding its dice.
 fn prepare(sc: &mut Scenario) -> bool {
     let p = &sc.position;
@@ -48,7 +51,9 @@ fn prepare(sc: &mut Scenario) -> bool {
             pieces += types.iter().map(|(_, &n)| u64::from(n)).sum::<u64>();
         }
     }
-    if pieces > MAX_PIECES {
+    // Money buys research tokens, one scripted die each: bound it with the
+    // pieces so that the padding below always covers a mutated message.
+    if pieces > MAX_PIECES || p.ipcs.iter().any(|(_, &n)| n > MAX_IPCS) {
         return false;
     }
     for dice in sc.steps.iter_mut().filter_map(|s| s.dice.as_mut()) {
@@ -59,7 +64,9 @@ fn prepare(sc: &mut Scenario) -> bool {
         if !values.into_iter().all(|v| (1..=6).contains(v)) {
             return false;
         }
-        dice.sequence.extend(std::iter::repeat_n(1, 5000));
+        // Every face in turn: a re-roll until something new (a development
+        // already held) must meet the other faces.
+        dice.sequence.extend((0..20_000u32).map(|i| i % 6 + 1));
     }
     true
 }
