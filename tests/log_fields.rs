@@ -6,10 +6,12 @@
 //! Every log is built through the public writer; every order is followed by
 //! its adjudication (turn_open, order, reveal, dice, adjudication).
 
+mod common;
+
 use adjutant::dice::{Dice, DiceKind, Digest32, Label, RollGroup};
 use adjutant::log::{
-    Adjudication, Body, Deadline, DeadlineEvent, DiceEntry, Genesis, LOG_FORMAT, MatchLog,
-    VerifyOptions, WriteError, encode_line, parse_line, verify_bytes,
+    Adjudication, Body, Deadline, DeadlineEvent, DiceEntry, MatchLog, VerifyOptions, WriteError,
+    encode_line, parse_line, verify_bytes,
 };
 use adjutant::matches::DiceTurn;
 
@@ -20,16 +22,7 @@ fn new_log(name: &str, dice: DiceKind) -> (MatchLog, std::path::PathBuf) {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("m.log");
-    let genesis = Genesis {
-        format: LOG_FORMAT.into(),
-        match_id: name.into(),
-        dice,
-        engine: "adjutant test".into(),
-        game: None,
-        game_hash: None,
-        players: Vec::new(),
-        beacon: None,
-    };
+    let genesis = common::genesis(name, dice);
     let (log, _) = MatchLog::create(&path, genesis).unwrap();
     (log, path)
 }
