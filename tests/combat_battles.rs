@@ -108,6 +108,7 @@ fn plan(
         retreat_to: to.map(|s| b.s(s)),
         losses: losses.iter().map(|u| b.u(u)).collect(),
         bombing_raid: false,
+        raiders: Vec::new(),
         ignore: false,
         submarines: None,
     }

@@ -229,6 +229,7 @@ fn setup(
                     .map(|u| b.u(u))
                     .collect(),
                 bombing_raid: false,
+                raiders: Vec::new(),
                 ignore: false,
                 submarines: None,
             },

@@ -158,6 +158,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
                 retreat_to: Some(space("Poland")),
                 losses: vec![unit("infantry"), unit("artillery"), unit("armor")],
                 bombing_raid: false,
+                raiders: Vec::new(),
                 ignore: false,
                 submarines: None,
             },
@@ -167,6 +168,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
                 retreat_to: None,
                 losses: vec![],
                 bombing_raid: false,
+                raiders: Vec::new(),
                 ignore: false,
                 submarines: None,
             },
@@ -979,6 +981,7 @@ fn random_orders(rng: &mut Rng) -> Orders {
             retreat_to,
             losses: random_types(rng),
             bombing_raid: space.is_some() && rng.chance(),
+            raiders: Vec::new(),
             ignore: space.is_some() && rng.chance(),
             submarines,
         }));

@@ -140,6 +140,13 @@ pub struct GameState {
     // research: IPCs the current power's War Bonds die gave in stage 1, paid
     // at its Collect Income (stage 2 has no dice).
     pub war_bonds: u32,
+    // combat: the moving power's ships that took part in a sea battle this
+    // turn, where the rule set keeps them (and their cargo) from moving in
+    // the non-combat move (Anniversary, KQ-4); cleared when the turn ends.
+    /// Ships of the moving power that fought a sea battle this turn (unit
+    /// ids), recorded only where the rule set keeps them from moving after
+    /// it ([`CombatRules::sea_battle_ends_movement`](crate::rules::variants::CombatRules::sea_battle_ends_movement)).
+    pub fought_at_sea: Vec<u32>,
 }
 
 // economy: a victory condition being held, for `GameState::holds`.
@@ -183,6 +190,7 @@ impl GameState {
             research_tokens: vec![0; powers],
             factory_damage: vec![0; game.space_count()],
             war_bonds: 0,
+            fought_at_sea: Vec::new(),
         };
         for (space, power, unit_type, count) in game.starting_units() {
             let unit = game

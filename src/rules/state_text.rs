@@ -41,6 +41,7 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
         research_tokens,
         factory_damage,
         war_bonds,
+        fought_at_sea,
     } = state;
     let power = |p: PowerId| game.powers()[p].name.as_str();
     let space = |s: SpaceId| game.space_name(s);
@@ -149,6 +150,12 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
         }
     }
     line(format!("war bonds {war_bonds}"));
+    // Written only when some ship fought (Anniversary), so the texts of
+    // every other position are those of version 1 as before.
+    if !fought_at_sea.is_empty() {
+        let ids: Vec<String> = fought_at_sea.iter().map(ToString::to_string).collect();
+        line(format!("fought at sea {}", ids.join(", ")));
+    }
     out
 }
 
@@ -260,6 +267,7 @@ mod tests {
             |s| s.factory_damage[5] = 2,
             |s| s.war_bonds = 4,
             |s| s.standing[1].intercept = Some(0),
+            |s| s.fought_at_sea.push(1),
         ];
         let before = encode(&game, &base);
         for (i, change) in changes.into_iter().enumerate() {

@@ -75,7 +75,7 @@ impl Declarations {
         Declarations {
             bombing_raids: plans
                 .iter()
-                .filter(|p| p.item.bombing_raid)
+                .filter(|p| p.item.bombing_raid || !p.item.raiders.is_empty())
                 .filter_map(|p| p.item.space)
                 .collect(),
             submarines: plans
@@ -101,7 +101,7 @@ pub fn check_plans(
                 &plan.origin,
                 "more than one default battle plan",
             )),
-            None if plan.item.bombing_raid => errors.push(
+            None if plan.item.bombing_raid || !plan.item.raiders.is_empty() => errors.push(
                 OrderError::new(
                     &plan.origin,
                     "a strategic bombing raid is declared in the plan for its territory, not in \
@@ -126,7 +126,11 @@ pub fn check_plans(
             }
             // A raid's target need hold no defender: the bombers attack its
             // industrial complex (`validate` checks that the raid can be made).
-            Some(s) if !state.battles.contains(&s) && !plan.item.bombing_raid => {
+            Some(s)
+                if !state.battles.contains(&s)
+                    && !plan.item.bombing_raid
+                    && plan.item.raiders.is_empty() =>
+            {
                 errors.push(OrderError::new(
                     &plan.origin,
                     format!(
@@ -272,6 +276,15 @@ impl<'a> Ctx<'a> {
 
     pub fn is_raid(&self, space: SpaceId) -> bool {
         self.decl.bombing_raids.contains(&space)
+    }
+
+    /// The raiders named in the plan for `space` (empty: every attacker
+    /// there raids).
+    pub fn named_raiders(&self, space: SpaceId) -> &'a [crate::rules::orders::UnitCount] {
+        self.plans
+            .iter()
+            .find(|p| p.item.space == Some(space))
+            .map_or(&[], |p| p.item.raiders.as_slice())
     }
 }
 
@@ -646,6 +659,9 @@ fn resolve(
     }
     let mut fought_at_sea: Vec<SpaceId> = Vec::new();
     let mut bombarded: Vec<u32> = Vec::new();
+    // Interceptors that rose against a raid beside a battle, with their
+    // territory: they land elsewhere if it falls (after every battle).
+    let mut intercepted: Vec<(u32, SpaceId)> = Vec::new();
     // Territories some attacking land unit is landing in from the sea, known
     // before the sea battles may call the landings off (errata p.17).
     let amphibious: Vec<SpaceId> = battles
@@ -678,6 +694,19 @@ fn resolve(
                 && let Some(d) = dice.as_deref_mut()
             {
                 fought_at_sea.push(space);
+                if ctx.rules.sea_battle_ends_movement {
+                    // KQ-4: every ship of the attacker in the zone fights, so
+                    // none moves in the non-combat move (aircraft still land).
+                    let ships: Vec<u32> = attackers(ctx, state, space)
+                        .into_iter()
+                        .filter(|id| {
+                            state
+                                .unit(*id)
+                                .is_some_and(|u| ctx.ut(u).kind == Some(UnitKind::Sea))
+                        })
+                        .collect();
+                    state.fought_at_sea.extend(ships);
+                }
                 let carriers = battle::defending_carriers(ctx, state, space);
                 let report = battle::fight(ctx, state, space, &[], d, events);
                 cleared = report.won
@@ -704,76 +733,124 @@ fn resolve(
                     .ut(u)
                     .has(&crate::rules::model::Ability::StrategicBomber)
         });
+        // Units kept out of this territory's battle: the raiders, and the
+        // interceptors that rose against them (FAQ, Additional Optional
+        // Rules: they "cannot participate in other battles during that turn").
+        let mut aside: Vec<Unit> = Vec::new();
         if ctx.is_raid(space) && bombers_arrived {
-            if let Some(d) = dice.as_deref_mut() {
+            let Some(d) = dice.as_deref_mut() else {
+                continue;
+            };
+            let all = attackers(ctx, state, space);
+            let raiders = strategic_bombing::raiders(ctx, state, space).unwrap_or(all.clone());
+            let others: Vec<u32> = all.into_iter().filter(|id| !raiders.contains(id)).collect();
+            if others.is_empty() {
                 strategic_bombing::raid(ctx, state, space, d, events);
+                continue;
             }
-            continue;
-        }
-        if ctx.is_raid(space) {
-            events.push(Event::Special {
-                rule: "strategic bombing raid".into(),
+            // The raid first (digest §5.1), the others set aside meanwhile.
+            let battle_units = take_units(state, &others);
+            let risen = strategic_bombing::raid(ctx, state, space, d, events);
+            let mut out: Vec<u32> = raiders;
+            out.extend(&risen);
+            aside = take_units(state, &out);
+            intercepted.extend(risen.iter().map(|&id| (id, space)));
+            state.units.extend(battle_units);
+            state.units.sort_by_key(|u| u.id);
+            events.push(Event::Decision {
+                space,
+                rule: "FAQ 2010 (Additional Optional Rules): fighters in a raid take part in no \
+                       other battle that turn"
+                    .into(),
                 detail: format!(
-                    "no raid on {}: no bomber arrived, so its escorts fight a normal battle",
+                    "{}: the raiders (and any interceptors that rose against them) stay out of the \
+                     battle for {} that the other attackers now fight",
+                    ctx.plan_source(space),
                     ctx.game.space_name(space)
                 ),
             });
         }
-        if state.owner[space.0].is_some_and(|o| allied(ctx.game, o, ctx.power)) {
-            continue;
-        }
-        if ctx.rules.land_combat_per_errata_p17
-            && amphibious.contains(&space)
-            && !state.units_at(space).any(|u| {
+        'battle: {
+            if ctx.is_raid(space) && !bombers_arrived {
+                events.push(Event::Special {
+                    rule: "strategic bombing raid".into(),
+                    detail: format!(
+                        "no raid on {}: no bomber arrived, so its escorts fight a normal battle",
+                        ctx.game.space_name(space)
+                    ),
+                });
+            }
+            if state.owner[space.0].is_some_and(|o| allied(ctx.game, o, ctx.power)) {
+                break 'battle;
+            }
+            if ctx.rules.land_combat_per_errata_p17
+                && amphibious.contains(&space)
+                && !state.units_at(space).any(|u| {
+                    u.owner == ctx.power
+                        && u.cargo_of.is_none()
+                        && ctx.ut(u).kind == Some(UnitKind::Land)
+                })
+            {
+                events.push(Event::Decision {
+                    space,
+                    rule: "errata p.17 (amphibious assaults, step 3): land combat only while the \
+                           attacker still has land units committed to the territory"
+                        .into(),
+                    detail: format!(
+                        "every landing in {} was lost or called off: no land combat; aircraft \
+                         committed to it take no part and fly on in the non-combat move",
+                        ctx.game.space_name(space)
+                    ),
+                });
+                break 'battle;
+            }
+            let mut won = true;
+            if let Some(d) = dice.as_deref_mut() {
+                aa_guns::fire_in_battle(ctx, state, space, &["aa"], d, events);
+            }
+            // Paratroopers land after AA fire (errata p.12).
+            crate::rules::research::drop_paratroopers(ctx.game, state, space, ctx.power, events);
+            if let Some(d) = dice.as_deref_mut()
+                && !defenders(ctx, state, space).is_empty()
+                && !attackers(ctx, state, space).is_empty()
+            {
+                let ships =
+                    battle::bombarding_ships(ctx, state, space, &fought_at_sea, &bombarded, events);
+                bombarded.extend(&ships);
+                won = battle::fight(ctx, state, space, &ships, d, events).won;
+            }
+            if !won || !defenders(ctx, state, space).is_empty() {
+                break 'battle;
+            }
+            let land_unit = state.units_at(space).any(|u| {
                 u.owner == ctx.power
                     && u.cargo_of.is_none()
                     && ctx.ut(u).kind == Some(UnitKind::Land)
-            })
-        {
-            events.push(Event::Decision {
-                space,
-                rule: "errata p.17 (amphibious assaults, step 3): land combat only while the \
-                       attacker still has land units committed to the territory"
-                    .into(),
-                detail: format!(
-                    "every landing in {} was lost or called off: no land combat; aircraft \
-                     committed to it take no part and fly on in the non-combat move",
-                    ctx.game.space_name(space)
-                ),
             });
-            continue;
+            if land_unit || passing {
+                capture_territory(ctx.game, state, space, ctx.power, events);
+            } else if state.units_at(space).any(|u| u.owner == ctx.power) {
+                events.push(Event::Special {
+                    rule: "no land unit".into(),
+                    detail: format!(
+                        "{} stays in its controller's hands: only land units take a territory",
+                        ctx.game.space_name(space)
+                    ),
+                });
+            }
         }
-        let mut won = true;
-        if let Some(d) = dice.as_deref_mut() {
-            aa_guns::fire_in_battle(ctx, state, space, &["aa"], d, events);
-        }
-        // Paratroopers land after AA fire (errata p.12).
-        crate::rules::research::drop_paratroopers(ctx.game, state, space, ctx.power, events);
-        if let Some(d) = dice.as_deref_mut()
-            && !defenders(ctx, state, space).is_empty()
-            && !attackers(ctx, state, space).is_empty()
-        {
-            let ships =
-                battle::bombarding_ships(ctx, state, space, &fought_at_sea, &bombarded, events);
-            bombarded.extend(&ships);
-            won = battle::fight(ctx, state, space, &ships, d, events).won;
-        }
-        if !won || !defenders(ctx, state, space).is_empty() {
-            continue;
-        }
-        let land_unit = state.units_at(space).any(|u| {
-            u.owner == ctx.power && u.cargo_of.is_none() && ctx.ut(u).kind == Some(UnitKind::Land)
-        });
-        if land_unit || passing {
-            capture_territory(ctx.game, state, space, ctx.power, events);
-        } else if state.units_at(space).any(|u| u.owner == ctx.power) {
-            events.push(Event::Special {
-                rule: "no land unit".into(),
-                detail: format!(
-                    "{} stays in its controller's hands: only land units take a territory",
-                    ctx.game.space_name(space)
-                ),
-            });
-        }
+        state.units.extend(aside);
+        state.units.sort_by_key(|u| u.id);
     }
+    strategic_bombing::land_interceptors(ctx, state, &intercepted, events);
+}
+
+/// Takes the units `ids` and their cargo out of the board, to be put back
+/// with `state.units.extend` (and sorted by id) once a battle is over.
+fn take_units(state: &mut GameState, ids: &[u32]) -> Vec<Unit> {
+    let (taken, kept): (Vec<Unit>, Vec<Unit>) = std::mem::take(&mut state.units)
+        .into_iter()
+        .partition(|u| ids.contains(&u.id) || u.cargo_of.is_some_and(|c| ids.contains(&c)));
+    state.units = kept;
+    taken
 }

@@ -10,8 +10,11 @@
 //!
 //! Where the rule set says so ([`CombatRules`](crate::rules::variants::CombatRules)),
 //! the dice damage the industrial complex instead (Anniversary, capped at
-//! twice the territory's IPC value), and fighters escort and intercept by
-//! the FAQ's optional rule rather than by their data. Heavy Bombers roll two
+//! twice the territory's IPC value), fighters escort and intercept by the
+//! FAQ's optional rule rather than by their data, and a raid may share its
+//! territory with a battle: the plan's `raiders` raid first, the rest then
+//! fight, and interceptors whose territory falls land one space away
+//! ([`land_interceptors`]). Heavy Bombers roll two
 //! dice per bomber and keep the best (Anniversary errata p.17).
 
 use super::casualties::{Chooser, HitClass, allocate, rank};
@@ -39,7 +42,7 @@ pub(crate) fn check(ctx: &Ctx, state: &GameState, space: SpaceId) -> Result<(), 
     if !target {
         return Err(format!("{name} has no enemy industrial complex to bomb"));
     }
-    let att = attackers(ctx, state, space);
+    let att = raiders(ctx, state, space)?;
     let mut bomber = false;
     for id in att {
         let Some(u) = state.unit(id) else { continue };
@@ -59,8 +62,20 @@ pub(crate) fn check(ctx: &Ctx, state: &GameState, space: SpaceId) -> Result<(), 
             } else {
                 "a strategic bombing raid is made by bombers and their escorts alone"
             };
-            return Err(format!("a {} attacks {name}: {why}", t.name));
+            // Where a raid may share its territory with a battle, say how.
+            let how = if ctx.rules.raid_beside_battle && ctx.named_raiders(space).is_empty() {
+                "; to raid while other units attack it, name the raiders in its battle plan \
+                 (raiders: 1 bomber)"
+            } else {
+                ""
+            };
+            return Err(format!("a {} attacks {name}: {why}{how}", t.name));
         }
+    }
+    if !bomber && !ctx.named_raiders(space).is_empty() {
+        return Err(format!(
+            "raiders names no bomber for {name}: a strategic bombing raid is made by bombers"
+        ));
     }
     if !bomber {
         return Err(format!(
@@ -68,6 +83,46 @@ pub(crate) fn check(ctx: &Ctx, state: &GameState, space: SpaceId) -> Result<(), 
         ));
     }
     Ok(())
+}
+
+/// The units that make the raid on `space`: those the plan names in
+/// `raiders` (lowest unit ids first among equal types; the rest of the
+/// attackers fight the battle there), else every attacker there. Naming
+/// raiders is refused where the rule set makes a raid the territory's only
+/// combat.
+pub(crate) fn raiders(ctx: &Ctx, state: &GameState, space: SpaceId) -> Result<Vec<u32>, String> {
+    let all = attackers(ctx, state, space);
+    let named = ctx.named_raiders(space);
+    if named.is_empty() {
+        return Ok(all);
+    }
+    let name = ctx.game.space_name(space);
+    if !ctx.rules.raid_beside_battle {
+        return Err(format!(
+            "raiders names the units that raid {name} while others attack it, but in this game \
+             a strategic bombing raid is the territory's only combat that turn: leave raiders \
+             out and send only bombers (and escorts) there"
+        ));
+    }
+    let mut chosen = Vec::new();
+    for c in named {
+        let of_type: Vec<u32> = all
+            .iter()
+            .copied()
+            .filter(|id| state.unit(*id).is_some_and(|u| u.unit == c.unit))
+            .collect();
+        let t = &ctx.game.unit_types()[c.unit].name;
+        if of_type.len() < c.count as usize {
+            return Err(format!(
+                "raiders names {} {t}, but {} attacking {t} reached {name}",
+                c.count,
+                of_type.len()
+            ));
+        }
+        chosen.extend(of_type.into_iter().take(c.count as usize));
+    }
+    chosen.sort_unstable();
+    Ok(chosen)
 }
 
 /// A fighter under the FAQ's optional rule: any aircraft but a bomber.
@@ -159,14 +214,17 @@ pub(crate) fn damage_complex(
     });
 }
 
-/// Fights the raid on `space`.
+/// Fights the raid on `space` by the attackers there (the caller has set
+/// aside those that fight the battle instead). Returns the interceptors
+/// that rose against it and survived: under the FAQ's optional rule they
+/// take part in no other battle that turn.
 pub(crate) fn raid(
     ctx: &Ctx,
     state: &mut GameState,
     space: SpaceId,
     dice: &mut dyn DiceSource,
     events: &mut Vec<Event>,
-) {
+) -> Vec<u32> {
     let game = ctx.game;
     let name = game.space_name(space).to_owned();
     aa_guns::fire_in_battle(ctx, state, space, &["sbr", "aa"], dice, events);
@@ -285,8 +343,12 @@ pub(crate) fn raid(
                 .is_some_and(|u| ctx.ut(u).has(&Ability::StrategicBomber))
         })
         .collect();
+    let risen: Vec<u32> = interceptors
+        .into_iter()
+        .filter(|id| state.unit(*id).is_some())
+        .collect();
     let Some(victim) = state.owner[space.0] else {
-        return;
+        return risen;
     };
     let l = super::label(&["sbr", &name, "damage"]);
     let (rolls, total, heavy) = damage_dice(dice, &l, state, ctx.power, bombers.len());
@@ -327,7 +389,7 @@ pub(crate) fn raid(
             words,
             events,
         );
-        return;
+        return risen;
     }
     let paid = total.min(state.ipcs[victim]);
     state.ipcs[victim] -= paid;
@@ -345,4 +407,97 @@ pub(crate) fn raid(
         damage: paid,
         detail,
     });
+    risen
+}
+
+/// The FAQ's optional rule for interceptors whose territory fell after
+/// their raid: "the fighters may move one space to land in a friendly
+/// territory or on a friendly aircraft carrier. This movement occurs after
+/// all of the attacker's combats have been resolved ... If no such landing
+/// space is available, the fighters are lost." The defender cannot be asked
+/// in the attacker's turn, so each goes, lowest unit id first, to the first
+/// adjacent territory (in board order) its own power controls, else one an
+/// ally controls, else the first adjacent sea zone where its side's
+/// carriers have room left.
+pub(crate) fn land_interceptors(
+    ctx: &Ctx,
+    state: &mut GameState,
+    intercepted: &[(u32, SpaceId)],
+    events: &mut Vec<Event>,
+) {
+    const RULE: &str = "FAQ 2010 (Additional Optional Rules): interceptors whose territory is \
+                        captured move one space to a friendly territory or carrier, or are lost";
+    let game = ctx.game;
+    for &(id, space) in intercepted {
+        let Some(u) = state.unit(id) else { continue };
+        let (owner, unit) = (u.owner, u.unit);
+        if state.owner[space.0].is_some_and(|o| allied(game, o, owner)) {
+            continue;
+        }
+        let held_by = |t: SpaceId, own: bool| {
+            !game.is_sea(t)
+                && state.owner[t.0].is_some_and(|o| {
+                    if own {
+                        o == owner
+                    } else {
+                        allied(game, o, owner)
+                    }
+                })
+        };
+        let mut near = game.neighbours(space).to_vec();
+        near.sort_unstable();
+        let cost = u32::from(game.unit_types()[unit].carrier_cost.unwrap_or(0));
+        let deck = |z: SpaceId| {
+            let room: u32 = state
+                .units_at(z)
+                .filter(|c| allied(game, c.owner, owner) && c.cargo_of.is_none())
+                .map(|c| u32::from(ctx.ut(c).carrier_capacity.unwrap_or(0)))
+                .sum();
+            let used: u32 = state
+                .units_at(z)
+                .filter(|a| allied(game, a.owner, owner) && a.cargo_of.is_none())
+                .filter(|a| ctx.ut(a).kind == Some(UnitKind::Air))
+                .map(|a| u32::from(ctx.ut(a).carrier_cost.unwrap_or(0)))
+                .sum();
+            game.is_sea(z) && cost > 0 && used + cost <= room
+        };
+        let to = near
+            .iter()
+            .copied()
+            .find(|&t| held_by(t, true))
+            .or_else(|| near.iter().copied().find(|&t| held_by(t, false)))
+            .or_else(|| near.iter().copied().find(|&z| deck(z)));
+        let name = &game.unit_types()[unit].name;
+        let power = &game.powers()[owner].name;
+        match to {
+            Some(t) => {
+                if let Some(u) = state.unit_mut(id) {
+                    u.at = t;
+                }
+                events.push(Event::Decision {
+                    space,
+                    rule: RULE.into(),
+                    detail: format!(
+                        "{power} {name}: it intercepted the raid on {} and the territory fell, so \
+                         it lands in {}",
+                        game.space_name(space),
+                        game.space_name(t)
+                    ),
+                });
+            }
+            None => {
+                state.units.retain(|u| u.id != id);
+                events.push(Event::Casualty {
+                    space,
+                    power: owner,
+                    unit,
+                    destroyed: true,
+                    reason: format!(
+                        "{RULE}: no friendly territory or carrier with room borders {}",
+                        game.space_name(space)
+                    ),
+                });
+            }
+        }
+    }
 }

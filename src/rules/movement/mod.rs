@@ -113,6 +113,14 @@ pub fn lose_unlanded_aircraft(
     air::lose_unlanded(&mover, state, events);
 }
 
+/// Why a ship that fought a sea battle this turn does not move in the
+/// non-combat move (recorded only where the rule set says so).
+pub(crate) fn fought_at_sea_reason() -> String {
+    "took part in a sea battle this turn, so it may not move, load or unload in the non-combat \
+     move (KQ-4; its cargo stays aboard until next turn)"
+        .into()
+}
+
 /// Clears what movement records about the turn that ends: spaces moved,
 /// combat moves, unloading. The turn module calls it when a power's turn
 /// ends, before the next power moves.
@@ -125,6 +133,7 @@ pub fn end_turn(state: &mut GameState) {
         unit.unloaded_to = None;
     }
     state.taken_in_passing.clear();
+    state.fought_at_sea.clear();
 }
 
 /// One phase's movement in progress: the moving power, what earlier orders
@@ -415,6 +424,9 @@ impl<'a> Mover<'a> {
         }
         if unit.submerged {
             return Some("is submerged".into());
+        }
+        if !self.combat && state.fought_at_sea.contains(&unit.id) {
+            return Some(fought_at_sea_reason());
         }
         let left = movement.saturating_sub(unit.moved as usize);
         if left == 0 {

@@ -385,7 +385,13 @@ fn choose(
     let mut eligible = Vec::new();
     let mut first_reason = None;
     for t in transports {
-        match why_not(mover, t, steps, !loads.is_empty(), unload) {
+        let fought = !mover.combat && state.fought_at_sea.contains(&t.id);
+        let refused = if fought {
+            Some(super::fought_at_sea_reason())
+        } else {
+            why_not(mover, t, steps, !loads.is_empty(), unload)
+        };
+        match refused {
             None => eligible.push(t),
             Some(reason) => {
                 first_reason.get_or_insert(reason);

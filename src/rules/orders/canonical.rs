@@ -213,6 +213,14 @@ fn battle_plan(out: &mut String, names: &Names<'_>, plan: &BattlePlan) {
     if plan.bombing_raid {
         out.push_str("    bombing_raid: true\n");
     }
+    // Written only when given, so plans without it keep their digest.
+    if !plan.raiders.is_empty() {
+        let _ = writeln!(
+            out,
+            "    raiders: {}",
+            scalar(&names.show_units(&plan.raiders))
+        );
+    }
     if plan.ignore {
         out.push_str("    ignore: true\n");
     }

@@ -43,7 +43,14 @@ pub const TRANSPORT: &[&str] = &["transport", "load", "unload"];
 pub const MOVE_EXTRA: &[&str] = &["land"];
 
 /// Keys of a battle plan.
-pub const BATTLE_PLAN: &[&str] = &["retreat", "losses", "bombing_raid", "submarines", "ignore"];
+pub const BATTLE_PLAN: &[&str] = &[
+    "retreat",
+    "losses",
+    "bombing_raid",
+    "raiders",
+    "submarines",
+    "ignore",
+];
 
 /// The key of `battles` that holds the plan for every battle without its own.
 pub const DEFAULT_PLAN: &str = "default";

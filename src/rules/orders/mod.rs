@@ -131,6 +131,11 @@ pub struct BattlePlan {
     /// The bombers arriving at this territory make a strategic bombing raid
     /// on its industrial complex instead of fighting (declared on arrival).
     pub bombing_raid: bool,
+    /// The units that make the strategic bombing raid on this territory
+    /// when others attack it in the same turn (Anniversary); the rest fight
+    /// the battle there. Empty: every attacker there raids (when
+    /// `bombing_raid`). Naming raiders declares the raid.
+    pub raiders: UnitList,
     /// The units ending their combat move in this sea zone ignore the enemy
     /// submarines and transports there instead of attacking them, where the
     /// rule set allows it (Anniversary FAQ, Submarines).

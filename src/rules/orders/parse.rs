@@ -982,6 +982,7 @@ impl Parser<'_, '_> {
             retreat_to: None,
             losses: Vec::new(),
             bombing_raid: false,
+            raiders: Vec::new(),
             ignore: false,
             submarines: None,
         };
@@ -1016,6 +1017,11 @@ impl Parser<'_, '_> {
                 Some("bombing_raid") => {
                     if let Some(b) = self.flag(origin, value, "bombing_raid") {
                         plan.bombing_raid = b;
+                    }
+                }
+                Some("raiders") => {
+                    if let Some(list) = self.unit_list(origin, value, "raiders") {
+                        plan.raiders = list;
                     }
                 }
                 Some("ignore") => {

@@ -225,6 +225,10 @@ pub struct RawBattlePlan {
     /// The bombers arriving here make a strategic bombing raid on the
     /// industrial complex instead of fighting (declared on arrival).
     pub bombing_raid: Option<bool>,
+    /// The units that make the raid when others attack the same territory
+    /// in the same turn (`2 bomber, 1 fighter`; inside `{...}` write a list);
+    /// the rest fight the battle there. Naming them declares the raid.
+    pub raiders: Option<RawUnitList>,
     /// `true`: your units ending their combat move in this sea zone ignore
     /// the enemy submarines and transports there instead of attacking them
     /// (where the game's rules allow it, and only when no enemy surface

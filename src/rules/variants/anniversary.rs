@@ -311,7 +311,11 @@ impl RuleSetHooks for Anniversary {
     /// fighters escort and intercept only under the FAQ's optional rule
     /// (option `fighter_escorts`); AA guns fire only at aircraft attacking
     /// their territory, never at fly-overs (digest §5); transports are taken
-    /// as casualties last (FAQ 2010, transports).
+    /// as casualties last (FAQ 2010, transports); ships that fought a sea
+    /// battle do not move, load or unload in the non-combat move (KQ-4,
+    /// Official Q&A topic 8355); a raid may share its territory with a
+    /// battle (FAQ, Additional Optional Rules: interceptors "cannot
+    /// participate in other battles", "if that territory is captured").
     fn combat_rules(&self, game: &GameDef) -> CombatRules {
         let escorts = game.option("fighter_escorts") == Some(OptionValue::Bool(true));
         CombatRules {
@@ -331,6 +335,8 @@ impl RuleSetHooks for Anniversary {
             }),
             aa_fires_at_overflights: false,
             transports_last: true,
+            sea_battle_ends_movement: true,
+            raid_beside_battle: true,
         }
     }
 }

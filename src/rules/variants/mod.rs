@@ -168,6 +168,20 @@ pub struct CombatRules {
     /// defence 1; FAQ 2005, Submarines, "two destroyers and a transport or
     /// two transports and a destroyer is up to the Allied players").
     pub transports_last: bool,
+    /// The attacker's ships that took part in a sea battle (retreating or
+    /// not) do not move, load or unload in that turn's non-combat move, so
+    /// cargo whose landing was called off stays aboard until the next turn
+    /// (Anniversary: KQ-4; Official Q&A, axisandallies.org topic 8355). When
+    /// `false` a transport that survived combat may still unload where it
+    /// stands (AAE FAQ).
+    pub sea_battle_ends_movement: bool,
+    /// Bombers (and their escorts) may raid a territory that other units
+    /// attack in the same turn, the battle plan naming the `raiders`; the
+    /// raid comes first, and interceptors that rose against it take no part
+    /// in the battle and, if the territory falls, land one space away or
+    /// are lost (Anniversary FAQ 2010, Additional Optional Rules). When
+    /// `false` a raid is the territory's only combat (AAE).
+    pub raid_beside_battle: bool,
 }
 
 /// The values of the air battle before a raid under the Anniversary FAQ's
@@ -199,6 +213,8 @@ impl Default for CombatRules {
             fighter_escorts: None,
             aa_fires_at_overflights: true,
             transports_last: false,
+            sea_battle_ends_movement: false,
+            raid_beside_battle: false,
         }
     }
 }
