@@ -94,7 +94,9 @@ impl RuleSetHooks for Anniversary {
     }
 
     /// China's infantry: one per two territories it controls at the start of
-    /// its turn, rounded down, received in the purchase phase (FAQ, China).
+    /// its turn, rounded down, received in the purchase phase (FAQ, China);
+    /// its turn starts with the United States' (KQ-1), so territories
+    /// captured earlier in that shared turn are not counted.
     fn start_of_turn(
         &self,
         game: &GameDef,
@@ -108,8 +110,14 @@ impl RuleSetHooks for Anniversary {
         let Some(unit) = game.unit_types().iter().position(|u| u.name == INFANTRY) else {
             return;
         };
+        // Counted as at the start of the turn China shares with the United
+        // States: KQ-1 has China receive its infantry in the joint purchase,
+        // before either power fights, so a territory the United States
+        // liberated for China this turn (still "captured this turn", kept
+        // across the shared turn) does not count yet.
         let held = (0..game.space_count())
             .filter(|&s| game.territory(SpaceId(s)).is_some() && state.owner[s] == Some(power))
+            .filter(|&s| !state.captured_this_turn.contains(&SpaceId(s)))
             .count();
         let count = (held / TERRITORIES_PER_INFANTRY) as u32;
         if count > 0 {
