@@ -1,5 +1,6 @@
 //! The Anniversary Edition on the same engine as AAE: seven powers, China
-//! included, take their turns in each scenario's own order through
+//! included, take their turns in each scenario's own order (the United
+//! States and China interleaved, KQ-1) through
 //! `Match::submit` (the path the mail daemon uses), and `adjutant verify`
 //! replays the log. Each power with an industrial complex buys one infantry
 //! a turn and places it in its capital; China buys nothing, collects no IPCs
@@ -48,64 +49,92 @@ fn play(id: &str, order: [&str; 7], start: [u32; 7], research: bool) {
     let mut m = Match::create(&dir, &games, game, PLAYERS).unwrap();
     let mut messages = 0;
     for round in 1..=ROUNDS {
-        for (i, power) in order.iter().enumerate() {
-            let p = m.game().power(power).unwrap();
-            let state = m.state();
-            assert_eq!(state.round, round, "{id}: {power}");
-            assert_eq!(state.current_power(m.game()), p, "{id}: round {round}");
-            let treasury = state.ipcs[p];
-            let researching = research && *power == "Germany";
-            let (tokens, developments) = (state.research_tokens[p], state.technologies[p].len());
-            let extra = if researching { GERMAN_RESEARCH } else { "" };
-            let (stage1, stage2) = match capital(power) {
-                Some(c) => (
-                    format!("power: {power}\nround: {round}\n{extra}purchase: 1 infantry\n"),
-                    format!("power: {power}\nround: {round}\nplace:\n  {c}: 1 infantry\n"),
-                ),
-                // China receives 3 infantry (7 territories, FAQ) and places
-                // them where fewer than 3 Chinese units stand.
-                None => (
-                    format!("power: {power}\nround: {round}\n"),
-                    format!(
-                        "power: {power}\nround: {round}\nplace:\n  {}: 3 infantry\n",
-                        if round == 1 { "Hupeh" } else { "Fukien" }
-                    ),
-                ),
+        let mut i = 0;
+        while i < order.len() {
+            // The United States and China share a turn (KQ-1): both fight,
+            // then both move and mobilize, the US first.
+            let group: &[&str] = if order[i] == "United States" {
+                &order[i..i + 2]
+            } else {
+                &order[i..=i]
             };
-            for text in [stage1, stage2] {
-                match m.submit(power, &text).unwrap() {
-                    Ok(_) => messages += 1,
-                    Err(e) => {
-                        let e: Vec<String> = e.iter().map(ToString::to_string).collect();
-                        panic!("{id} round {round} {power}: {}", e.join("; "))
-                    }
-                }
-            }
-            let after = m.state().ipcs[p];
-            let mut cost = if capital(power).is_some() { 3 } else { 0 };
-            if researching {
-                cost += 5 * TOKENS_A_TURN;
-                // Either no 6 (tokens kept) or a breakthrough (all discarded,
-                // one development more), whatever the dice.
+            let mut before = Vec::new();
+            let mut stage2 = Vec::new();
+            for power in group {
+                let p = m.game().power(power).unwrap();
                 let state = m.state();
-                let kept = state.research_tokens[p] == tokens + TOKENS_A_TURN
-                    && state.technologies[p].len() == developments;
-                let breakthrough = state.research_tokens[p] == 0
-                    && state.technologies[p].len() == developments + 1;
-                assert!(
-                    kept || breakthrough,
-                    "{id} round {round}: {:?}",
-                    state.research_tokens
-                );
+                assert_eq!(state.round, round, "{id}: {power}");
+                assert_eq!(state.current_power(m.game()), p, "{id}: round {round}");
+                let researching = research && *power == "Germany";
+                before.push((
+                    p,
+                    state.ipcs[p],
+                    state.research_tokens[p],
+                    state.technologies[p].len(),
+                    researching,
+                ));
+                let extra = if researching { GERMAN_RESEARCH } else { "" };
+                let (one, two) = match capital(power) {
+                    Some(c) => (
+                        format!("power: {power}\nround: {round}\n{extra}purchase: 1 infantry\n"),
+                        format!("power: {power}\nround: {round}\nplace:\n  {c}: 1 infantry\n"),
+                    ),
+                    // China receives 3 infantry (7 territories, FAQ) and
+                    // places them where fewer than 3 Chinese units stand.
+                    None => (
+                        format!("power: {power}\nround: {round}\n"),
+                        format!(
+                            "power: {power}\nround: {round}\nplace:\n  {}: 3 infantry\n",
+                            if round == 1 { "Hupeh" } else { "Fukien" }
+                        ),
+                    ),
+                };
+                submit(&mut m, id, round, power, &one);
+                messages += 1;
+                stage2.push((power, two));
             }
-            // Nothing changed hands, so the income is the starting income.
-            assert_eq!(after, treasury - cost + start[i], "{id}: {power}");
+            for (power, text) in stage2 {
+                submit(&mut m, id, round, power, &text);
+                messages += 1;
+            }
+            for (k, (p, treasury, tokens, developments, researching)) in
+                before.into_iter().enumerate()
+            {
+                let power = group[k];
+                let after = m.state().ipcs[p];
+                let mut cost = if capital(power).is_some() { 3 } else { 0 };
+                if researching {
+                    cost += 5 * TOKENS_A_TURN;
+                    // Either no 6 (tokens kept) or a breakthrough (all
+                    // discarded, one development more), whatever the dice.
+                    let state = m.state();
+                    let kept = state.research_tokens[p] == tokens + TOKENS_A_TURN
+                        && state.technologies[p].len() == developments;
+                    let breakthrough = state.research_tokens[p] == 0
+                        && state.technologies[p].len() == developments + 1;
+                    assert!(
+                        kept || breakthrough,
+                        "{id} round {round}: {:?}",
+                        state.research_tokens
+                    );
+                }
+                // Nothing changed hands, so the income is the starting income.
+                assert_eq!(after, treasury - cost + start[i + k], "{id}: {power}");
+            }
+            i += group.len();
         }
     }
     let state = m.state();
     assert_eq!((state.round, state.turn), (ROUNDS + 1, 0), "{id}");
     assert_eq!(messages, 2 * 7 * ROUNDS as usize);
     verify::verify_replays(&dir.join("log.jsonl"), messages, id);
+}
+
+fn submit(m: &mut Match, id: &str, round: u32, power: &str, text: &str) {
+    if let Err(e) = m.submit(power, text).unwrap() {
+        let e: Vec<String> = e.iter().map(ToString::to_string).collect();
+        panic!("{id} round {round} {power}: {}", e.join("; "))
+    }
 }
 
 /// The 1941 turn order and starting treasuries (digest §1).

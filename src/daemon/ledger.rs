@@ -109,10 +109,13 @@ impl Ledger {
                         adjudicated = true;
                     }
                 }
-                // The next dice turn opens when the power's turn ended.
+                // The next dice turn opens when the power's turn ended, or
+                // (Anniversary, KQ-1) when it hands a shared turn over after
+                // its stage 1, without a turn-ended event.
                 Body::TurnOpen(_) if adjudicated => {
                     if let Some(r) = rec.as_mut() {
-                        r.turn_ended = true;
+                        r.turn_ended =
+                            r.stage != 1 || r.events.iter().any(|e| e.contains("'s turn ended;"));
                     }
                 }
                 _ => {}

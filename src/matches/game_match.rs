@@ -506,7 +506,10 @@ impl Match {
         replay_memo::remember(written.hash, &next);
         let turn_ended = next.turn != self.state.turn || next.round != self.state.round;
         self.state = next;
-        if turn_ended {
+        // A dice turn opens for each stage 1: in an interleaved shared turn
+        // (Anniversary, KQ-1) the turn also passes to a partner's stage 2,
+        // which has no dice and stays in the revealed dice turn.
+        if turn_ended && self.state.phase == Phase::Purchase {
             self.open_dice_turn()?;
         }
         Ok(events)

@@ -326,7 +326,12 @@ pub fn turn_report_from(
         round: a.round,
         stage: a.stage,
         // A stage-1 message whose turn ended carried stage 2 as well.
-        stages: stages_played(a.stage, state.phase == crate::rules::state::Phase::Purchase),
+        // A stage 1 that hands an interleaved shared turn over (KQ-1) leaves
+        // a partner's stage 1 next too, but the power's stage 2 is to come.
+        stages: stages_played(
+            a.stage,
+            state.phase == crate::rules::state::Phase::Purchase && state.shared_turn.is_none(),
+        ),
         power: a.power.clone(),
         next_power,
         next_stage: board::stage_name(&state).to_owned(),

@@ -147,6 +147,24 @@ pub struct GameState {
     /// ids), recorded only where the rule set keeps them from moving after
     /// it ([`CombatRules::sea_battle_ends_movement`](crate::rules::variants::CombatRules::sea_battle_ends_movement)).
     pub fought_at_sea: Vec<u32>,
+    // turn: the turn two powers share when the rule set interleaves it
+    // (Anniversary, KQ-1: the United States and China fight one after the
+    // other, then both move and mobilize).
+    /// The power of a shared turn whose stage 2 waits while the other
+    /// power plays, with what it keeps meanwhile; `None` outside one.
+    pub shared_turn: Option<SharedTurn>,
+}
+
+/// One power's part of a shared turn set aside while its partner plays
+/// ([`GameState::shared_turn`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SharedTurn {
+    /// The power whose stage 2 is still to come.
+    pub waiting: PowerId,
+    /// Its units to mobilize.
+    pub purchased: UnitList,
+    /// Its War Bonds IPCs rolled in stage 1, paid at its income.
+    pub war_bonds: u32,
 }
 
 // economy: a victory condition being held, for `GameState::holds`.
@@ -191,6 +209,7 @@ impl GameState {
             factory_damage: vec![0; game.space_count()],
             war_bonds: 0,
             fought_at_sea: Vec::new(),
+            shared_turn: None,
         };
         for (space, power, unit_type, count) in game.starting_units() {
             let unit = game

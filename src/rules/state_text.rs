@@ -14,7 +14,7 @@ use std::fmt::Write;
 use super::GameDef;
 use super::SpaceId;
 use super::orders::{BystanderLosses, PowerId, StandingOrders, SubmarinePolicy, UnitList};
-use super::state::{GameState, Hold, Unit};
+use super::state::{GameState, Hold, SharedTurn, Unit};
 
 /// The first line of every text of this version.
 pub const VERSION: &str = "adjutant-state/1";
@@ -42,6 +42,7 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
         factory_damage,
         war_bonds,
         fought_at_sea,
+        shared_turn,
     } = state;
     let power = |p: PowerId| game.powers()[p].name.as_str();
     let space = |s: SpaceId| game.space_name(s);
@@ -156,6 +157,19 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
         let ids: Vec<String> = fought_at_sea.iter().map(ToString::to_string).collect();
         line(format!("fought at sea {}", ids.join(", ")));
     }
+    // Written only inside an interleaved shared turn (Anniversary, KQ-1).
+    if let Some(SharedTurn {
+        waiting,
+        purchased,
+        war_bonds,
+    }) = shared_turn
+    {
+        line(format!(
+            "waiting {}; purchased {}; war bonds {war_bonds}",
+            power(*waiting),
+            units_text(game, purchased)
+        ));
+    }
     out
 }
 
@@ -268,6 +282,13 @@ mod tests {
             |s| s.war_bonds = 4,
             |s| s.standing[1].intercept = Some(0),
             |s| s.fought_at_sea.push(1),
+            |s| {
+                s.shared_turn = Some(SharedTurn {
+                    waiting: 0,
+                    purchased: Vec::new(),
+                    war_bonds: 0,
+                })
+            },
         ];
         let before = encode(&game, &base);
         for (i, change) in changes.into_iter().enumerate() {

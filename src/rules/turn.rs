@@ -10,6 +10,12 @@
 //! resurface and battleships are repaired, the rule set's end-of-turn effects
 //! (AAE: the Middle East payment), convoy control, income, the victory check,
 //! and the next power in turn order (the next round after the last).
+//!
+//! Two powers sharing a turn (`shares_turn_with`) play it interleaved where
+//! the rule set says so (Anniversary, KQ-1): the first one's stage 1, the
+//! second one's stage 1, the first one's stage 2 (its turn ends there, with
+//! its income), the second one's stage 2. The power waiting meanwhile keeps
+//! its units to mobilize and War Bonds in [`GameState::shared_turn`].
 
 use crate::dice::DiceSource;
 use crate::rules::GameDef;
@@ -21,7 +27,7 @@ use crate::rules::movement;
 use crate::rules::orders::{Located, OrderError, Orders, Origin, PowerId, TakeOverOrder};
 use crate::rules::production;
 use crate::rules::research;
-use crate::rules::state::{GameState, Phase};
+use crate::rules::state::{GameState, Phase, SharedTurn};
 use crate::rules::variants::TakeOver;
 
 /// Applies one message of `power`'s orders to `state`, with no dice: for
@@ -243,6 +249,11 @@ fn stage_one(
     events: &mut Vec<Event>,
 ) -> Result<bool, Vec<OrderError>> {
     let mut errors: Vec<OrderError> = standing(orders).into_iter().collect();
+    if has_stage_two(orders)
+        && let Some(why) = shared_turn_stage_two_waits(game, state, power)
+    {
+        errors.push(OrderError::new(&Origin::default(), why));
+    }
     // Units held back on an earlier turn wait to be mobilized again.
     if let Some(held) = state.held.get_mut(power).map(std::mem::take)
         && !held.is_empty()
@@ -320,10 +331,110 @@ fn stage_one(
         return Ok(false);
     }
     state.phase = Phase::NoncombatMove;
+    if hand_over_shared_turn(game, state, power, events) {
+        return Ok(true);
+    }
     if has_stage_two(orders) {
         stage_two_after_combat(game, state, power, orders, outcome, events)?;
     }
     Ok(true)
+}
+
+/// The power that shares `power`'s turn and plays after it in turn order,
+/// when the rule set interleaves shared turns.
+fn interleaved_partner(game: &GameDef, state: &GameState, power: PowerId) -> Option<usize> {
+    if !game.rule_set().interleaves_shared_turn(game) {
+        return None;
+    }
+    let order = game.turn_order();
+    let next = (state.turn + 1) % order.len();
+    (next != 0 && game.share_turn(power, order[next])).then_some(next)
+}
+
+/// Why a stage-1 message of `power` may not carry its stage 2 in an
+/// interleaved shared turn: the partner's combat comes in between (KQ-1).
+fn shared_turn_stage_two_waits(
+    game: &GameDef,
+    state: &GameState,
+    power: PowerId,
+) -> Option<String> {
+    let partner = if let Some(next) = interleaved_partner(game, state, power) {
+        game.turn_order()[next]
+    } else {
+        state.shared_turn.as_ref()?.waiting
+    };
+    let names = game.powers();
+    let first = order_first(game, power, partner);
+    let second = if first == power { partner } else { power };
+    Some(format!(
+        "{}'s non-combat moves and placement come in a message of their own: in the turn {} and \
+         {} share, both fight first, then {} moves and mobilizes, then {} (KQ-1)",
+        names[power].name,
+        names[first].name,
+        names[second].name,
+        names[first].name,
+        names[second].name
+    ))
+}
+
+/// Of two powers sharing a turn, the one first in turn order.
+fn order_first(game: &GameDef, a: PowerId, b: PowerId) -> PowerId {
+    let order = game.turn_order();
+    let pos = |p| order.iter().position(|&x| x == p).unwrap_or(usize::MAX);
+    if pos(a) <= pos(b) { a } else { b }
+}
+
+/// After `power`'s combat in an interleaved shared turn (KQ-1): the first
+/// power's stage 2 waits while its partner purchases and fights; after the
+/// partner's combat the first power moves and mobilizes, then the partner
+/// (see [`end_turn`]). Returns whether the turn was handed over.
+fn hand_over_shared_turn(
+    game: &GameDef,
+    state: &mut GameState,
+    power: PowerId,
+    events: &mut Vec<Event>,
+) -> bool {
+    let order = game.turn_order();
+    let names = game.powers();
+    let rule = "KQ-1: the United States and China fight one after the other, then both move \
+                and mobilize";
+    let (next, phase, back) = if let Some(next) = interleaved_partner(game, state, power) {
+        (next, Phase::Purchase, None)
+    } else if let Some(waiting) = state.shared_turn.take() {
+        let Some(at) = order.iter().position(|&p| p == waiting.waiting) else {
+            return false;
+        };
+        (at, Phase::NoncombatMove, Some(waiting))
+    } else {
+        return false;
+    };
+    state.shared_turn = Some(SharedTurn {
+        waiting: power,
+        purchased: std::mem::take(&mut state.purchased),
+        war_bonds: std::mem::take(&mut state.war_bonds),
+    });
+    if let Some(back) = back {
+        state.purchased = back.purchased;
+        state.war_bonds = back.war_bonds;
+    }
+    state.turn = next;
+    state.phase = phase;
+    let detail = if phase == Phase::Purchase {
+        format!(
+            "{}'s non-combat move and mobilization wait until {} has fought; {} to move",
+            names[power].name, names[order[next]].name, names[order[next]].name
+        )
+    } else {
+        format!(
+            "both have fought: {} moves and mobilizes, then {}",
+            names[order[next]].name, names[power].name
+        )
+    };
+    events.push(Event::Special {
+        rule: rule.into(),
+        detail,
+    });
+    true
 }
 
 /// Stage 2 sent with stage 1. When dice decided some battle, orders that no
@@ -440,7 +551,10 @@ pub fn end_turn(game: &GameDef, state: &mut GameState, power: PowerId, events: &
         unit.submerged = false;
         unit.hits = 0;
     }
-    movement::end_turn(state);
+    // In an interleaved shared turn the partner still has its stage 2 to
+    // play: its units keep what they did this turn.
+    let partner = state.shared_turn.as_ref().map(|w| w.waiting);
+    movement::end_turn(state, partner);
     let rules = game.rule_set();
     rules.end_of_turn(game, state, power, events);
     conquest::update_convoys(game, state, events);
@@ -460,6 +574,13 @@ pub fn end_turn(game: &GameDef, state: &mut GameState, power: PowerId, events: &
         state.captured_this_turn.clear();
     }
     state.phase = Phase::Purchase;
+    // The partner of an interleaved shared turn has fought already: it
+    // moves and mobilizes now (KQ-1).
+    if let Some(waiting) = state.shared_turn.take() {
+        state.purchased = waiting.purchased;
+        state.war_bonds = waiting.war_bonds;
+        state.phase = Phase::NoncombatMove;
+    }
     events.push(Event::TurnEnded {
         power,
         next: order[state.turn],

@@ -123,9 +123,11 @@ pub(crate) fn fought_at_sea_reason() -> String {
 
 /// Clears what movement records about the turn that ends: spaces moved,
 /// combat moves, unloading. The turn module calls it when a power's turn
-/// ends, before the next power moves.
-pub fn end_turn(state: &mut GameState) {
-    for unit in &mut state.units {
+/// ends, before the next power moves; the units of `spare`, a partner in
+/// an interleaved shared turn whose non-combat move is still to come, keep
+/// theirs.
+pub fn end_turn(state: &mut GameState, spare: Option<usize>) {
+    for unit in state.units.iter_mut().filter(|u| Some(u.owner) != spare) {
         unit.moved = 0;
         unit.combat_moved = false;
         unit.unloaded_from = None;

@@ -68,6 +68,16 @@ static OPTIONS: &[OptionSpec] = &[
                 defending fighters intercept (at 2) in one round before a strategic bombing raid",
     },
     OptionSpec {
+        name: "us_china_turn",
+        kind: OptionKind::Choice {
+            default: "interleaved",
+            choices: &["interleaved", "separate"],
+        },
+        about: "the turn the United States and China share: interleaved (KQ-1: US combat, \
+                Chinese combat, then both non-combat moves and mobilizations) or separate \
+                (the US turn, then China's, as TripleA)",
+    },
+    OptionSpec {
         name: "low_luck",
         kind: OptionKind::Bool { default: false },
         about: "Low Luck: each firing group scores one hit per 6 points of total strength \
@@ -280,6 +290,13 @@ impl RuleSetHooks for Anniversary {
                 return;
             }
         }
+    }
+
+    /// KQ-1: the United States and China fight one after the other, then
+    /// both move and mobilize (option `us_china_turn`, `interleaved` by
+    /// default; `separate` plays TripleA's two whole turns).
+    fn interleaves_shared_turn(&self, game: &GameDef) -> bool {
+        game.option("us_china_turn") != Some(OptionValue::Text("separate".into()))
     }
 
     /// FAQ optional rule "Dardanelles Closed to Sea Movement": no sea unit

@@ -345,6 +345,16 @@ pub trait RuleSetHooks: Sync {
         CombatRules::default()
     }
 
+    /// Whether two powers that share a turn (`shares_turn_with`) play it
+    /// interleaved: the first one's purchase and combat, the second one's
+    /// purchase and combat, then the first one's non-combat move and
+    /// mobilization and the second one's (Anniversary, KQ-1, option
+    /// `us_china_turn`). `false` by default: each plays a whole turn.
+    fn interleaves_shared_turn(&self, game: &GameDef) -> bool {
+        let _ = game;
+        false
+    }
+
     /// `power` taking over an ally's units (AAE: the Soviet Patriotic War).
     /// The units named must be there; on success they belong to `power`. By
     /// default no rule allows it.
