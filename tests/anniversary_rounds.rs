@@ -11,7 +11,10 @@ mod verify;
 
 use std::path::{Path, PathBuf};
 
+use adjutant::log::Body;
 use adjutant::matches::Match;
+use adjutant::matches::history::read_log;
+use adjutant::report::turn::turn_report;
 
 const ROUNDS: u32 = 2;
 
@@ -128,6 +131,23 @@ fn play(id: &str, order: [&str; 7], start: [u32; 7], research: bool) {
     assert_eq!((state.round, state.turn), (ROUNDS + 1, 0), "{id}");
     assert_eq!(messages, 2 * 7 * ROUNDS as usize);
     verify::verify_replays(&dir.join("log.jsonl"), messages, id);
+    // Every message played one stage: the US stage 1 hands the shared turn
+    // to China (a dice turn opens after it) but is not "stages 1 and 2".
+    let entries = read_log(&dir).unwrap();
+    let mut stage_ones = 0;
+    for e in &entries {
+        if let Body::Adjudication(a) = &e.body {
+            let report = turn_report(&dir, e.seq).unwrap();
+            assert_eq!(
+                report.stages,
+                format!("stage {}", a.stage),
+                "{id}: entry {}",
+                e.seq
+            );
+            stage_ones += usize::from(a.stage == 1 && a.power == "United States");
+        }
+    }
+    assert_eq!(stage_ones, ROUNDS as usize, "{id}");
 }
 
 fn submit(m: &mut Match, id: &str, round: u32, power: &str, text: &str) {
