@@ -511,7 +511,8 @@ pub(crate) fn paratroopers_do_not_raid(
     orders
         .battles
         .iter()
-        .filter(|p| p.item.bombing_raid)
+        // A plan naming raiders declares a raid too (Anniversary).
+        .filter(|p| p.item.bombing_raid || !p.item.raiders.is_empty())
         .filter_map(|p| {
             let space = p.item.space?;
             drops.contains(&space).then(|| {
