@@ -114,8 +114,7 @@ impl Ledger {
                 // its stage 1, without a turn-ended event.
                 Body::TurnOpen(_) if adjudicated => {
                     if let Some(r) = rec.as_mut() {
-                        r.turn_ended =
-                            r.stage != 1 || r.events.iter().any(|e| e.contains("'s turn ended;"));
+                        r.turn_ended = turn_ended(r.stage, &r.events);
                     }
                 }
                 _ => {}
@@ -218,4 +217,32 @@ pub fn time_of(e: &Entry) -> Option<DateTime<Utc>> {
     DateTime::parse_from_rfc3339(&e.time)
         .ok()
         .map(|t| t.with_timezone(&Utc))
+}
+
+/// Whether a message followed by a new dice turn ended its power's turn: a
+/// stage 2 always does; a stage 1 only when it carried stage 2 too (its
+/// events say the turn ended), not when it hands a shared turn to the
+/// partner's stage 1 (Anniversary, KQ-1), which also opens a dice turn.
+fn turn_ended(stage: u8, events: &[String]) -> bool {
+    stage != 1 || events.iter().any(|e| e.contains("'s turn ended;"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::turn_ended;
+
+    #[test]
+    fn a_stage_1_ends_the_turn_only_when_its_events_say_so() {
+        let handed_over = vec![
+            "United States bought 1 infantry for 3 IPCs".to_owned(),
+            "KQ-1: the United States and China fight one after the other, then both move and \
+             mobilize: United States's non-combat move and mobilization wait until China has \
+             fought; China to move"
+                .to_owned(),
+        ];
+        assert!(!turn_ended(1, &handed_over));
+        let both = vec!["Germany's turn ended; round 1, Soviet Union to move".to_owned()];
+        assert!(turn_ended(1, &both));
+        assert!(turn_ended(2, &[]));
+    }
 }
