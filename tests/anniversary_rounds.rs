@@ -11,6 +11,7 @@ mod verify;
 
 use std::path::{Path, PathBuf};
 
+use adjutant::daemon::text::report_template;
 use adjutant::log::Body;
 use adjutant::matches::Match;
 use adjutant::matches::history::read_log;
@@ -145,6 +146,14 @@ fn play(id: &str, order: [&str; 7], start: [u32; 7], research: bool) {
                 e.seq
             );
             stage_ones += usize::from(a.stage == 1 && a.power == "United States");
+            // A stage-1 report asks its power for stage 2, but China moves
+            // after the US stage 1 and the US after China's (the general
+            // report names who is next).
+            if a.stage == 1 {
+                let handed_over = a.power == "United States" || a.power == "China";
+                let template = if handed_over { "report" } else { "battle" };
+                assert_eq!(report_template(&report), template, "{id}: entry {}", e.seq);
+            }
         }
     }
     assert_eq!(stage_ones, ROUNDS as usize, "{id}");

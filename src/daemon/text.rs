@@ -94,7 +94,10 @@ pub fn report_text(templates: &Templates, report: &TurnReport, zone: Option<&str
 /// The template of a turn report: `battle` after a stage 1 that leaves
 /// stage 2 to come, `report` else.
 pub fn report_template(report: &TurnReport) -> &'static str {
-    if report.stage == 1 && report.stages == "stage 1" {
+    // The battle template asks the same power for its stage 2; after a
+    // stage 1 that hands a shared turn to the partner (Anniversary, KQ-1)
+    // the partner moves next, and the general report says so.
+    if report.stage == 1 && report.stages == "stage 1" && report.next_power == report.power {
         "battle"
     } else {
         "report"
