@@ -235,9 +235,9 @@ mod tests {
     fn a_stage_1_ends_the_turn_only_when_its_events_say_so() {
         let handed_over = vec![
             "United States bought 1 infantry for 3 IPCs".to_owned(),
-            "KQ-1: the United States and China fight one after the other, then both move and \
-             mobilize: United States's non-combat move and mobilization wait until China has \
-             fought; China to move"
+            "United States's non-combat move and mobilization wait until China has fought; \
+             China to move (a shared turn (Anniversary, KQ-1): both powers fight one after the \
+             other, then both move and mobilize)"
                 .to_owned(),
         ];
         assert!(!turn_ended(1, &handed_over));

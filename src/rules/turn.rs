@@ -396,8 +396,8 @@ fn hand_over_shared_turn(
 ) -> bool {
     let order = game.turn_order();
     let names = game.powers();
-    let rule = "KQ-1: the United States and China fight one after the other, then both move \
-                and mobilize";
+    let rule = "a shared turn (Anniversary, KQ-1): both powers fight one after the other, then \
+                both move and mobilize";
     let (next, phase, back) = if let Some(next) = interleaved_partner(game, state, power) {
         (next, Phase::Purchase, None)
     } else if let Some(waiting) = state.shared_turn.take() {
