@@ -1348,7 +1348,7 @@ fn standing_text(m: &Match, power: &str) -> String {
         .map(|&u| game.unit_types()[u].name.as_str())
         .collect();
     format!(
-        "Standing orders of {power}:\n    losses: {}\n    keep_one_land_unit: {}\n    submarines: {}\n    bystander_losses: {}\n{}\n\
+        "Standing orders of {power}:\n    losses: {}\n    keep_one_land_unit: {}\n    submarines: {}\n    bystander_losses: {}\n{}{}\n\
          To change them, send a message with a standing: section (command: help shows one).\n",
         if losses.is_empty() {
             "the rules' default order".to_string()
@@ -1360,7 +1360,15 @@ fn standing_text(m: &Match, power: &str) -> String {
         s.bystander_losses.word(),
         s.intercept
             .map(|n| format!("    intercept: {n}\n"))
-            .unwrap_or_default()
+            .unwrap_or_default(),
+        if game.option("middle_east_payer").is_some() {
+            format!(
+                "    middle_east_payment: {}\n",
+                s.middle_east_payment.word()
+            )
+        } else {
+            String::new()
+        }
     )
 }
 

@@ -434,6 +434,7 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
         submarines: SubmarinePolicy::Fight,
         intercept: None,
         bystander_losses: Default::default(),
+        middle_east_payment: Default::default(),
     }];
     let def_chooser = Chooser::Defender {
         standing: &standing,

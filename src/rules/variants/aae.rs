@@ -159,9 +159,10 @@ const SOVIET_UNION: &str = "Soviet Union";
 /// their treasuries straight to `power` (FAQ: "the Allies must pay the
 /// territories' IPC value directly to the German player ... The bank is not
 /// involved"). Who pays: option `middle_east_payer`; with `allies_choose`
-/// (until the orders carry the Allies' choice) the richest Allied power pays,
-/// then the next richest for what it could not. A payment the treasuries
-/// cannot cover is paid as far as they go.
+/// the Allies choose in their standing orders (`middle_east_payment`: first,
+/// richest_first or last), and within each choice the richest pays first,
+/// the next richest what it could not. A payment the treasuries cannot cover
+/// is paid as far as they go.
 fn middle_east_payment(
     game: &GameDef,
     state: &mut GameState,
@@ -208,8 +209,15 @@ fn middle_east_payment(
         Some(p) => vec![p],
         None => payers,
     };
-    // Richest first; ties in the order the powers are listed.
-    order.sort_by_key(|&p| std::cmp::Reverse(state.ipcs[p]));
+    // Each Allied power's standing orders place it first, by treasury or
+    // last; within a place the richest first, ties in the order the powers
+    // are listed. A named payer pays alone.
+    order.sort_by_key(|&p| {
+        (
+            state.standing[p].middle_east_payment,
+            std::cmp::Reverse(state.ipcs[p]),
+        )
+    });
     let receiver = &game.powers()[power].name;
     let mut paid = Vec::new();
     let mut left = owed;
