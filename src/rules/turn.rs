@@ -458,7 +458,7 @@ pub fn end_turn(game: &GameDef, state: &mut GameState, power: PowerId, events: &
         unit.submerged = false;
         unit.hits = 0;
     }
-    movement::end_turn(state);
+    movement::end_turn(game, state);
     let rules = game.rule_set();
     rules.end_of_turn(game, state, power, events);
     conquest::update_convoys(game, state, events);

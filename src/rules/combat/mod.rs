@@ -372,17 +372,24 @@ pub(crate) fn destroy(
         .filter(|u| u.cargo_of == Some(id))
         .map(|u| (u.owner, u.unit))
         .collect();
+    // Allied aircraft riding a carrier are its cargo too (movement::air).
+    let carrier = state
+        .unit(id)
+        .is_some_and(|u| ctx.ut(u).carrier_capacity.unwrap_or(0) > 0);
     for (power, unit) in cargo {
         events.push(Event::Casualty {
             space,
             power,
             unit,
             destroyed: true,
-            reason: "rule: cargo goes down with its transport".into(),
+            reason: if carrier {
+                "rule: allied aircraft carried as cargo go down with their carrier".into()
+            } else {
+                "rule: cargo goes down with its transport".into()
+            },
         });
     }
     state.units.retain(|u| u.id != id && u.cargo_of != Some(id));
-    let _ = ctx;
 }
 
 /// Errors in the plans and declarations, before any die.

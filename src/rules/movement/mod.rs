@@ -116,7 +116,8 @@ pub fn lose_unlanded_aircraft(
 /// Clears what movement records about the turn that ends: spaces moved,
 /// combat moves, unloading. The turn module calls it when a power's turn
 /// ends, before the next power moves.
-pub fn end_turn(state: &mut GameState) {
+pub fn end_turn(game: &GameDef, state: &mut GameState) {
+    air::set_down_allied_aircraft(game, state);
     for unit in &mut state.units {
         unit.moved = 0;
         unit.combat_moved = false;
@@ -516,6 +517,11 @@ impl<'a> Mover<'a> {
         if self.errors.len() > before {
             return;
         }
+        let riders = if kinds.contains(&UnitKind::Sea) {
+            air::board_allied_aircraft(self, state, &ids, start)
+        } else {
+            None
+        };
         self.relocate(state, &ids, path, origin);
         events.push(Event::Moved {
             power: self.power,
@@ -523,6 +529,7 @@ impl<'a> Mover<'a> {
             path: path.to_vec(),
             combat: self.combat,
         });
+        events.extend(riders);
         if self.combat {
             let end = *path.last().expect("checked");
             if kinds.contains(&UnitKind::Land) {
