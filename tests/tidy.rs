@@ -195,3 +195,53 @@ fn the_tidy_scanner_sees_code_and_skips_comments_and_unit_tests() {
     );
     assert_eq!(lines[0].0, 2);
 }
+
+/// `docs/architecture.md`'s "Find a rule by its name": every file it names
+/// exists, and every function it names after a file is defined in it.
+#[test]
+fn the_rule_index_names_only_real_files_and_functions() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/architecture.md")).unwrap();
+    let start = doc
+        .find("## Find a rule by its name")
+        .expect("docs/architecture.md has the rule index");
+    let section = &doc[start..];
+    let end = section[3..].find("\n## ").map_or(section.len(), |e| e + 3);
+    let mut rows = 0;
+    let mut wrong = Vec::new();
+    for line in section[..end].lines().filter(|l| l.starts_with("| ")) {
+        let Some(cell) = line.trim_end_matches('|').rsplit('|').next() else {
+            continue;
+        };
+        let mut file: Option<String> = None;
+        for (i, piece) in cell.split('`').enumerate() {
+            if i % 2 == 0 {
+                // Text between code spans: a `:` after a path introduces
+                // its functions; anything else ends them.
+                if !piece.trim().is_empty() && !piece.trim().starts_with(':') && piece != ", " {
+                    file = None;
+                }
+                continue;
+            }
+            if piece.starts_with("src/") {
+                rows += 1;
+                if !root.join(piece).is_file() {
+                    wrong.push(format!("no file {piece}"));
+                }
+                file = Some(piece.to_owned());
+            } else if let Some(f) = &file {
+                let text = std::fs::read_to_string(root.join(f)).unwrap_or_default();
+                if !text.contains(&format!("fn {piece}("))
+                    && !text.contains(&format!("fn {piece}<"))
+                {
+                    wrong.push(format!("no fn {piece} in {f}"));
+                }
+            }
+        }
+    }
+    assert!(rows >= 30, "the index names only {rows} files");
+    assert!(
+        wrong.is_empty(),
+        "docs/architecture.md's rule index: {wrong:?}"
+    );
+}
