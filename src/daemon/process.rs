@@ -382,11 +382,8 @@ impl Daemon {
         let m = Match::open(dir)?;
         let roster = Roster::load(dir, m.game())?;
         let game_name = m.game().files().game.name.clone();
-        let options: Vec<RuleOption> = m
-            .game()
-            .rule_set()
-            .options()
-            .iter()
+        let options: Vec<RuleOption> = crate::rules::variants::all_options(m.game().rule_set())
+            .into_iter()
             .filter_map(|spec| {
                 Some(RuleOption {
                     name: spec.name.to_owned(),

@@ -2,7 +2,8 @@
 //!
 //! Interpretations and their sources: `docs/rules/aae.md`.
 
-use super::{OptionKind, OptionSpec, RuleSetHooks, TakeOver};
+use super::base::Base;
+use super::{OptionKind, OptionSpec, RuleSetHooks, TakeOver, inherit};
 use crate::rules::conquest::{allied, original_owner};
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, OptionValue, UnitKind};
@@ -81,6 +82,25 @@ impl RuleSetHooks for Aae {
     fn id(&self) -> &'static str {
         "aae"
     }
+
+    fn base(&self) -> Option<&'static dyn RuleSetHooks> {
+        Some(&Base)
+    }
+
+    fn not_yet(&self) -> Option<&'static str> {
+        None
+    }
+
+    inherit!(Base =>
+        start_of_turn,
+        placement_sites,
+        holds_unplaceable_units,
+        placement_rule,
+        freed_capital_regains_territories,
+        ships_blocked_by,
+        sea_passage_closed,
+        combat_rules,
+    );
 
     fn options(&self) -> &'static [OptionSpec] {
         OPTIONS

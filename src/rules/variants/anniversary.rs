@@ -3,7 +3,10 @@
 //!
 //! Interpretations and their sources: `docs/rules/anniversary.md`.
 
-use super::{CombatRules, OptionKind, OptionSpec, RaidAirBattle, RuleSetHooks, ShipBlocking};
+use super::base::Base;
+use super::{
+    CombatRules, OptionKind, OptionSpec, RaidAirBattle, RuleSetHooks, ShipBlocking, inherit,
+};
 use crate::rules::conquest::capital_lost;
 use crate::rules::events::Event;
 use crate::rules::income::objectives_met;
@@ -80,6 +83,16 @@ impl RuleSetHooks for Anniversary {
     fn id(&self) -> &'static str {
         "anniversary"
     }
+
+    fn base(&self) -> Option<&'static dyn RuleSetHooks> {
+        Some(&Base)
+    }
+
+    fn not_yet(&self) -> Option<&'static str> {
+        None
+    }
+
+    inherit!(Base => territory_pays_income, take_over_units);
 
     fn options(&self) -> &'static [OptionSpec] {
         OPTIONS
