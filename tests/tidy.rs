@@ -245,3 +245,24 @@ fn the_rule_index_names_only_real_files_and_functions() {
         "docs/architecture.md's rule index: {wrong:?}"
     );
 }
+
+/// Options are read through their typed declarations
+/// (`src/rules/options.rs`), never by a name written as a string in engine
+/// code.
+#[test]
+fn no_option_is_read_by_its_name_outside_the_option_module() {
+    let found = engine_lines_with(
+        &["option(\"", "o.name == \"", "s.name == \""],
+        &[
+            "options.rs",
+            // Until the Anniversary options are typed (issue 16, item 2).
+            "variants/anniversary.rs",
+            "combat/strategic_bombing.rs",
+        ],
+    );
+    assert!(
+        found.is_empty(),
+        "read options with their OptionSpec (LOW_LUCK.on(game), ...), not by name:\n{}",
+        found.join("\n")
+    );
+}

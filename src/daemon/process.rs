@@ -1358,7 +1358,7 @@ fn standing_text(m: &Match, power: &str) -> String {
         s.intercept
             .map(|n| format!("    intercept: {n}\n"))
             .unwrap_or_default(),
-        if game.option("middle_east_payer").is_some() {
+        if s.middle_east_payment != crate::rules::orders::MiddleEastPayment::default() {
             format!(
                 "    middle_east_payment: {}\n",
                 s.middle_east_payment.word()

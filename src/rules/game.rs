@@ -283,7 +283,7 @@ impl GameDef {
     /// The research rules when this game plays them: `research:` in
     /// `game.yaml` and the rule option `research` on.
     pub fn research(&self) -> Option<&Research> {
-        let on = self.option("research") == Some(OptionValue::Bool(true));
+        let on = crate::rules::options::RESEARCH.on(self);
         self.files.game.research.as_ref().filter(|_| on)
     }
 
@@ -533,7 +533,7 @@ impl Validator {
         if let Some(rs) = self.rule_set
             && !variants::all_options(rs)
                 .iter()
-                .any(|o| o.name == "research")
+                .any(|o| o.name == crate::rules::options::RESEARCH.name)
         {
             self.problem(
                 files::GAME,

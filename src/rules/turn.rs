@@ -18,9 +18,7 @@ use crate::rules::conquest;
 use crate::rules::events::Event;
 use crate::rules::income;
 use crate::rules::movement;
-use crate::rules::orders::{
-    Located, MiddleEastPayment, OrderError, Orders, Origin, PowerId, TakeOverOrder,
-};
+use crate::rules::orders::{Located, OrderError, Orders, Origin, PowerId, TakeOverOrder};
 use crate::rules::production;
 use crate::rules::research;
 use crate::rules::state::{GameState, Phase};
@@ -113,20 +111,11 @@ fn run(
         // Any power, any time: how it defends when it cannot be asked.
         let standing = orders.standing.as_ref().expect("checked");
         // A choice no rule of this game reads would be kept and ignored.
-        if standing.item.middle_east_payment != MiddleEastPayment::default()
-            && game.option("middle_east_payer").is_none()
+        if let Some(reason) = game
+            .rule_set()
+            .standing_orders_problem(game, &standing.item)
         {
-            return Err(vec![
-                OrderError::new(
-                    &standing.origin,
-                    format!(
-                        "this game ({}) has no Middle East payment: leave out \
-                         middle_east_payment",
-                        game.files().game.name
-                    ),
-                )
-                .field("middle_east_payment"),
-            ]);
+            return Err(vec![OrderError::new(&standing.origin, reason)]);
         }
         let mut next = state.clone();
         next.standing[power] = standing.item.clone();

@@ -32,7 +32,8 @@ mod strategic_bombing;
 use crate::dice::{DiceSource, Label};
 use crate::rules::conquest::{allied, capture_territory, is_warship, take_convoy};
 use crate::rules::events::Event;
-use crate::rules::model::{Ability, OptionValue, UnitKind, UnitType};
+use crate::rules::model::{Ability, UnitKind, UnitType};
+use crate::rules::options::LOW_LUCK;
 use crate::rules::orders::{
     BattlePlan, BystanderLosses, Located, MoveOrder, OrderError, Origin, PowerId, Retreat,
     SubmarinePolicy,
@@ -189,7 +190,7 @@ pub fn fight_battles_declared(
         orders,
         plans,
         decl: declarations,
-        low_luck: matches!(game.option("low_luck"), Some(OptionValue::Bool(true))),
+        low_luck: LOW_LUCK.on(game),
         rules: game.rule_set().combat_rules(game),
     };
     let errors = validate(&ctx, state);

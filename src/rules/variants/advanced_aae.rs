@@ -60,6 +60,7 @@ impl RuleSetHooks for AdvancedAae {
         ships_blocked_by,
         sea_passage_closed,
         combat_rules,
+        standing_orders_problem,
         take_over_units,
     );
 

@@ -11,6 +11,7 @@ use crate::rules::conquest::capital_lost;
 use crate::rules::events::Event;
 use crate::rules::income::objectives_met;
 use crate::rules::model::{Ability, OptionValue};
+use crate::rules::options::{LOW_LUCK, RESEARCH};
 use crate::rules::orders::{PowerId, UnitCount};
 use crate::rules::problem::Problem;
 use crate::rules::production::{Complex, totals};
@@ -54,11 +55,7 @@ static OPTIONS: &[OptionSpec] = &[
         kind: OptionKind::Bool { default: false },
         about: "optional national objective bonuses",
     },
-    OptionSpec {
-        name: "research",
-        kind: OptionKind::Bool { default: true },
-        about: "research and development",
-    },
+    RESEARCH,
     OptionSpec {
         name: "dardanelles_closed",
         kind: OptionKind::Bool { default: false },
@@ -70,13 +67,7 @@ static OPTIONS: &[OptionSpec] = &[
         about: "FAQ optional rule: fighters escort bombers (at 1, 2 with Jet Fighters) and \
                 defending fighters intercept (at 2) in one round before a strategic bombing raid",
     },
-    OptionSpec {
-        name: "low_luck",
-        kind: OptionKind::Bool { default: false },
-        about: "Low Luck: each firing group scores one hit per 6 points of total strength \
-                and rolls one die for the remainder (a common league option, not in the \
-                rulebook)",
-    },
+    LOW_LUCK,
 ];
 
 impl RuleSetHooks for Anniversary {
@@ -92,7 +83,11 @@ impl RuleSetHooks for Anniversary {
         None
     }
 
-    inherit!(Base => territory_pays_income, take_over_units);
+    inherit!(Base =>
+        territory_pays_income,
+        standing_orders_problem,
+        take_over_units,
+    );
 
     fn options(&self) -> &'static [OptionSpec] {
         OPTIONS

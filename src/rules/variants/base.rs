@@ -12,7 +12,7 @@
 
 use super::{CombatRules, OptionSpec, RuleSetHooks, ShipBlocking, TakeOver};
 use crate::rules::events::Event;
-use crate::rules::orders::PowerId;
+use crate::rules::orders::{MiddleEastPayment, PowerId, StandingOrders};
 use crate::rules::problem::Problem;
 use crate::rules::production::{self, Complex};
 use crate::rules::state::GameState;
@@ -127,6 +127,17 @@ impl RuleSetHooks for Base {
             aa_fires_at_overflights: true,
             transports_last: false,
         }
+    }
+
+    /// Every standing order but a place in AAE's Middle East payment, which
+    /// no rule here reads.
+    fn standing_orders_problem(&self, game: &GameDef, standing: &StandingOrders) -> Option<String> {
+        (standing.middle_east_payment != MiddleEastPayment::default()).then(|| {
+            format!(
+                "this game ({}) has no Middle East payment: leave out middle_east_payment",
+                game.files().game.name
+            )
+        })
     }
 
     /// No rule lets a power take over an ally's units.

@@ -64,6 +64,7 @@ impl RuleSetHooks for Classic {
         ships_blocked_by,
         sea_passage_closed,
         combat_rules,
+        standing_orders_problem,
         take_over_units,
     );
 

@@ -63,6 +63,7 @@ impl RuleSetHooks for JBoulton {
         ships_blocked_by,
         sea_passage_closed,
         combat_rules,
+        standing_orders_problem,
         take_over_units,
     );
 }

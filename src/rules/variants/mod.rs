@@ -7,8 +7,7 @@
 //! and the consistency checks that only hold under that rule set.
 
 use crate::rules::events::Event;
-use crate::rules::model::OptionValue;
-use crate::rules::orders::{PowerId, UnitList};
+use crate::rules::orders::{PowerId, StandingOrders, UnitList};
 use crate::rules::problem::Problem;
 use crate::rules::production::Complex;
 use crate::rules::state::GameState;
@@ -21,76 +20,7 @@ pub mod base;
 pub mod classic;
 pub mod jboulton;
 
-/// The type and default of a rule option.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OptionKind {
-    /// `true` or `false`.
-    Bool {
-        /// Value when `game.yaml` does not set it.
-        default: bool,
-    },
-    /// A whole number in `min..=max`.
-    Int {
-        /// Value when `game.yaml` does not set it.
-        default: i64,
-        /// Smallest accepted value.
-        min: i64,
-        /// Largest accepted value.
-        max: i64,
-    },
-    /// One word out of a fixed list.
-    Choice {
-        /// Value when `game.yaml` does not set it.
-        default: &'static str,
-        /// The accepted words.
-        choices: &'static [&'static str],
-    },
-}
-
-/// A rule option a rule set understands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct OptionSpec {
-    /// The key in `game.yaml`'s `options:`.
-    pub name: &'static str,
-    /// Its type and default.
-    pub kind: OptionKind,
-    /// What it changes and where the reading comes from.
-    pub about: &'static str,
-}
-
-impl OptionSpec {
-    /// The default value.
-    pub fn default_value(&self) -> OptionValue {
-        match self.kind {
-            OptionKind::Bool { default } => OptionValue::Bool(default),
-            OptionKind::Int { default, .. } => OptionValue::Int(default),
-            OptionKind::Choice { default, .. } => OptionValue::Text(default.to_owned()),
-        }
-    }
-
-    /// Checks a value from `game.yaml`; the error says what was expected.
-    pub fn check(&self, value: &OptionValue) -> Result<(), String> {
-        match (self.kind, value) {
-            (OptionKind::Bool { .. }, OptionValue::Bool(_)) => Ok(()),
-            (OptionKind::Int { min, max, .. }, OptionValue::Int(v)) if (min..=max).contains(v) => {
-                Ok(())
-            }
-            (OptionKind::Int { min, max, .. }, _) => Err(format!(
-                "expected a whole number from {min} to {max}, found {value}"
-            )),
-            (OptionKind::Choice { choices, .. }, OptionValue::Text(t))
-                if choices.contains(&t.as_str()) =>
-            {
-                Ok(())
-            }
-            (OptionKind::Choice { choices, .. }, _) => Err(format!(
-                "expected one of {}, found {value}",
-                choices.join(", ")
-            )),
-            (OptionKind::Bool { .. }, _) => Err(format!("expected true or false, found {value}")),
-        }
-    }
-}
+pub use crate::rules::options::{OptionKind, OptionSpec};
 
 /// A power's request to take over an ally's units ([`RuleSetHooks::take_over_units`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -298,6 +228,11 @@ pub trait RuleSetHooks: Sync {
     /// game's options (optional rules).
     fn combat_rules(&self, game: &GameDef) -> CombatRules;
 
+    /// Why standing orders cannot be kept in this game (a choice that no
+    /// rule of it reads, such as AAE's Middle East payment elsewhere), or
+    /// `None` when they can.
+    fn standing_orders_problem(&self, game: &GameDef, standing: &StandingOrders) -> Option<String>;
+
     /// `power` taking over an ally's units (AAE: the Soviet Patriotic War).
     /// The units named must be there; on success they belong to `power`.
     fn take_over_units(
@@ -413,6 +348,15 @@ macro_rules! inherit {
             $base.combat_rules(game)
         }
     };
+    (@hook $base:expr, standing_orders_problem) => {
+        fn standing_orders_problem(
+            &self,
+            game: &$crate::rules::GameDef,
+            standing: &$crate::rules::orders::StandingOrders,
+        ) -> Option<String> {
+            $base.standing_orders_problem(game, standing)
+        }
+    };
     (@hook $base:expr, take_over_units) => {
         fn take_over_units(
             &self,
@@ -496,6 +440,7 @@ pub(crate) fn no_buyable_factories(game: &GameDef, why: &str) -> Vec<Problem> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::model::OptionValue;
 
     /// A rule set built on AAE that changes nothing.
     struct OnAae;
@@ -530,6 +475,7 @@ mod tests {
             ships_blocked_by,
             sea_passage_closed,
             combat_rules,
+            standing_orders_problem,
             take_over_units,
         );
     }
