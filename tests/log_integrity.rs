@@ -433,3 +433,36 @@ fn a_writer_whose_clock_went_back_writes_the_previous_entrys_time() {
     let last = adjutant::log::parse_line(&last[..last.len() - 1]).unwrap();
     assert_eq!(last.time, later);
 }
+
+/// `verify` notes a log of the first format, whose rules cannot rule out
+/// extra order entries feeding a turn key, and only such a log.
+#[test]
+fn a_log_of_the_first_format_is_reported_as_legacy_and_only_it() {
+    let dir = std::env::temp_dir().join(format!("adjutant-legacy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("log.jsonl");
+    write_log(
+        &path,
+        Shape {
+            turns: 1,
+            labels_per_turn: 1,
+            dice_per_label: 2,
+        },
+    );
+    let data = std::fs::read(&path).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let now = verify_bytes(&data, &VerifyOptions::default()).unwrap();
+    assert!(!now.legacy_format, "a log of format 2 reported as legacy");
+    // The genesis alone, as format 1.
+    let first_line = &data[..=data.iter().position(|&b| b == b'\n').unwrap()];
+    let old = common::rechain(first_line, |e| {
+        if let Body::Genesis(g) = &mut e.body {
+            g.format = adjutant::log::entry::LOG_FORMAT_V1.into();
+        }
+    });
+    let old = verify_bytes(&old, &VerifyOptions::default()).unwrap();
+    assert!(
+        old.legacy_format,
+        "a log of format 1 not reported as legacy"
+    );
+}

@@ -7,8 +7,8 @@ use std::sync::OnceLock;
 
 use adjutant::rules::orders::parse::{Message, parse_message};
 use adjutant::rules::orders::{
-    BattlePlan, BystanderLosses, Load, MoveOrder, OrderError, Orders, Retreat, StandingOrders,
-    SubmarinePolicy, TakeOverOrder, UnitCount,
+    BattlePlan, BystanderLosses, Load, MiddleEastPayment, MoveOrder, OrderError, Orders, Retreat,
+    StandingOrders, SubmarinePolicy, TakeOverOrder, UnitCount,
 };
 use adjutant::rules::{GameDef, SpaceId, load_dir};
 
@@ -1018,6 +1018,11 @@ fn random_orders(rng: &mut Rng) -> Orders {
             } else {
                 BystanderLosses::Last
             },
+            middle_east_payment: [
+                MiddleEastPayment::First,
+                MiddleEastPayment::RichestFirst,
+                MiddleEastPayment::Last,
+            ][rng.below(3)],
         }));
     }
     o

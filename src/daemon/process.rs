@@ -382,11 +382,8 @@ impl Daemon {
         let m = Match::open(dir)?;
         let roster = Roster::load(dir, m.game())?;
         let game_name = m.game().files().game.name.clone();
-        let options: Vec<RuleOption> = m
-            .game()
-            .rule_set()
-            .options()
-            .iter()
+        let options: Vec<RuleOption> = crate::rules::variants::all_options(m.game().rule_set())
+            .into_iter()
             .filter_map(|spec| {
                 Some(RuleOption {
                     name: spec.name.to_owned(),
@@ -1348,7 +1345,7 @@ fn standing_text(m: &Match, power: &str) -> String {
         .map(|&u| game.unit_types()[u].name.as_str())
         .collect();
     format!(
-        "Standing orders of {power}:\n    losses: {}\n    keep_one_land_unit: {}\n    submarines: {}\n    bystander_losses: {}\n{}\n\
+        "Standing orders of {power}:\n    losses: {}\n    keep_one_land_unit: {}\n    submarines: {}\n    bystander_losses: {}\n{}{}\n\
          To change them, send a message with a standing: section (command: help shows one).\n",
         if losses.is_empty() {
             "the rules' default order".to_string()
@@ -1360,7 +1357,15 @@ fn standing_text(m: &Match, power: &str) -> String {
         s.bystander_losses.word(),
         s.intercept
             .map(|n| format!("    intercept: {n}\n"))
-            .unwrap_or_default()
+            .unwrap_or_default(),
+        if s.middle_east_payment != crate::rules::orders::MiddleEastPayment::default() {
+            format!(
+                "    middle_east_payment: {}\n",
+                s.middle_east_payment.word()
+            )
+        } else {
+            String::new()
+        }
     )
 }
 

@@ -197,15 +197,6 @@ impl Chain {
         self.pending.as_ref().map(|p| p.time_ms)
     }
 
-    /// The digests that feed (or fed) the open turn's key, in the order the
-    /// key takes them.
-    pub fn key_digests(&self) -> Vec<OrderDigest> {
-        match (&self.open, self.rules) {
-            (Some(open), Some(rules)) => rules.key_order(&open.digests),
-            _ => Vec::new(),
-        }
-    }
-
     fn apply_body(&mut self, seq: u64, time_ms: i64, body: &Body) -> Result<(), String> {
         let Some(genesis) = &self.genesis else {
             let Body::Genesis(g) = body else {

@@ -93,6 +93,18 @@ impl GameSource {
         match self {
             GameSource::Builtin => {
                 let Some(g) = builtin(id) else {
+                    // A rule set that is coming: say so plainly.
+                    let pending = crate::rules::variants::RULE_SETS.iter().find(|r| {
+                        let norm = |s: &str| s.replace('-', "_");
+                        norm(r.id()) == norm(id)
+                            || norm(id).trim_start_matches("aae_") == norm(r.id())
+                    });
+                    if let Some(why) = pending.and_then(|r| r.not_yet()) {
+                        return Err(format!(
+                            "{why}. The games that can be played are: {}",
+                            builtin_ids()
+                        ));
+                    }
                     return Err(format!(
                         "\"{id}\" is not a built-in game (they are: {}); for a game of your own, give the directory that holds it with --games DIR (it reads DIR/{id}/game.yaml and the other files)",
                         builtin_ids()

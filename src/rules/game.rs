@@ -56,7 +56,28 @@ impl GameDef {
     /// Checks the files against each other and against the rule set, and
     /// returns every problem found, or the validated game.
     pub fn new(files: GameFiles) -> Result<GameDef, Problems> {
-        let mut v = Validator::default();
+        Self::build_with(files, None)
+    }
+
+    /// [`GameDef::new`] with the rule set handed in rather than looked up
+    /// by `game.yaml`'s `rule_set:` word, which must name it or one of the
+    /// rule sets it builds on (a rule set derived from AAE plays AAE's
+    /// games).
+    pub fn with_rule_set(
+        files: GameFiles,
+        rule_set: &'static dyn RuleSetHooks,
+    ) -> Result<GameDef, Problems> {
+        Self::build_with(files, Some(rule_set))
+    }
+
+    fn build_with(
+        files: GameFiles,
+        rule_set: Option<&'static dyn RuleSetHooks>,
+    ) -> Result<GameDef, Problems> {
+        let mut v = Validator {
+            rule_set,
+            ..Validator::default()
+        };
         v.index(&files);
         v.check_game(&files);
         v.check_board(&files);
@@ -252,7 +273,9 @@ impl GameDef {
     /// The value of a rule option: `game.yaml`'s, else the rule set's default.
     /// `None` when the rule set has no such option.
     pub fn option(&self, name: &str) -> Option<OptionValue> {
-        let spec = self.rule_set.options().iter().find(|s| s.name == name)?;
+        let spec = variants::all_options(self.rule_set)
+            .into_iter()
+            .find(|s| s.name == name)?;
         let set = self.files.game.options.iter().find(|(k, _)| *k == name);
         Some(set.map_or_else(|| spec.default_value(), |(_, v)| v.clone()))
     }
@@ -260,7 +283,7 @@ impl GameDef {
     /// The research rules when this game plays them: `research:` in
     /// `game.yaml` and the rule option `research` on.
     pub fn research(&self) -> Option<&Research> {
-        let on = self.option("research") == Some(OptionValue::Bool(true));
+        let on = crate::rules::options::RESEARCH.on(self);
         self.files.game.research.as_ref().filter(|_| on)
     }
 
@@ -508,7 +531,9 @@ impl Validator {
             return;
         };
         if let Some(rs) = self.rule_set
-            && !rs.options().iter().any(|o| o.name == "research")
+            && !variants::all_options(rs)
+                .iter()
+                .any(|o| o.name == crate::rules::options::RESEARCH.name)
         {
             self.problem(
                 files::GAME,
@@ -602,7 +627,32 @@ impl Validator {
                 game.id
             ));
         }
-        self.rule_set = variants::rule_set(&game.rule_set);
+        match self.rule_set {
+            Some(handed) => {
+                let mut r = Some(handed);
+                let mut names = false;
+                while let Some(set) = r {
+                    names |= set.id() == game.rule_set;
+                    r = set.base();
+                }
+                if !names {
+                    self.problem(
+                        files::GAME,
+                        "rule_set",
+                        format!(
+                            "the game's rule set is \"{}\", which the rule set {} does not \
+                             build on",
+                            game.rule_set,
+                            handed.id()
+                        ),
+                    );
+                }
+            }
+            None => self.rule_set = variants::rule_set(&game.rule_set),
+        }
+        if let Some(why) = self.rule_set.and_then(|r| r.not_yet()) {
+            self.problem(files::GAME, "rule_set", why);
+        }
         if self.rule_set.is_none() {
             let known: Vec<String> = variants::RULE_SETS
                 .iter()
@@ -712,18 +762,16 @@ impl Validator {
                     self.problem(files::GAME, path, format!("option {key} is set twice"));
                     continue;
                 }
-                match rule_set.options().iter().find(|s| s.name == key) {
+                let options = variants::all_options(rule_set);
+                match options.iter().find(|s| s.name == key) {
                     Some(spec) => {
                         if let Err(e) = spec.check(value) {
                             self.problem(files::GAME, path, e);
                         }
                     }
                     None => {
-                        let known: Vec<String> = rule_set
-                            .options()
-                            .iter()
-                            .map(|s| s.name.to_owned())
-                            .collect();
+                        let known: Vec<String> =
+                            options.iter().map(|s| s.name.to_owned()).collect();
                         let mut reason =
                             format!("rule set {} has no option \"{key}\"", rule_set.id());
                         if let Some(s) = did_you_mean(key, known.iter().map(String::as_str)) {

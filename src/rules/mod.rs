@@ -18,6 +18,7 @@ pub mod model;
 pub mod movement;
 pub mod names;
 pub mod odds;
+pub mod options;
 pub mod orders;
 pub mod problem;
 pub mod production;

@@ -190,7 +190,8 @@ fn options(game: &GameDef, set: &Entries<OptionValue>) -> Result<GameDef, Scenar
         files.game.options.0.retain(|(k, _)| k != name);
         files.game.options.0.push((name.to_owned(), value.clone()));
     }
-    GameDef::new(files).map_err(|e| ScenarioError(format!("options: {e}")))
+    GameDef::with_rule_set(files, game.rule_set())
+        .map_err(|e| ScenarioError(format!("options: {e}")))
 }
 
 /// Runs a scenario against its (already loaded) game.

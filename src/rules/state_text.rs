@@ -13,7 +13,9 @@ use std::fmt::Write;
 
 use super::GameDef;
 use super::SpaceId;
-use super::orders::{BystanderLosses, PowerId, StandingOrders, SubmarinePolicy, UnitList};
+use super::orders::{
+    BystanderLosses, MiddleEastPayment, PowerId, StandingOrders, SubmarinePolicy, UnitList,
+};
 use super::state::{GameState, Hold, SharedTurn, Unit};
 
 /// The first line of every text of this version.
@@ -200,6 +202,7 @@ fn standing_text(game: &GameDef, s: &StandingOrders) -> String {
         submarines,
         intercept,
         bystander_losses,
+        middle_east_payment,
     } = s;
     let mut out = String::new();
     let losses: Vec<&str> = losses
@@ -226,6 +229,13 @@ fn standing_text(game: &GameDef, s: &StandingOrders) -> String {
     // (and state digest) that existing logs recorded.
     if *bystander_losses == BystanderLosses::AlliesChoose {
         out.push_str("; bystander losses allies choose");
+    }
+    if *middle_east_payment != MiddleEastPayment::default() {
+        let _ = write!(
+            out,
+            "; middle east payment {}",
+            middle_east_payment.word().replace('_', " ")
+        );
     }
     out
 }

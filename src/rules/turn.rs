@@ -116,6 +116,13 @@ fn run(
     if is_standing_only(orders) {
         // Any power, any time: how it defends when it cannot be asked.
         let standing = orders.standing.as_ref().expect("checked");
+        // A choice no rule of this game reads would be kept and ignored.
+        if let Some(reason) = game
+            .rule_set()
+            .standing_orders_problem(game, &standing.item)
+        {
+            return Err(vec![OrderError::new(&standing.origin, reason)]);
+        }
         let mut next = state.clone();
         next.standing[power] = standing.item.clone();
         let event = Event::Special {
@@ -343,7 +350,7 @@ fn stage_one(
 /// The power that shares `power`'s turn and plays after it in turn order,
 /// when the rule set interleaves shared turns.
 fn interleaved_partner(game: &GameDef, state: &GameState, power: PowerId) -> Option<usize> {
-    if !game.rule_set().interleaves_shared_turn(game) {
+    if !game.rule_set().combat_rules(game).shared_turn_combat_first {
         return None;
     }
     let order = game.turn_order();
@@ -554,7 +561,7 @@ pub fn end_turn(game: &GameDef, state: &mut GameState, power: PowerId, events: &
     // In an interleaved shared turn the partner still has its stage 2 to
     // play: its units keep what they did this turn.
     let partner = state.shared_turn.as_ref().map(|w| w.waiting);
-    movement::end_turn(state, partner);
+    movement::end_turn(game, state, partner);
     let rules = game.rule_set();
     rules.end_of_turn(game, state, power, events);
     conquest::update_convoys(game, state, events);

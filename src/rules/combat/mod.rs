@@ -32,7 +32,8 @@ mod strategic_bombing;
 use crate::dice::{DiceSource, Label};
 use crate::rules::conquest::{allied, capture_territory, is_warship, take_convoy};
 use crate::rules::events::Event;
-use crate::rules::model::{Ability, OptionValue, UnitKind, UnitType};
+use crate::rules::model::{Ability, UnitKind, UnitType};
+use crate::rules::options::LOW_LUCK;
 use crate::rules::orders::{
     BattlePlan, BystanderLosses, Located, MoveOrder, OrderError, Origin, PowerId, Retreat,
     SubmarinePolicy,
@@ -193,7 +194,7 @@ pub fn fight_battles_declared(
         orders,
         plans,
         decl: declarations,
-        low_luck: matches!(game.option("low_luck"), Some(OptionValue::Bool(true))),
+        low_luck: LOW_LUCK.on(game),
         rules: game.rule_set().combat_rules(game),
     };
     let errors = validate(&ctx, state);
@@ -385,17 +386,24 @@ pub(crate) fn destroy(
         .filter(|u| u.cargo_of == Some(id))
         .map(|u| (u.owner, u.unit))
         .collect();
+    // Allied aircraft riding a carrier are its cargo too (movement::air).
+    let carrier = state
+        .unit(id)
+        .is_some_and(|u| ctx.ut(u).carrier_capacity.unwrap_or(0) > 0);
     for (power, unit) in cargo {
         events.push(Event::Casualty {
             space,
             power,
             unit,
             destroyed: true,
-            reason: "rule: cargo goes down with its transport".into(),
+            reason: if carrier {
+                "rule: allied aircraft carried as cargo go down with their carrier".into()
+            } else {
+                "rule: cargo goes down with its transport".into()
+            },
         });
     }
     state.units.retain(|u| u.id != id && u.cargo_of != Some(id));
-    let _ = ctx;
 }
 
 /// Errors in the plans and declarations, before any die.

@@ -15,11 +15,11 @@
 use std::collections::HashMap;
 
 use super::{Mover, path};
-use crate::rules::SpaceId;
 use crate::rules::events::Event;
 use crate::rules::model::{UnitKind, UnitType};
 use crate::rules::orders::{OrderError, Origin, UnitList};
 use crate::rules::state::{GameState, Unit};
+use crate::rules::{GameDef, SpaceId};
 
 /// Carrier space promised to aircraft by combat-move landings.
 #[derive(Debug, Default, Clone)]
@@ -539,6 +539,121 @@ pub fn check_landings(mover: &mut Mover, state: &mut GameState, events: &mut Vec
                 )
                 .field("path"),
             );
+        }
+    }
+}
+
+/// Allied aircraft on carriers that the mover sails away: they cannot fly
+/// in the mover's turn, so they ride as cargo (no part in a battle, never
+/// chosen as casualties, lost with their carrier) and are set down at the
+/// end of the turn ([`set_down_allied_aircraft`]). Which carrier an
+/// aircraft stands on is not recorded, so those that the carriers staying
+/// in `start` can still hold stay; the others board the carriers among
+/// `moving` (lowest unit id first, as far as each carrier's capacity goes).
+/// DAAK clarifications 2003, §3.4(a) and (e); docs/rules/aae.md.
+pub(crate) fn board_allied_aircraft(
+    mover: &Mover,
+    state: &mut GameState,
+    moving: &[u32],
+    start: SpaceId,
+) -> Option<Event> {
+    if !mover.game.is_sea(start) {
+        return None;
+    }
+    let capacity = |u: &Unit| u32::from(mover.utype(u).carrier_capacity.unwrap_or(0));
+    let carriers: Vec<(u32, u32)> = state
+        .units_at(start)
+        .filter(|u| moving.contains(&u.id) && capacity(u) > 0)
+        .map(|u| (u.id, capacity(u)))
+        .collect();
+    if carriers.is_empty() {
+        return None;
+    }
+    let staying: u32 = state
+        .units_at(start)
+        .filter(|u| mover.friendly(u.owner) && !moving.contains(&u.id))
+        .map(capacity)
+        .sum();
+    let mut guests: Vec<(u32, u32)> = state
+        .units_at(start)
+        .filter(|u| {
+            u.owner != mover.power
+                && mover.friendly(u.owner)
+                && u.cargo_of.is_none()
+                && mover.utype(u).kind == Some(UnitKind::Air)
+        })
+        .map(|u| (u.id, u32::from(mover.utype(u).carrier_cost.unwrap_or(0))))
+        .collect();
+    guests.sort_unstable();
+    // The guests the staying carriers hold, lowest ids first, stay.
+    let mut room = staying;
+    let mut riders = Vec::new();
+    for (id, cost) in guests {
+        if cost <= room {
+            room -= cost;
+        } else {
+            riders.push((id, cost));
+        }
+    }
+    let mut boarded: Vec<u32> = Vec::new();
+    let mut used: Vec<u32> = Vec::new();
+    let mut carriers = carriers.into_iter();
+    let mut current = carriers.next();
+    let mut aboard = 0;
+    for (id, cost) in riders {
+        while let Some((carrier, cap)) = current {
+            if aboard + cost <= cap {
+                aboard += cost;
+                if let Some(u) = state.unit_mut(id) {
+                    u.cargo_of = Some(carrier);
+                }
+                boarded.push(id);
+                if !used.contains(&carrier) {
+                    used.push(carrier);
+                }
+                break;
+            }
+            current = carriers.next();
+            aboard = 0;
+        }
+    }
+    if boarded.is_empty() {
+        return None;
+    }
+    let mut by_power: Vec<(usize, usize, u32)> = Vec::new();
+    for id in &boarded {
+        let u = state.unit(*id).expect("boarded from the state");
+        match by_power
+            .iter_mut()
+            .find(|(p, t, _)| *p == u.owner && *t == u.unit)
+        {
+            Some(entry) => entry.2 += 1,
+            None => by_power.push((u.owner, u.unit, 1)),
+        }
+    }
+    let list: Vec<String> = by_power
+        .iter()
+        .map(|(p, t, n)| format!("{n} {} {}", mover.game.powers()[*p].name, mover.uname(*t)))
+        .collect();
+    Some(Event::Special {
+        rule: "allied aircraft on a carrier".into(),
+        detail: format!(
+            "{} {} carried as cargo from {} by {}'s carrier{}",
+            list.join(", "),
+            if boarded.len() == 1 { "is" } else { "are" },
+            mover.sname(start),
+            mover.game.powers()[mover.power].name,
+            if used.len() > 1 { "s" } else { "" }
+        ),
+    })
+}
+
+/// The end of a turn: allied aircraft that rode a carrier as cargo are
+/// aircraft on its deck again, free to fly in their own power's turn.
+pub(crate) fn set_down_allied_aircraft(game: &GameDef, state: &mut GameState) {
+    for u in &mut state.units {
+        if u.cargo_of.is_some() && game.unit_types()[u.unit].kind == Some(UnitKind::Air) {
+            u.cargo_of = None;
         }
     }
 }

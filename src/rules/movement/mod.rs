@@ -126,7 +126,8 @@ pub(crate) fn fought_at_sea_reason() -> String {
 /// ends, before the next power moves; the units of `spare`, a partner in
 /// an interleaved shared turn whose non-combat move is still to come, keep
 /// theirs.
-pub fn end_turn(state: &mut GameState, spare: Option<usize>) {
+pub fn end_turn(game: &GameDef, state: &mut GameState, spare: Option<usize>) {
+    air::set_down_allied_aircraft(game, state);
     for unit in state.units.iter_mut().filter(|u| Some(u.owner) != spare) {
         unit.moved = 0;
         unit.combat_moved = false;
@@ -530,6 +531,11 @@ impl<'a> Mover<'a> {
         if self.errors.len() > before {
             return;
         }
+        let riders = if kinds.contains(&UnitKind::Sea) {
+            air::board_allied_aircraft(self, state, &ids, start)
+        } else {
+            None
+        };
         self.relocate(state, &ids, path, origin);
         events.push(Event::Moved {
             power: self.power,
@@ -537,6 +543,7 @@ impl<'a> Mover<'a> {
             path: path.to_vec(),
             combat: self.combat,
         });
+        events.extend(riders);
         if self.combat {
             let end = *path.last().expect("checked");
             if kinds.contains(&UnitKind::Land) {

@@ -10,7 +10,8 @@ use super::side::Side;
 use super::{Battle, DEFAULT_BATTLES, OddsReport};
 use crate::rules::combat::casualties::Chooser;
 use crate::rules::combat::fights;
-use crate::rules::model::{Ability, OptionValue, UnitKind};
+use crate::rules::model::{Ability, UnitKind};
+use crate::rules::options::LOW_LUCK;
 use crate::rules::orders::grammar::Names;
 use crate::rules::orders::{StandingOrders, SubmarinePolicy, UnitCount, UnitList};
 use crate::rules::research::{self, Technology};
@@ -256,10 +257,7 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
             (Vec::new(), Vec::new())
         }
     };
-    let low_luck = q.low_luck.unwrap_or(matches!(
-        game.option("low_luck"),
-        Some(OptionValue::Bool(true))
-    ));
+    let low_luck = q.low_luck.unwrap_or(LOW_LUCK.on(game));
     let is_ship = |u: usize| types[u].kind == Some(UnitKind::Sea);
     let sea = match q.battle {
         Some(b) => b == BattleType::Sea,
@@ -434,6 +432,7 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
         submarines: SubmarinePolicy::Fight,
         intercept: None,
         bystander_losses: Default::default(),
+        middle_east_payment: Default::default(),
     }];
     let def_chooser = Chooser::Defender {
         standing: &standing,

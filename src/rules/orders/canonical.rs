@@ -12,7 +12,8 @@ use std::fmt::Write;
 
 use super::grammar::Names;
 use super::{
-    BattlePlan, BystanderLosses, MoveOrder, Orders, Retreat, StandingOrders, SubmarinePolicy, keys,
+    BattlePlan, BystanderLosses, MiddleEastPayment, MoveOrder, Orders, Retreat, StandingOrders,
+    SubmarinePolicy, keys,
 };
 use crate::rules::GameDef;
 
@@ -243,6 +244,13 @@ fn standing(out: &mut String, names: &Names<'_>, s: &StandingOrders) {
     }
     if s.bystander_losses == BystanderLosses::AlliesChoose {
         out.push_str("  bystander_losses: allies_choose\n");
+    }
+    if s.middle_east_payment != MiddleEastPayment::default() {
+        let _ = writeln!(
+            out,
+            "  middle_east_payment: {}",
+            s.middle_east_payment.word()
+        );
     }
 }
 

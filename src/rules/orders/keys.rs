@@ -76,7 +76,11 @@ pub const STANDING: &[&str] = &[
     "submarines",
     "intercept",
     "bystander_losses",
+    "middle_east_payment",
 ];
+
+/// Values of `standing: middle_east_payment:`.
+pub const MIDDLE_EAST_PAYMENT: &[&str] = &["first", "richest_first", "last"];
 
 /// Values of `standing: bystander_losses:`.
 pub const BYSTANDER_LOSSES: &[&str] = &["last", "allies_choose"];

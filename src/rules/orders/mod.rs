@@ -222,6 +222,35 @@ pub struct StandingOrders {
     pub intercept: Option<u32>,
     /// How its ships standing by in an ally's sea battle take hits.
     pub bystander_losses: BystanderLosses,
+    /// When it pays its share of the Middle East payment among the Allies
+    /// (AAE, option `middle_east_payer: allies_choose`).
+    pub middle_east_payment: MiddleEastPayment,
+}
+
+/// A power's place among the Allies who pay Germany for the Middle East
+/// territories it holds (AAE FAQ, Industry: who pays is the Allies' choice).
+/// Each Allied power decides for its own treasury; among powers of the same
+/// rank the richest pays first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub enum MiddleEastPayment {
+    /// Pays before the Allies that did not ask to.
+    First,
+    /// Pays in the order of the treasuries, richest first.
+    #[default]
+    RichestFirst,
+    /// Pays only what the other Allies cannot.
+    Last,
+}
+
+impl MiddleEastPayment {
+    /// The word a player writes for it, which is also how replies show it.
+    pub fn word(self) -> &'static str {
+        match self {
+            MiddleEastPayment::First => "first",
+            MiddleEastPayment::RichestFirst => "richest_first",
+            MiddleEastPayment::Last => "last",
+        }
+    }
 }
 
 /// Research and development (Anniversary): researcher tokens bought this

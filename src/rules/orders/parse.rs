@@ -12,9 +12,9 @@
 use super::grammar::Names;
 use super::yaml::{self, Kind, Node};
 use super::{
-    BattlePlan, BystanderLosses, Load, Located, MoveOrder, OrderError, Orders, Origin, PowerId,
-    ResearchOrder, Retreat, StandingOrders, SubmarinePolicy, TakeOverOrder, UnitList, UnitTypeId,
-    canonical, keys,
+    BattlePlan, BystanderLosses, Load, Located, MiddleEastPayment, MoveOrder, OrderError, Orders,
+    Origin, PowerId, ResearchOrder, Retreat, StandingOrders, SubmarinePolicy, TakeOverOrder,
+    UnitList, UnitTypeId, canonical, keys,
 };
 use crate::rules::names::{NameKey, did_you_mean};
 use crate::rules::{GameDef, SpaceId};
@@ -1514,6 +1514,29 @@ impl Parser<'_, '_> {
         }
     }
 
+    fn middle_east_payment(&mut self, origin: &Origin, value: &Node) -> Option<MiddleEastPayment> {
+        let text = value.text().unwrap_or("");
+        match find_key(text, keys::MIDDLE_EAST_PAYMENT) {
+            Some("first") => Some(MiddleEastPayment::First),
+            Some("last") => Some(MiddleEastPayment::Last),
+            Some(_) => Some(MiddleEastPayment::RichestFirst),
+            None => {
+                let shown = value.text().unwrap_or(value.describe());
+                let mut reason = format!(
+                    "\"{shown}\" is not a place in the Middle East payment: first (your power \
+                     pays Germany before the other Allies), richest_first (the Allies pay in \
+                     the order of their treasuries, the default) or last (your power pays only \
+                     what the others cannot)."
+                );
+                if let Some(s) = did_you_mean(text, keys::MIDDLE_EAST_PAYMENT.iter().copied()) {
+                    reason.push_str(&format!(" Did you mean {s}?"));
+                }
+                self.error(origin, value, Some("middle_east_payment"), reason);
+                None
+            }
+        }
+    }
+
     // ----- place -----------------------------------------------------------
 
     fn place(&mut self, value: &Node) {
@@ -1593,7 +1616,8 @@ impl Parser<'_, '_> {
                     None,
                     format!(
                         "standing orders are key: value lines (losses:, keep_one_land_unit:, \
-                         submarines:, intercept:, bystander_losses:), but here they are {}",
+                         submarines:, intercept:, bystander_losses:, middle_east_payment:), but here \
+                         they are {}",
                         value.describe()
                     ),
                 );
@@ -1622,6 +1646,11 @@ impl Parser<'_, '_> {
                 Some("bystander_losses") => {
                     if let Some(b) = self.bystander_losses(&origin, value) {
                         standing.bystander_losses = b;
+                    }
+                }
+                Some("middle_east_payment") => {
+                    if let Some(m) = self.middle_east_payment(&origin, value) {
+                        standing.middle_east_payment = m;
                     }
                 }
                 Some("intercept") => match value.kind {

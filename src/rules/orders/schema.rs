@@ -335,6 +335,22 @@ pub struct RawStanding {
     /// `allies_choose` (the attacking ally's battle plan `losses` may name
     /// them first). AAE only.
     pub bystander_losses: Option<RawBystanderLosses>,
+    /// When this power pays its share of the Middle East payment among the
+    /// Allies (AAE, option `middle_east_payer: allies_choose`): `first`,
+    /// `richest_first` (the default) or `last`.
+    pub middle_east_payment: Option<RawMiddleEastPayment>,
+}
+
+/// Values of `standing: middle_east_payment:`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawMiddleEastPayment {
+    /// Pays before the Allies that did not ask to.
+    First,
+    /// The Allies pay in the order of their treasuries.
+    RichestFirst,
+    /// Pays only what the other Allies cannot.
+    Last,
 }
 
 /// Values of `standing: bystander_losses:`.

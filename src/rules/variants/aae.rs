@@ -2,11 +2,13 @@
 //!
 //! Interpretations and their sources: `docs/rules/aae.md`.
 
-use super::{OptionKind, OptionSpec, RuleSetHooks, TakeOver};
+use super::base::Base;
+use super::{OptionKind, OptionSpec, RuleSetHooks, TakeOver, inherit};
 use crate::rules::conquest::{allied, original_owner};
 use crate::rules::events::Event;
-use crate::rules::model::{Ability, OptionValue, UnitKind};
-use crate::rules::orders::PowerId;
+use crate::rules::model::{Ability, UnitKind};
+use crate::rules::options::LOW_LUCK;
+use crate::rules::orders::{MiddleEastPayment, PowerId, StandingOrders};
 use crate::rules::problem::Problem;
 use crate::rules::state::GameState;
 use crate::rules::victory::{self, Condition};
@@ -16,71 +18,106 @@ use crate::rules::{GameDef, SpaceId};
 #[derive(Debug, Clone, Copy)]
 pub struct Aae;
 
+/// Germany's special cash advance (the manual's; amount UNCONFIRMED, TripleA
+/// uses a 12 IPC bid). Not played yet: it comes with the placement before
+/// round 1 of sealed bids.
+pub const CASH_ADVANCE_AXIS: OptionSpec = OptionSpec {
+    name: "cash_advance_axis",
+    kind: OptionKind::Int {
+        default: 12,
+        min: 0,
+        max: 100,
+    },
+    about: "IPCs of units Germany buys and places before round 1 (the manual's \
+            special cash advance; amount UNCONFIRMED, TripleA uses a 12 IPC bid)",
+};
+
+/// The Allies' special cash advance; see [`CASH_ADVANCE_AXIS`].
+pub const CASH_ADVANCE_ALLIES: OptionSpec = OptionSpec {
+    name: "cash_advance_allies",
+    kind: OptionKind::Int {
+        default: 12,
+        min: 0,
+        max: 100,
+    },
+    about: "IPCs of units the Allies buy and place before round 1, shared among them \
+            (amount UNCONFIRMED, TripleA uses a 12 IPC bid)",
+};
+
+/// Who pays Germany for the Middle East ([`middle_east_payment`]).
+pub const MIDDLE_EAST_PAYER: OptionSpec = OptionSpec {
+    name: "middle_east_payer",
+    kind: OptionKind::Choice {
+        default: ALLIES_CHOOSE,
+        choices: &[
+            ALLIES_CHOOSE,
+            "soviet_union",
+            "united_kingdom",
+            "united_states",
+        ],
+    },
+    about: "who pays Germany for Middle East territories it holds (FAQ: the Allies \
+            pay; who among them is their choice)",
+};
+
+/// The Allies choose who pays, in their standing orders.
+const ALLIES_CHOOSE: &str = "allies_choose";
+
+/// The Allied victory condition.
+pub const ALLIED_VICTORY: OptionSpec = OptionSpec {
+    name: "allied_victory",
+    kind: OptionKind::Choice {
+        default: "germany_and_own_capital",
+        choices: &["germany_and_own_capital", GERMANY_AND_ALL_CAPITALS],
+    },
+    about: "the Allied victory condition (manual wording UNCONFIRMED; TripleA \
+            europe_improved uses germany_and_all_capitals)",
+};
+
+/// The Allies win by holding Germany and every Allied capital.
+const GERMANY_AND_ALL_CAPITALS: &str = "germany_and_all_capitals";
+
+/// The Soviet Patriotic War ([`patriotic_war`]).
+pub const PATRIOTIC_WAR: OptionSpec = OptionSpec {
+    name: "patriotic_war",
+    kind: OptionKind::Bool { default: true },
+    about: "Soviet Patriotic War: the USSR may take over Allied land and air units in \
+            territories with a Soviet industrial complex (2nd-edition errata)",
+};
+
 /// AAE's rule options.
 pub static OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        name: "cash_advance_axis",
-        kind: OptionKind::Int {
-            default: 12,
-            min: 0,
-            max: 100,
-        },
-        about: "IPCs of units Germany buys and places before round 1 (the manual's \
-                special cash advance; amount UNCONFIRMED, TripleA uses a 12 IPC bid)",
-    },
-    OptionSpec {
-        name: "cash_advance_allies",
-        kind: OptionKind::Int {
-            default: 12,
-            min: 0,
-            max: 100,
-        },
-        about: "IPCs of units the Allies buy and place before round 1, shared among them \
-                (amount UNCONFIRMED, TripleA uses a 12 IPC bid)",
-    },
-    OptionSpec {
-        name: "middle_east_payer",
-        kind: OptionKind::Choice {
-            default: "allies_choose",
-            choices: &[
-                "allies_choose",
-                "soviet_union",
-                "united_kingdom",
-                "united_states",
-            ],
-        },
-        about: "who pays Germany for Middle East territories it holds (FAQ: the Allies \
-                pay; who among them is their choice)",
-    },
-    OptionSpec {
-        name: "allied_victory",
-        kind: OptionKind::Choice {
-            default: "germany_and_own_capital",
-            choices: &["germany_and_own_capital", "germany_and_all_capitals"],
-        },
-        about: "the Allied victory condition (manual wording UNCONFIRMED; TripleA \
-                europe_improved uses germany_and_all_capitals)",
-    },
-    OptionSpec {
-        name: "patriotic_war",
-        kind: OptionKind::Bool { default: true },
-        about: "Soviet Patriotic War: the USSR may take over Allied land and air units in \
-                territories with a Soviet industrial complex (2nd-edition errata)",
-    },
-    // combat: Low Luck, a league option (issue 4).
-    OptionSpec {
-        name: "low_luck",
-        kind: OptionKind::Bool { default: false },
-        about: "Low Luck: each firing group scores one hit per 6 points of total strength \
-                and rolls one die for the remainder (a common league option, not in the \
-                rulebook)",
-    },
+    CASH_ADVANCE_AXIS,
+    CASH_ADVANCE_ALLIES,
+    MIDDLE_EAST_PAYER,
+    ALLIED_VICTORY,
+    PATRIOTIC_WAR,
+    LOW_LUCK,
 ];
 
 impl RuleSetHooks for Aae {
     fn id(&self) -> &'static str {
         "aae"
     }
+
+    fn base(&self) -> Option<&'static dyn RuleSetHooks> {
+        Some(&Base)
+    }
+
+    fn not_yet(&self) -> Option<&'static str> {
+        None
+    }
+
+    inherit!(Base =>
+        start_of_turn,
+        placement_sites,
+        holds_unplaceable_units,
+        placement_rule,
+        freed_capital_regains_territories,
+        ships_blocked_by,
+        sea_passage_closed,
+        combat_rules,
+    );
 
     fn options(&self) -> &'static [OptionSpec] {
         OPTIONS
@@ -122,8 +159,8 @@ impl RuleSetHooks for Aae {
         power: PowerId,
         events: &mut Vec<Event>,
     ) {
-        let allies_rule = match game.option("allied_victory") {
-            Some(OptionValue::Text(t)) if t == "germany_and_all_capitals" => Condition::AllCapitals,
+        let allies_rule = match ALLIED_VICTORY.word(game).as_deref() {
+            Some(GERMANY_AND_ALL_CAPITALS) => Condition::AllCapitals,
             _ => Condition::OwnAndEnemyCapital,
         };
         let condition = |p: PowerId| {
@@ -134,6 +171,16 @@ impl RuleSetHooks for Aae {
             }
         };
         victory::capitals_for_a_round(game, state, power, condition, events);
+    }
+
+    /// The Allies' place in the Middle East payment is AAE's own; the rest
+    /// as the base.
+    fn standing_orders_problem(&self, game: &GameDef, standing: &StandingOrders) -> Option<String> {
+        let rest = StandingOrders {
+            middle_east_payment: MiddleEastPayment::default(),
+            ..standing.clone()
+        };
+        Base.standing_orders_problem(game, &rest)
     }
 
     fn take_over_units(
@@ -159,9 +206,10 @@ const SOVIET_UNION: &str = "Soviet Union";
 /// their treasuries straight to `power` (FAQ: "the Allies must pay the
 /// territories' IPC value directly to the German player ... The bank is not
 /// involved"). Who pays: option `middle_east_payer`; with `allies_choose`
-/// (until the orders carry the Allies' choice) the richest Allied power pays,
-/// then the next richest for what it could not. A payment the treasuries
-/// cannot cover is paid as far as they go.
+/// the Allies choose in their standing orders (`middle_east_payment`: first,
+/// richest_first or last), and within each choice the richest pays first,
+/// the next richest what it could not. A payment the treasuries cannot cover
+/// is paid as far as they go.
 fn middle_east_payment(
     game: &GameDef,
     state: &mut GameState,
@@ -197,8 +245,8 @@ fn middle_east_payment(
     let payers: Vec<PowerId> = (0..game.powers().len())
         .filter(|&p| game.powers()[p].plays && owners.iter().any(|&o| allied(game, o, p)))
         .collect();
-    let fixed = match game.option("middle_east_payer") {
-        Some(OptionValue::Text(t)) if t != "allies_choose" => payers
+    let fixed = match MIDDLE_EAST_PAYER.word(game) {
+        Some(t) if t != ALLIES_CHOOSE => payers
             .iter()
             .copied()
             .find(|&p| game.powers()[p].name.to_lowercase().replace(' ', "_") == t),
@@ -208,8 +256,15 @@ fn middle_east_payment(
         Some(p) => vec![p],
         None => payers,
     };
-    // Richest first; ties in the order the powers are listed.
-    order.sort_by_key(|&p| std::cmp::Reverse(state.ipcs[p]));
+    // Each Allied power's standing orders place it first, by treasury or
+    // last; within a place the richest first, ties in the order the powers
+    // are listed. A named payer pays alone.
+    order.sort_by_key(|&p| {
+        (
+            state.standing[p].middle_east_payment,
+            std::cmp::Reverse(state.ipcs[p]),
+        )
+    });
     let receiver = &game.powers()[power].name;
     let mut paid = Vec::new();
     let mut left = owed;
@@ -260,7 +315,7 @@ fn patriotic_war(
     let TakeOver { space, from, units } = take;
     let (space, from) = (*space, *from);
     let here = game.space_name(space);
-    if game.option("patriotic_war") != Some(OptionValue::Bool(true)) {
+    if !PATRIOTIC_WAR.on(game) {
         return Err("the Patriotic War rule is not used in this game".into());
     }
     if game.power(SOVIET_UNION) != Some(power) {

@@ -1,7 +1,8 @@
 //! Advanced Axis & Allies: Europe v2.2 (fan variant: six powers, neutral
 //! activation, fortifications, national abilities).
 
-use super::{OptionKind, OptionSpec, RuleSetHooks};
+use super::aae::Aae;
+use super::{OptionKind, OptionSpec, RuleSetHooks, inherit};
 use crate::rules::GameDef;
 use crate::rules::problem::Problem;
 
@@ -35,6 +36,33 @@ impl RuleSetHooks for AdvancedAae {
     fn id(&self) -> &'static str {
         "advanced_aae"
     }
+
+    fn base(&self) -> Option<&'static dyn RuleSetHooks> {
+        Some(&Aae)
+    }
+
+    fn not_yet(&self) -> Option<&'static str> {
+        Some(
+            "Advanced Axis & Allies Europe v2.2 is not implemented yet: its six \
+             powers, derived board and national abilities are still to come",
+        )
+    }
+
+    inherit!(Aae =>
+        territory_pays_income,
+        start_of_turn,
+        placement_sites,
+        holds_unplaceable_units,
+        placement_rule,
+        end_of_turn,
+        victory,
+        freed_capital_regains_territories,
+        ships_blocked_by,
+        sea_passage_closed,
+        combat_rules,
+        standing_orders_problem,
+        take_over_units,
+    );
 
     fn options(&self) -> &'static [OptionSpec] {
         OPTIONS

@@ -3,11 +3,15 @@
 //!
 //! Interpretations and their sources: `docs/rules/anniversary.md`.
 
-use super::{CombatRules, OptionKind, OptionSpec, RaidAirBattle, RuleSetHooks, ShipBlocking};
+use super::base::Base;
+use super::{
+    CombatRules, OptionKind, OptionSpec, RaidAirBattle, RuleSetHooks, ShipBlocking, inherit,
+};
 use crate::rules::conquest::capital_lost;
 use crate::rules::events::Event;
 use crate::rules::income::objectives_met;
 use crate::rules::model::{Ability, OptionValue};
+use crate::rules::options::{LOW_LUCK, RESEARCH};
 use crate::rules::orders::{PowerId, UnitCount};
 use crate::rules::problem::Problem;
 use crate::rules::production::{Complex, totals};
@@ -51,11 +55,7 @@ static OPTIONS: &[OptionSpec] = &[
         kind: OptionKind::Bool { default: false },
         about: "optional national objective bonuses",
     },
-    OptionSpec {
-        name: "research",
-        kind: OptionKind::Bool { default: true },
-        about: "research and development",
-    },
+    RESEARCH,
     OptionSpec {
         name: "dardanelles_closed",
         kind: OptionKind::Bool { default: false },
@@ -77,19 +77,27 @@ static OPTIONS: &[OptionSpec] = &[
                 Chinese combat, then both non-combat moves and mobilizations) or separate \
                 (the US turn, then China's, as TripleA)",
     },
-    OptionSpec {
-        name: "low_luck",
-        kind: OptionKind::Bool { default: false },
-        about: "Low Luck: each firing group scores one hit per 6 points of total strength \
-                and rolls one die for the remainder (a common league option, not in the \
-                rulebook)",
-    },
+    LOW_LUCK,
 ];
 
 impl RuleSetHooks for Anniversary {
     fn id(&self) -> &'static str {
         "anniversary"
     }
+
+    fn base(&self) -> Option<&'static dyn RuleSetHooks> {
+        Some(&Base)
+    }
+
+    fn not_yet(&self) -> Option<&'static str> {
+        None
+    }
+
+    inherit!(Base =>
+        territory_pays_income,
+        standing_orders_problem,
+        take_over_units,
+    );
 
     fn options(&self) -> &'static [OptionSpec] {
         OPTIONS
@@ -292,13 +300,6 @@ impl RuleSetHooks for Anniversary {
         }
     }
 
-    /// KQ-1: the United States and China fight one after the other, then
-    /// both move and mobilize (option `us_china_turn`, `interleaved` by
-    /// default; `separate` plays TripleA's two whole turns).
-    fn interleaves_shared_turn(&self, game: &GameDef) -> bool {
-        game.option("us_china_turn") != Some(OptionValue::Text("separate".into()))
-    }
-
     /// FAQ optional rule "Dardanelles Closed to Sea Movement": no sea unit
     /// moves into or out of sea zone 16 (option `dardanelles_closed`).
     fn sea_passage_closed(&self, game: &GameDef, from: SpaceId, to: SpaceId) -> Option<String> {
@@ -340,7 +341,8 @@ impl RuleSetHooks for Anniversary {
     /// battle do not move, load or unload in the non-combat move (KQ-4,
     /// Official Q&A topic 8355); a raid may share its territory with a
     /// battle (FAQ, Additional Optional Rules: interceptors "cannot
-    /// participate in other battles", "if that territory is captured").
+    /// participate in other battles", "if that territory is captured"); the
+    /// United States and China both fight before either moves on (KQ-1).
     fn combat_rules(&self, game: &GameDef) -> CombatRules {
         let escorts = game.option("fighter_escorts") == Some(OptionValue::Bool(true));
         CombatRules {
@@ -362,6 +364,10 @@ impl RuleSetHooks for Anniversary {
             transports_last: true,
             sea_battle_ends_movement: true,
             raid_beside_battle: true,
+            // KQ-1 (option us_china_turn, interleaved by default; separate
+            // plays TripleA's two whole turns).
+            shared_turn_combat_first: game.option("us_china_turn")
+                != Some(OptionValue::Text("separate".into())),
         }
     }
 }

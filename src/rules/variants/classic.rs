@@ -1,6 +1,7 @@
 //! Axis & Allies Classic (Milton Bradley 2nd edition) as played at DAAK.
 
-use super::{OptionKind, OptionSpec, RuleSetHooks};
+use super::base::Base;
+use super::{OptionKind, OptionSpec, RuleSetHooks, inherit};
 use crate::rules::GameDef;
 use crate::rules::problem::Problem;
 
@@ -39,6 +40,33 @@ impl RuleSetHooks for Classic {
     fn id(&self) -> &'static str {
         "classic"
     }
+
+    fn base(&self) -> Option<&'static dyn RuleSetHooks> {
+        Some(&Base)
+    }
+
+    fn not_yet(&self) -> Option<&'static str> {
+        Some(
+            "Axis & Allies Classic as played by DAAK is not implemented yet: \
+             its board, weapons development and DAAK's rulings are still to come",
+        )
+    }
+
+    inherit!(Base =>
+        territory_pays_income,
+        start_of_turn,
+        placement_sites,
+        holds_unplaceable_units,
+        placement_rule,
+        end_of_turn,
+        victory,
+        freed_capital_regains_territories,
+        ships_blocked_by,
+        sea_passage_closed,
+        combat_rules,
+        standing_orders_problem,
+        take_over_units,
+    );
 
     fn options(&self) -> &'static [OptionSpec] {
         OPTIONS

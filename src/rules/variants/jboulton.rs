@@ -1,15 +1,15 @@
 //! J Boulton house rules on top of AAE (air transports, paratroopers, special
 //! force teams, mechanized infantry, heavy armor, isolation).
 
-use super::{OptionKind, OptionSpec, RuleSetHooks};
-use crate::rules::GameDef;
-use crate::rules::problem::Problem;
+use super::aae::Aae;
+use super::{OptionKind, OptionSpec, RuleSetHooks, inherit};
 
 /// The J Boulton rule set.
 #[derive(Debug, Clone, Copy)]
 pub struct JBoulton;
 
-/// J Boulton's options: the base AAE ones plus the house rules' open points.
+/// J Boulton's options, on top of AAE's (its base): the house rules' open
+/// points.
 static OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "isolation",
@@ -34,21 +34,36 @@ impl RuleSetHooks for JBoulton {
         "jboulton"
     }
 
+    fn base(&self) -> Option<&'static dyn RuleSetHooks> {
+        Some(&Aae)
+    }
+
+    fn not_yet(&self) -> Option<&'static str> {
+        Some(
+            "the J Boulton house rules are not implemented yet (issue 18): air transports, \
+             paratroopers, special force teams, mechanized infantry, heavy armor and \
+             isolation are still to come",
+        )
+    }
+
     fn options(&self) -> &'static [OptionSpec] {
         OPTIONS
     }
 
-    fn check(&self, game: &GameDef) -> Vec<Problem> {
-        // The house rules keep AAE's economy: starting money = income, no new
-        // industrial complexes.
-        let mut problems = super::starting_ipcs_equal_income(
-            game,
-            "the J Boulton rules keep AAE's starting money",
-        );
-        problems.extend(super::no_buyable_factories(
-            game,
-            "the J Boulton rules keep AAE's ban on new industrial complexes",
-        ));
-        problems
-    }
+    inherit!(Aae =>
+        check,
+        territory_pays_income,
+        start_of_turn,
+        placement_sites,
+        holds_unplaceable_units,
+        placement_rule,
+        end_of_turn,
+        victory,
+        freed_capital_regains_territories,
+        ships_blocked_by,
+        sea_passage_closed,
+        combat_rules,
+        standing_orders_problem,
+        take_over_units,
+    );
 }

@@ -7,90 +7,20 @@
 //! and the consistency checks that only hold under that rule set.
 
 use crate::rules::events::Event;
-use crate::rules::model::OptionValue;
-use crate::rules::orders::{PowerId, UnitList};
+use crate::rules::orders::{PowerId, StandingOrders, UnitList};
 use crate::rules::problem::Problem;
-use crate::rules::production::{self, Complex};
+use crate::rules::production::Complex;
 use crate::rules::state::GameState;
 use crate::rules::{GameDef, SpaceId};
 
 pub mod aae;
 pub mod advanced_aae;
 pub mod anniversary;
+pub mod base;
 pub mod classic;
-pub mod generic;
 pub mod jboulton;
 
-/// The type and default of a rule option.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OptionKind {
-    /// `true` or `false`.
-    Bool {
-        /// Value when `game.yaml` does not set it.
-        default: bool,
-    },
-    /// A whole number in `min..=max`.
-    Int {
-        /// Value when `game.yaml` does not set it.
-        default: i64,
-        /// Smallest accepted value.
-        min: i64,
-        /// Largest accepted value.
-        max: i64,
-    },
-    /// One word out of a fixed list.
-    Choice {
-        /// Value when `game.yaml` does not set it.
-        default: &'static str,
-        /// The accepted words.
-        choices: &'static [&'static str],
-    },
-}
-
-/// A rule option a rule set understands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct OptionSpec {
-    /// The key in `game.yaml`'s `options:`.
-    pub name: &'static str,
-    /// Its type and default.
-    pub kind: OptionKind,
-    /// What it changes and where the reading comes from.
-    pub about: &'static str,
-}
-
-impl OptionSpec {
-    /// The default value.
-    pub fn default_value(&self) -> OptionValue {
-        match self.kind {
-            OptionKind::Bool { default } => OptionValue::Bool(default),
-            OptionKind::Int { default, .. } => OptionValue::Int(default),
-            OptionKind::Choice { default, .. } => OptionValue::Text(default.to_owned()),
-        }
-    }
-
-    /// Checks a value from `game.yaml`; the error says what was expected.
-    pub fn check(&self, value: &OptionValue) -> Result<(), String> {
-        match (self.kind, value) {
-            (OptionKind::Bool { .. }, OptionValue::Bool(_)) => Ok(()),
-            (OptionKind::Int { min, max, .. }, OptionValue::Int(v)) if (min..=max).contains(v) => {
-                Ok(())
-            }
-            (OptionKind::Int { min, max, .. }, _) => Err(format!(
-                "expected a whole number from {min} to {max}, found {value}"
-            )),
-            (OptionKind::Choice { choices, .. }, OptionValue::Text(t))
-                if choices.contains(&t.as_str()) =>
-            {
-                Ok(())
-            }
-            (OptionKind::Choice { choices, .. }, _) => Err(format!(
-                "expected one of {}, found {value}",
-                choices.join(", ")
-            )),
-            (OptionKind::Bool { .. }, _) => Err(format!("expected true or false, found {value}")),
-        }
-    }
-}
+pub use crate::rules::options::{OptionKind, OptionSpec};
 
 /// A power's request to take over an ally's units ([`RuleSetHooks::take_over_units`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,7 +35,8 @@ pub struct TakeOver {
 
 /// How battles differ between rule sets: the points on which the editions'
 /// combat rules disagree, read by the combat engine
-/// ([`RuleSetHooks::combat_rules`]). The default is AAE's (2005 FAQ).
+/// ([`RuleSetHooks::combat_rules`]). The base rule set's are AAE's (2005 FAQ,
+/// [`base::Base`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CombatRules {
     /// Ships of the attacker's allies in a sea battle are bystanders: they
@@ -182,6 +113,12 @@ pub struct CombatRules {
     /// are lost (Anniversary FAQ 2010, Additional Optional Rules). When
     /// `false` a raid is the territory's only combat (AAE).
     pub raid_beside_battle: bool,
+    /// Two powers that share a turn (`shares_turn_with`) both fight before
+    /// either moves in the non-combat move: the first one's purchase and
+    /// combat, the second one's, then the first one's non-combat move and
+    /// mobilization and the second one's (Anniversary, KQ-1, option
+    /// `us_china_turn`). When `false` each plays a whole turn in turn order.
+    pub shared_turn_combat_first: bool,
 }
 
 /// The values of the air battle before a raid under the Anniversary FAQ's
@@ -198,27 +135,6 @@ pub struct RaidAirBattle {
     pub interceptor: u8,
 }
 
-impl Default for CombatRules {
-    fn default() -> Self {
-        CombatRules {
-            allied_bystanders: true,
-            defending_subs_strike_first: false,
-            submerge_before_any_die: false,
-            defenseless_transports: false,
-            retreat_needs_land_or_sea: false,
-            land_combat_per_errata_p17: false,
-            one_bombardment_per_landed_unit: false,
-            may_ignore_subs_and_transports: false,
-            bombing_damages_complexes: false,
-            fighter_escorts: None,
-            aa_fires_at_overflights: true,
-            transports_last: false,
-            sea_battle_ends_movement: false,
-            raid_beside_battle: false,
-        }
-    }
-}
-
 /// Which enemy naval units stop moving ships, per rule set
 /// ([`RuleSetHooks::ships_blocked_by`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -233,12 +149,27 @@ pub enum ShipBlocking {
 }
 
 /// The hooks through which a rule set adds behaviour to the generic engine.
+///
+/// Every hook is required: a rule set either writes its own or takes its
+/// base's with [`inherit!`], so that each module says in one place what
+/// it changes and what it keeps. The defaults are [`base::Base`]'s, the
+/// one explicit base rule set, never trait default methods.
 pub trait RuleSetHooks: Sync {
     /// The `rule_set:` word in `game.yaml`.
     fn id(&self) -> &'static str;
 
-    /// The rule options this rule set understands. Any other key in
-    /// `game.yaml`'s `options:` is an error.
+    /// The rule set this one builds on (J Boulton and Advanced AAE on AAE);
+    /// `None` for the base rule set alone.
+    fn base(&self) -> Option<&'static dyn RuleSetHooks>;
+
+    /// Why a game of this rule set cannot be played yet (the work that
+    /// remains, and its issue), or `None` when it can. Loading a game of a
+    /// rule set that is not implemented fails with this reason.
+    fn not_yet(&self) -> Option<&'static str>;
+
+    /// The rule options this rule set adds to its base's
+    /// ([`all_options`] gives both). Any other key in `game.yaml`'s
+    /// `options:` is an error.
     fn options(&self) -> &'static [OptionSpec];
 
     /// Checks that only hold under this rule set, run after the generic
@@ -246,118 +177,84 @@ pub trait RuleSetHooks: Sync {
     fn check(&self, game: &GameDef) -> Vec<Problem>;
 
     /// Whether the IPC value of the land territory `space` counts in the
-    /// income of the power that controls it. By default every territory
-    /// does; AAE's Middle East territories never do (the Allies pay Germany
-    /// instead, [`RuleSetHooks::end_of_turn`]).
-    fn territory_pays_income(&self, game: &GameDef, space: SpaceId) -> bool {
-        let _ = (game, space);
-        true
-    }
+    /// income of the power that controls it (AAE: the Middle East
+    /// territories never do; the Allies pay Germany instead,
+    /// [`RuleSetHooks::end_of_turn`]).
+    fn territory_pays_income(&self, game: &GameDef, space: SpaceId) -> bool;
 
     /// Rule-set effects at the start of `power`'s turn, before its purchase
-    /// (Anniversary: China receives its infantry). Nothing by default.
+    /// (Anniversary: China receives its infantry).
     fn start_of_turn(
         &self,
         game: &GameDef,
         state: &mut GameState,
         power: PowerId,
         events: &mut Vec<Event>,
-    ) {
-        let _ = (game, state, power, events);
-    }
+    );
 
     /// Where `power` may mobilize new units this turn and how many each
-    /// place takes. By default AAE's: its industrial complexes held since the
-    /// start of the turn, unlimited in its original territory, else up to the
-    /// territory's IPC value ([`production::complexes`]).
-    fn placement_sites(&self, game: &GameDef, state: &GameState, power: PowerId) -> Vec<Complex> {
-        production::complexes(game, state, power)
-    }
+    /// place takes (the base: its industrial complexes held since the start
+    /// of the turn, unlimited in its original territory, else up to the
+    /// territory's IPC value, [`crate::rules::production::complexes`]).
+    fn placement_sites(&self, game: &GameDef, state: &GameState, power: PowerId) -> Vec<Complex>;
 
     /// Whether units that cannot be mobilized for lack of production
     /// capacity wait for a later turn (Anniversary FAQ) instead of the
-    /// purchase being refused (AAE). `false` by default.
-    fn holds_unplaceable_units(&self) -> bool {
-        false
-    }
+    /// purchase being refused (AAE).
+    fn holds_unplaceable_units(&self) -> bool;
 
     /// The placement rule in words, for the error when a power places where
     /// [`RuleSetHooks::placement_sites`] does not allow it; `None` for the
     /// industrial-complex rule.
-    fn placement_rule(&self, game: &GameDef, power: PowerId) -> Option<String> {
-        let _ = (game, power);
-        None
-    }
+    fn placement_rule(&self, game: &GameDef, power: PowerId) -> Option<String>;
 
     /// Rule-set effects at the end of `power`'s turn, after placement and
-    /// before income is collected (AAE: the Middle East payment). Nothing by
-    /// default.
+    /// before income is collected (AAE: the Middle East payment).
     fn end_of_turn(
         &self,
         game: &GameDef,
         state: &mut GameState,
         power: PowerId,
         events: &mut Vec<Event>,
-    ) {
-        let _ = (game, state, power, events);
-    }
+    );
 
     /// Checks the rule set's victory conditions at the end of `power`'s turn
     /// (after income), recording progress in `state` and setting
-    /// `state.winner` when a side has won. No victory condition by default.
+    /// `state.winner` when a side has won.
     fn victory(
         &self,
         game: &GameDef,
         state: &mut GameState,
         power: PowerId,
         events: &mut Vec<Event>,
-    ) {
-        let _ = (game, state, power, events);
-    }
+    );
 
     /// Whether a power whose capital is freed from the enemy gets back at
     /// once every territory it originally controlled that its allies took
     /// while the capital was lost, the AA guns there staying with those
-    /// allies (Anniversary FAQ, Miscellaneous). `false` by default: the
-    /// allies keep them (AAE).
-    fn freed_capital_regains_territories(&self) -> bool {
-        false
-    }
+    /// allies (Anniversary FAQ, Miscellaneous); `false`: the allies keep
+    /// them (AAE).
+    fn freed_capital_regains_territories(&self) -> bool;
 
-    /// Which enemy naval units stop ships and make a zone hostile. AAE's
-    /// (every naval unit) by default.
-    fn ships_blocked_by(&self) -> ShipBlocking {
-        ShipBlocking::AnyNavalUnit
-    }
+    /// Which enemy naval units stop ships and make a zone hostile.
+    fn ships_blocked_by(&self) -> ShipBlocking;
 
     /// Why ships may not sail from sea zone `from` to `to`, beyond canals
     /// (Anniversary's optional Dardanelles rule); aircraft are unaffected.
-    /// `None` (open) by default.
-    fn sea_passage_closed(&self, game: &GameDef, from: SpaceId, to: SpaceId) -> Option<String> {
-        let _ = (game, from, to);
-        None
-    }
+    /// `None` when the passage is open.
+    fn sea_passage_closed(&self, game: &GameDef, from: SpaceId, to: SpaceId) -> Option<String>;
 
     /// The points of the combat rules on which editions differ, with the
-    /// game's options (optional rules). AAE's by default.
-    fn combat_rules(&self, game: &GameDef) -> CombatRules {
-        let _ = game;
-        CombatRules::default()
-    }
+    /// game's options (optional rules).
+    fn combat_rules(&self, game: &GameDef) -> CombatRules;
 
-    /// Whether two powers that share a turn (`shares_turn_with`) play it
-    /// interleaved: the first one's purchase and combat, the second one's
-    /// purchase and combat, then the first one's non-combat move and
-    /// mobilization and the second one's (Anniversary, KQ-1, option
-    /// `us_china_turn`). `false` by default: each plays a whole turn.
-    fn interleaves_shared_turn(&self, game: &GameDef) -> bool {
-        let _ = game;
-        false
-    }
+    /// Why standing orders cannot be kept in this game (a choice that no
+    /// rule of it reads, such as AAE's Middle East payment elsewhere), or
+    /// `None` when they can.
+    fn standing_orders_problem(&self, game: &GameDef, standing: &StandingOrders) -> Option<String>;
 
     /// `power` taking over an ally's units (AAE: the Soviet Patriotic War).
-    /// The units named must be there; on success they belong to `power`. By
-    /// default no rule allows it.
+    /// The units named must be there; on success they belong to `power`.
     fn take_over_units(
         &self,
         game: &GameDef,
@@ -365,10 +262,141 @@ pub trait RuleSetHooks: Sync {
         power: PowerId,
         take: &TakeOver,
         events: &mut Vec<Event>,
-    ) -> Result<(), String> {
-        let _ = (game, state, power, take, events);
-        Err("no rule of this game lets a power take over an ally's units".into())
-    }
+    ) -> Result<(), String>;
+}
+
+/// Writes, inside `impl RuleSetHooks for ...`, the hooks a rule set takes
+/// unchanged from its base: `inherit!(aae::Aae => victory, end_of_turn);`
+/// defines each named hook as a call of the base's.
+macro_rules! inherit {
+    ($base:expr => $($hook:ident),+ $(,)?) => {
+        $( $crate::rules::variants::inherit!(@hook $base, $hook); )+
+    };
+    (@hook $base:expr, check) => {
+        fn check(&self, game: &$crate::rules::GameDef) -> Vec<$crate::rules::problem::Problem> {
+            $base.check(game)
+        }
+    };
+    (@hook $base:expr, territory_pays_income) => {
+        fn territory_pays_income(
+            &self,
+            game: &$crate::rules::GameDef,
+            space: $crate::rules::SpaceId,
+        ) -> bool {
+            $base.territory_pays_income(game, space)
+        }
+    };
+    (@hook $base:expr, start_of_turn) => {
+        fn start_of_turn(
+            &self,
+            game: &$crate::rules::GameDef,
+            state: &mut $crate::rules::state::GameState,
+            power: $crate::rules::orders::PowerId,
+            events: &mut Vec<$crate::rules::events::Event>,
+        ) {
+            $base.start_of_turn(game, state, power, events)
+        }
+    };
+    (@hook $base:expr, placement_sites) => {
+        fn placement_sites(
+            &self,
+            game: &$crate::rules::GameDef,
+            state: &$crate::rules::state::GameState,
+            power: $crate::rules::orders::PowerId,
+        ) -> Vec<$crate::rules::production::Complex> {
+            $base.placement_sites(game, state, power)
+        }
+    };
+    (@hook $base:expr, holds_unplaceable_units) => {
+        fn holds_unplaceable_units(&self) -> bool {
+            $base.holds_unplaceable_units()
+        }
+    };
+    (@hook $base:expr, placement_rule) => {
+        fn placement_rule(
+            &self,
+            game: &$crate::rules::GameDef,
+            power: $crate::rules::orders::PowerId,
+        ) -> Option<String> {
+            $base.placement_rule(game, power)
+        }
+    };
+    (@hook $base:expr, end_of_turn) => {
+        fn end_of_turn(
+            &self,
+            game: &$crate::rules::GameDef,
+            state: &mut $crate::rules::state::GameState,
+            power: $crate::rules::orders::PowerId,
+            events: &mut Vec<$crate::rules::events::Event>,
+        ) {
+            $base.end_of_turn(game, state, power, events)
+        }
+    };
+    (@hook $base:expr, victory) => {
+        fn victory(
+            &self,
+            game: &$crate::rules::GameDef,
+            state: &mut $crate::rules::state::GameState,
+            power: $crate::rules::orders::PowerId,
+            events: &mut Vec<$crate::rules::events::Event>,
+        ) {
+            $base.victory(game, state, power, events)
+        }
+    };
+    (@hook $base:expr, freed_capital_regains_territories) => {
+        fn freed_capital_regains_territories(&self) -> bool {
+            $base.freed_capital_regains_territories()
+        }
+    };
+    (@hook $base:expr, ships_blocked_by) => {
+        fn ships_blocked_by(&self) -> $crate::rules::variants::ShipBlocking {
+            $base.ships_blocked_by()
+        }
+    };
+    (@hook $base:expr, sea_passage_closed) => {
+        fn sea_passage_closed(
+            &self,
+            game: &$crate::rules::GameDef,
+            from: $crate::rules::SpaceId,
+            to: $crate::rules::SpaceId,
+        ) -> Option<String> {
+            $base.sea_passage_closed(game, from, to)
+        }
+    };
+    (@hook $base:expr, combat_rules) => {
+        fn combat_rules(&self, game: &$crate::rules::GameDef) -> $crate::rules::variants::CombatRules {
+            $base.combat_rules(game)
+        }
+    };
+    (@hook $base:expr, standing_orders_problem) => {
+        fn standing_orders_problem(
+            &self,
+            game: &$crate::rules::GameDef,
+            standing: &$crate::rules::orders::StandingOrders,
+        ) -> Option<String> {
+            $base.standing_orders_problem(game, standing)
+        }
+    };
+    (@hook $base:expr, take_over_units) => {
+        fn take_over_units(
+            &self,
+            game: &$crate::rules::GameDef,
+            state: &mut $crate::rules::state::GameState,
+            power: $crate::rules::orders::PowerId,
+            take: &$crate::rules::variants::TakeOver,
+            events: &mut Vec<$crate::rules::events::Event>,
+        ) -> Result<(), String> {
+            $base.take_over_units(game, state, power, take, events)
+        }
+    };
+}
+pub(crate) use inherit;
+
+/// Every option of a rule set: its base's (and theirs), then its own.
+pub fn all_options(rule_set: &dyn RuleSetHooks) -> Vec<&'static OptionSpec> {
+    let mut out = rule_set.base().map(all_options).unwrap_or_default();
+    out.extend(rule_set.options().iter());
+    out
 }
 
 /// Every rule set, in the order they are listed to users.
@@ -378,7 +406,7 @@ pub static RULE_SETS: &[&dyn RuleSetHooks] = &[
     &jboulton::JBoulton,
     &classic::Classic,
     &anniversary::Anniversary,
-    &generic::Generic,
+    &base::Base,
 ];
 
 /// The rule set with the given id (exact, lower-case match).
@@ -432,6 +460,79 @@ pub(crate) fn no_buyable_factories(game: &GameDef, why: &str) -> Vec<Problem> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::model::OptionValue;
+
+    /// A rule set built on AAE that changes nothing.
+    struct OnAae;
+
+    impl RuleSetHooks for OnAae {
+        fn id(&self) -> &'static str {
+            "aae-unchanged"
+        }
+
+        fn base(&self) -> Option<&'static dyn RuleSetHooks> {
+            Some(&aae::Aae)
+        }
+
+        fn not_yet(&self) -> Option<&'static str> {
+            None
+        }
+
+        fn options(&self) -> &'static [OptionSpec] {
+            &[]
+        }
+
+        inherit!(aae::Aae =>
+            check,
+            territory_pays_income,
+            start_of_turn,
+            placement_sites,
+            holds_unplaceable_units,
+            placement_rule,
+            end_of_turn,
+            victory,
+            freed_capital_regains_territories,
+            ships_blocked_by,
+            sea_passage_closed,
+            combat_rules,
+            standing_orders_problem,
+            take_over_units,
+        );
+    }
+
+    static ON_AAE: OnAae = OnAae;
+
+    /// The composition promise: a rule set that names AAE as its base and
+    /// overrides nothing plays every AAE scenario exactly as AAE does
+    /// (same events or errors at every step, same final position).
+    #[test]
+    fn a_rule_set_built_on_aae_that_overrides_nothing_adjudicates_every_aae_scenario_alike() {
+        use crate::rules::scenario;
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let aae = crate::rules::load_dir(&root.join("games/aae")).unwrap();
+        let derived = GameDef::with_rule_set(aae.files().clone(), &ON_AAE).unwrap();
+        assert_eq!(derived.rule_set().id(), "aae-unchanged");
+        assert_eq!(all_options(&ON_AAE).len(), aae::OPTIONS.len());
+        let mut files: Vec<_> = std::fs::read_dir(root.join("tests/scenarios/aae"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+            .collect();
+        files.sort();
+        let mut compared = 0;
+        for file in &files {
+            let sc = scenario::parse(&std::fs::read_to_string(file).unwrap()).unwrap();
+            let (Ok(a), Ok(b)) = (scenario::run(&aae, &sc), scenario::run(&derived, &sc)) else {
+                panic!("{} could not be set up", file.display());
+            };
+            let name = file.display();
+            assert_eq!(a.steps, b.steps, "{name}: steps differ");
+            assert_eq!(a.state, b.state, "{name}: final positions differ");
+            assert_eq!(a.failures, b.failures, "{name}: expectations differ");
+            compared += 1;
+        }
+        assert!(compared >= 90, "only {compared} AAE scenarios");
+    }
 
     #[test]
     fn rule_set_ids_are_unique_and_found() {
@@ -442,6 +543,35 @@ mod tests {
             }
         }
         assert!(rule_set("AAE").is_none());
+    }
+
+    /// A game whose rule set is still to come is refused at load, with
+    /// the reason the rule set gives.
+    #[test]
+    fn a_game_of_a_rule_set_not_implemented_yet_is_refused_at_load() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let aae = crate::rules::load_dir(&root.join("games/aae")).unwrap();
+        let mut pending = 0;
+        for set in RULE_SETS {
+            let mut files = aae.files().clone();
+            files.game.rule_set = set.id().to_owned();
+            // Options are the rule set's own business; none set here.
+            files.game.options.0.clear();
+            let loaded = GameDef::new(files);
+            match set.not_yet() {
+                Some(why) => {
+                    pending += 1;
+                    let text = loaded.expect_err(set.id()).to_string();
+                    assert!(text.contains(why), "{}: {text}", set.id());
+                }
+                None => {
+                    if let Err(e) = loaded {
+                        assert!(!e.to_string().contains("not implemented"), "{e}");
+                    }
+                }
+            }
+        }
+        assert_eq!(pending, 3);
     }
 
     #[test]

@@ -1,0 +1,157 @@
+//! The base rule set: the engine's rules where no edition changes them, and
+//! the rule set of plain data such as an imported TripleA map (`rule_set:
+//! generic`). Every other rule set builds on it, directly (AAE, Anniversary,
+//! Classic) or through another (J Boulton and Advanced AAE on AAE), and
+//! takes each hook it does not write from its base with [`inherit!`].
+//!
+//! The choices written here are those of the oldest rules the engine plays
+//! (AAE's 2005 FAQ where the editions differ): every point on which a rule
+//! set differs is a hook or a field of [`CombatRules`] that it overrides.
+//!
+//! [`inherit!`]: super::inherit
+
+use super::{CombatRules, OptionSpec, RuleSetHooks, ShipBlocking, TakeOver};
+use crate::rules::events::Event;
+use crate::rules::orders::{MiddleEastPayment, PowerId, StandingOrders};
+use crate::rules::problem::Problem;
+use crate::rules::production::{self, Complex};
+use crate::rules::state::GameState;
+use crate::rules::{GameDef, SpaceId};
+
+/// The base rule set.
+#[derive(Debug, Clone, Copy)]
+pub struct Base;
+
+impl RuleSetHooks for Base {
+    fn id(&self) -> &'static str {
+        "generic"
+    }
+
+    fn base(&self) -> Option<&'static dyn RuleSetHooks> {
+        None
+    }
+
+    fn not_yet(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn options(&self) -> &'static [OptionSpec] {
+        &[]
+    }
+
+    /// No checks beyond the generic validation.
+    fn check(&self, _game: &GameDef) -> Vec<Problem> {
+        Vec::new()
+    }
+
+    /// Every territory pays its controller.
+    fn territory_pays_income(&self, _game: &GameDef, _space: SpaceId) -> bool {
+        true
+    }
+
+    /// Nothing happens at the start of a turn.
+    fn start_of_turn(
+        &self,
+        _game: &GameDef,
+        _state: &mut GameState,
+        _power: PowerId,
+        _events: &mut Vec<Event>,
+    ) {
+    }
+
+    /// Industrial complexes held since the start of the turn: unlimited in
+    /// the power's original territory, else up to the territory's IPC value.
+    fn placement_sites(&self, game: &GameDef, state: &GameState, power: PowerId) -> Vec<Complex> {
+        production::complexes(game, state, power)
+    }
+
+    /// A purchase that cannot be mobilized is refused.
+    fn holds_unplaceable_units(&self) -> bool {
+        false
+    }
+
+    /// The industrial-complex rule, which the placement errors word.
+    fn placement_rule(&self, _game: &GameDef, _power: PowerId) -> Option<String> {
+        None
+    }
+
+    /// Nothing happens at the end of a turn before income.
+    fn end_of_turn(
+        &self,
+        _game: &GameDef,
+        _state: &mut GameState,
+        _power: PowerId,
+        _events: &mut Vec<Event>,
+    ) {
+    }
+
+    /// No victory condition: the game goes on.
+    fn victory(
+        &self,
+        _game: &GameDef,
+        _state: &mut GameState,
+        _power: PowerId,
+        _events: &mut Vec<Event>,
+    ) {
+    }
+
+    /// Allies keep the territories they liberated.
+    fn freed_capital_regains_territories(&self) -> bool {
+        false
+    }
+
+    /// Every enemy naval unit stops ships (combat movement always triggers
+    /// combat).
+    fn ships_blocked_by(&self) -> ShipBlocking {
+        ShipBlocking::AnyNavalUnit
+    }
+
+    /// Only canals close sea passages.
+    fn sea_passage_closed(&self, _game: &GameDef, _from: SpaceId, _to: SpaceId) -> Option<String> {
+        None
+    }
+
+    /// AAE's combat rules (FAQ 2005) on every point where editions differ.
+    fn combat_rules(&self, _game: &GameDef) -> CombatRules {
+        CombatRules {
+            allied_bystanders: true,
+            defending_subs_strike_first: false,
+            submerge_before_any_die: false,
+            defenseless_transports: false,
+            retreat_needs_land_or_sea: false,
+            land_combat_per_errata_p17: false,
+            one_bombardment_per_landed_unit: false,
+            may_ignore_subs_and_transports: false,
+            bombing_damages_complexes: false,
+            fighter_escorts: None,
+            aa_fires_at_overflights: true,
+            transports_last: false,
+            sea_battle_ends_movement: false,
+            raid_beside_battle: false,
+            shared_turn_combat_first: false,
+        }
+    }
+
+    /// Every standing order but a place in AAE's Middle East payment, which
+    /// no rule here reads.
+    fn standing_orders_problem(&self, game: &GameDef, standing: &StandingOrders) -> Option<String> {
+        (standing.middle_east_payment != MiddleEastPayment::default()).then(|| {
+            format!(
+                "this game ({}) has no Middle East payment: leave out middle_east_payment",
+                game.files().game.name
+            )
+        })
+    }
+
+    /// No rule lets a power take over an ally's units.
+    fn take_over_units(
+        &self,
+        _game: &GameDef,
+        _state: &mut GameState,
+        _power: PowerId,
+        _take: &TakeOver,
+        _events: &mut Vec<Event>,
+    ) -> Result<(), String> {
+        Err("no rule of this game lets a power take over an ally's units".into())
+    }
+}
