@@ -35,6 +35,7 @@ use crate::report::board;
 use crate::report::mail::{RuleOption, Seat, Welcome as WelcomeMail};
 use crate::report::templates::Templates;
 use crate::rules::GameDef;
+use crate::rules::orders::header::{HeaderLines, scan_header};
 
 use super::config::{Config, Inbound as InboundConfig, Transport as TransportConfig};
 
@@ -109,61 +110,13 @@ pub enum Auth {
     Unknown,
 }
 
-/// The header fields of an orders message, read line by line so that a
-/// message with broken YAML can still be authenticated and answered.
-#[derive(Debug, Default)]
-pub struct MailHeader {
-    /// `power:` as written.
-    pub power: Option<String>,
-    /// `secret:` as written.
-    pub secret: Option<String>,
-    /// `command:`, lowercased.
-    pub command: Option<String>,
-    /// Some other top-level key: the message holds orders.
-    pub has_orders: bool,
-    /// A `standing:` section.
-    pub has_standing: bool,
-    /// An `odds:` section: questions about battles.
-    pub has_odds: bool,
-}
-
-/// Reads the header fields of an orders text line by line, without YAML,
-/// as the daemon does before authenticating (public for the fuzz targets).
-pub fn scan_header(text: &str) -> MailHeader {
-    let mut h = MailHeader::default();
-    for line in text.lines() {
-        if line.is_empty() || line.starts_with([' ', '\t', '#', '-']) {
-            continue;
-        }
-        let Some((key, value)) = line.split_once(':') else {
-            continue;
-        };
-        let key = key.trim().to_lowercase().replace([' ', '-'], "_");
-        let value = match value.find(" #") {
-            Some(i) => &value[..i],
-            None => value,
-        };
-        let value = value.trim().trim_matches(['"', '\'']).trim().to_owned();
-        match key.as_str() {
-            "power" => h.power = Some(value),
-            "secret" => h.secret = Some(value),
-            "command" => h.command = Some(value.to_lowercase()),
-            "match" | "round" | "entropy" => {}
-            "standing" => h.has_standing = true,
-            "odds" => h.has_odds = true,
-            _ => h.has_orders = true,
-        }
-    }
-    h
-}
-
 /// Decides who sent a message from its scanned header: `known` says whether
 /// the sender's address is a player's of the match. A valid secret names the
 /// power (the claimed one if the secret is its own); a known address
 /// without one is refused; anyone else is unknown.
 pub fn authenticate(
     game: &GameDef,
-    header: &MailHeader,
+    header: &HeaderLines,
     known: bool,
     secrets: &PlayerSecrets,
 ) -> Auth {
@@ -1379,17 +1332,5 @@ mod tests {
             redact_addresses("550 5.1.1 <g.r1@players.test>: Recipient rejected, to x@y.z."),
             "550 5.1.1 <address>: Recipient rejected, to <address>."
         );
-    }
-
-    #[test]
-    fn the_header_is_read_even_from_broken_yaml() {
-        let h = scan_header(
-            "Power: Germany\nsecret: \"bokat-firum\"  # mine\ncommand: Status\npurchase: [oops\n  - x\n",
-        );
-        assert_eq!(h.power.as_deref(), Some("Germany"));
-        assert_eq!(h.secret.as_deref(), Some("bokat-firum"));
-        assert_eq!(h.command.as_deref(), Some("status"));
-        assert!(h.has_orders);
-        assert!(!h.has_standing);
     }
 }
