@@ -1,9 +1,9 @@
 //! The daemon's front for one raw inbound message, in its order: parse
 //! (`mail::message::parse`), hygiene (no reply to machines, bounces), route
 //! (plus-address or subject tag), the header scan and authentication
-//! (`daemon::process::{scan_header, authenticate}`) against a match whose
-//! players are the senders of `tests/fixtures/mail`, and the orders parser
-//! that `Match::submit` runs next. No file is touched per input.
+//! (`rules::orders::header::scan_header`, `daemon::process::authenticate`)
+//! against a match whose players are the senders of `tests/fixtures/mail`,
+//! and the orders parser that `Match::submit` runs next. No file is touched per input.
 //!
 //! Properties: nothing panics; the recorded size and SHA-256 are the raw
 //! bytes'; a routed match id is a valid one; a sender authenticated as a
@@ -12,12 +12,13 @@
 
 use std::sync::LazyLock;
 
-use adjutant::daemon::process::{Auth, authenticate, scan_header};
+use adjutant::daemon::process::{Auth, authenticate};
 use adjutant::dice::Digest32;
 use adjutant::mail::hygiene;
 use adjutant::mail::message::{ParseLimits, parse, sha256_hex};
 use adjutant::mail::route::{Address, is_match_id, route};
 use adjutant::matches::{PlayerSecrets, Roster};
+use adjutant::rules::orders::header::scan_header;
 use adjutant::rules::orders::parse::parse_message;
 use adjutant::rules::{GameDef, load_dir};
 use libfuzzer_sys::fuzz_target;

@@ -2,49 +2,36 @@
 //! the daemon wrote, read back for deduplication, crash recovery, rate
 //! limits and replies.
 
-use std::path::Path;
-
 use chrono::{DateTime, Utc};
 
 use crate::dice::Digest32;
-use crate::log::chain::for_each_line;
-use crate::log::{Body, DeadlineEvent, Entry, Outcome, Received, parse_line};
+use crate::log::{Body, DeadlineEvent, Entry, Outcome, Received};
+use crate::matches::Match;
 
 use super::text::StageRecord;
 
-/// Every entry of a match log.
-pub struct Ledger {
-    entries: Vec<Entry>,
+/// Every entry of a match log, as the open match holds them (the daemon
+/// never reads a log file itself).
+#[derive(Clone, Copy)]
+pub struct Ledger<'a> {
+    entries: &'a [Entry],
 }
 
-impl Ledger {
-    /// Reads `dir/log.jsonl`. A torn or unreadable line is an error (the
-    /// writer would refuse the log too).
-    pub fn read(dir: &Path) -> anyhow::Result<Ledger> {
-        let path = dir.join("log.jsonl");
-        let data = std::fs::read(&path)
-            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
-        let mut entries = Vec::new();
-        for_each_line(&data, |seq, offset, line| {
-            let e = parse_line(line).map_err(|e| crate::log::VerifyError {
-                seq,
-                offset,
-                reason: e.to_string(),
-            })?;
-            entries.push(e);
-            Ok(())
-        })
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        Ok(Ledger { entries })
+impl<'a> Ledger<'a> {
+    /// The entries of the open match `m`, its last append included.
+    pub fn of(m: &'a Match) -> Ledger<'a> {
+        Ledger {
+            entries: m.log().entries(),
+        }
     }
 
     /// The entries.
-    pub fn entries(&self) -> &[Entry] {
-        &self.entries
+    pub fn entries(&self) -> &'a [Entry] {
+        self.entries
     }
 
     /// The `received` body of entry `i`, if it is one.
-    pub fn received(&self, i: usize) -> Option<&Received> {
+    pub fn received(&self, i: usize) -> Option<&'a Received> {
         match &self.entries.get(i)?.body {
             Body::Received(r) => Some(r),
             _ => None,
@@ -161,7 +148,7 @@ impl Ledger {
     }
 }
 
-impl Ledger {
+impl<'a> Ledger<'a> {
     /// When the stage now waited for began, for its deadline: the last
     /// adjudication of a stage (not a standing-orders change), or the
     /// match's welcome, or its genesis; with the index of that entry.
@@ -204,7 +191,7 @@ impl Ledger {
     }
 
     /// The adjudication after entry `i`, by sequence number.
-    pub fn adjudication_after(&self, i: usize) -> Option<(u64, &crate::log::Adjudication)> {
+    pub fn adjudication_after(&self, i: usize) -> Option<(u64, &'a crate::log::Adjudication)> {
         self.entries[i + 1..].iter().find_map(|e| match &e.body {
             Body::Adjudication(a) => Some((e.seq, a)),
             _ => None,

@@ -4,12 +4,15 @@
 //! that every message is applied and answered exactly once (`docs/daemon.md`).
 //!
 //! * [`config`]: the configuration file and the embedded default.
-//! * [`process`]: the [`Daemon`]: welcome mails, the inbox pass, replies.
+//! * [`process`]: the [`Daemon`]: welcome mails, the inbox pass, one module
+//!   per step of a message, deadlines.
+//! * [`commands`]: the commands a mail may carry instead of orders.
 //! * [`ledger`]: what a match log says about the mail already handled.
 //! * [`text`]: the words of every mail sent.
 //! * [`demo`]: a whole turn by mail on the embedded default.
 //! * [`signals`]: SIGTERM/SIGINT as a flag checked between messages.
 
+pub mod commands;
 pub mod config;
 pub mod demo;
 pub mod ledger;

@@ -3,16 +3,17 @@
 //! (the board for `status`, odds, standing orders) are built here as text.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use serde::Serialize;
 
+use super::commands::Command;
+use crate::matches::Match;
 use crate::report::mail::{
-    Alert, Answer, Command, DeadlineNotice, Help, Receipt, Refused, Rejection, Rotated, Unrouted,
-    Welcome,
+    Alert, Answer, Command as CommandLine, DeadlineNotice, Help, Receipt, Refused, Rejection,
+    Rotated, Unrouted, Welcome,
 };
 use crate::report::templates::{Rendered, Templates};
-use crate::report::turn::{TurnReport, turn_report};
+use crate::report::turn::{TurnReport, turn_report_from};
 /// One accepted orders message, as the log records it.
 #[derive(Debug, Clone)]
 pub struct StageRecord {
@@ -78,10 +79,11 @@ pub fn receipt_text(templates: &Templates, r: &StageRecord, head: &str, next: &s
     render(templates, "receipt", &ctx)
 }
 
-/// The turn report of adjudication entry `seq`, derived from the match log
-/// alone (so a resend or `adjutant report` gives the same words).
-pub fn turn_report_of(dir: &Path, seq: u64) -> anyhow::Result<TurnReport> {
-    Ok(turn_report(dir, seq)?)
+/// The turn report of adjudication entry `seq`, derived from the log of
+/// the open match alone (so a resend or `adjutant report` gives the same
+/// words).
+pub fn turn_report_of(m: &Match, seq: u64) -> anyhow::Result<TurnReport> {
+    Ok(turn_report_from(m.game(), m.log().entries(), seq)?)
 }
 
 /// A turn report rendered for a reader in time zone `zone`. A stage 1
@@ -142,18 +144,6 @@ pub fn alert_text(templates: &Templates, power: &str, match_id: &str, other: &st
     render(templates, "alert", &ctx)
 }
 
-/// The commands a message may carry instead of orders, with what they do.
-pub const COMMANDS: &[(&str, &str)] = &[
-    ("help", "this text"),
-    ("status", "the board as it stands"),
-    (
-        "standing",
-        "your standing orders (send a standing: section to change them)",
-    ),
-    ("resend", "the last turn report again"),
-    ("rotate", "a new secret, mailed to your address of record"),
-];
-
 /// Who the help reply is for and where the match stands.
 pub struct HelpFor<'a> {
     /// The match id.
@@ -176,7 +166,11 @@ pub struct HelpFor<'a> {
 /// board, section by section with examples, and the commands; complete in
 /// itself (players do not have the repository's docs).
 pub fn help_text(templates: &Templates, h: &HelpFor<'_>) -> Rendered {
-    let width = COMMANDS.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+    let width = Command::IN_HELP
+        .iter()
+        .map(|c| c.word().len())
+        .max()
+        .unwrap_or(0);
     let ctx = Help {
         match_id: h.match_id.to_owned(),
         orders_address: h.orders_address.to_owned(),
@@ -191,12 +185,12 @@ pub fn help_text(templates: &Templates, h: &HelpFor<'_>) -> Rendered {
             .filter(|s| **s != "standing")
             .map(|s| (*s).to_owned())
             .collect(),
-        commands: COMMANDS
+        commands: Command::IN_HELP
             .iter()
-            .map(|(name, about)| Command {
-                name: (*name).to_owned(),
-                padded: format!("{name:<width$}"),
-                about: (*about).to_owned(),
+            .map(|c| CommandLine {
+                name: c.word().to_owned(),
+                padded: format!("{:<width$}", c.word()),
+                about: c.about().to_owned(),
             })
             .collect(),
     };

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::dice::Digest32;
 
 use super::chain::{Chain, VerifyError, for_each_line};
-use super::entry::{Body, Genesis, encode_line, format_time, parse_line};
+use super::entry::{Body, Entry, Genesis, encode_line, format_time, parse_line};
 
 /// An entry that is on disk (written and fsync'd).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,11 +52,14 @@ pub enum WriteError {
     Poisoned(PathBuf),
 }
 
-/// An open match log, held exclusively by this process.
+/// An open match log, held exclusively by this process, with every entry
+/// it holds: the file is read once, when it is opened, and whoever holds
+/// the log reads its entries from here.
 pub struct MatchLog {
     path: PathBuf,
     file: File,
     chain: Chain,
+    entries: Vec<Entry>,
     poisoned: bool,
 }
 
@@ -81,6 +84,7 @@ impl MatchLog {
             path: path.to_owned(),
             file,
             chain: Chain::new(),
+            entries: Vec::new(),
             poisoned: false,
         };
         let written = log.append(Body::Genesis(genesis))?;
@@ -103,6 +107,7 @@ impl MatchLog {
         lock(&file, path)?;
         let data = std::fs::read(path).map_err(io)?;
         let mut chain = Chain::new();
+        let mut entries = Vec::new();
         for_each_line(&data, |seq, offset, line| {
             let err = |reason: String| VerifyError {
                 seq,
@@ -110,7 +115,9 @@ impl MatchLog {
                 reason,
             };
             let entry = parse_line(line).map_err(|e| err(e.to_string()))?;
-            chain.apply(&entry).map_err(err)
+            chain.apply(&entry).map_err(err)?;
+            entries.push(entry);
+            Ok(())
         })
         .map_err(|e| WriteError::Corrupt(path.to_owned(), e))?;
         if chain.genesis().is_none() {
@@ -125,6 +132,7 @@ impl MatchLog {
             path: path.to_owned(),
             file,
             chain,
+            entries,
             poisoned: false,
         })
     }
@@ -144,7 +152,7 @@ impl MatchLog {
         let now = chrono::Utc::now();
         let time = format_time(self.chain.last_time().map_or(now, |last| now.max(last)));
         let (mut line, hash) = encode_line(seq, &self.chain.head(), &time, &body);
-        let entry = super::entry::Entry {
+        let entry = Entry {
             seq,
             prev: self.chain.head(),
             time,
@@ -172,12 +180,18 @@ impl MatchLog {
                 source,
             });
         }
+        self.entries.push(entry);
         Ok(Written { seq, hash })
     }
 
     /// The log's state after its last entry.
     pub fn chain(&self) -> &Chain {
         &self.chain
+    }
+
+    /// Every entry, the last one appended included.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
     }
 
     /// The head hash.

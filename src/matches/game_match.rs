@@ -14,7 +14,9 @@ use serde::Deserialize;
 use crate::dice::{
     BeaconNetwork, Dice, DiceKind, Digest32, OrderDigest, RollGroup, TurnKey, TurnSecret,
 };
-use crate::log::{Adjudication, Body, DiceEntry, Genesis, LOG_FORMAT, MatchLog, PlayerEntry};
+use crate::log::{
+    Adjudication, Body, DiceEntry, Genesis, LOG_FORMAT, MatchLog, PlayerEntry, Written,
+};
 use crate::rules::builtin::{GameSource, LoadedGame};
 use crate::rules::entries::Entries;
 use crate::rules::orders::parse::parse_message;
@@ -278,7 +280,8 @@ impl Match {
             ));
         }
         let game = match_game(dir, &genesis)?;
-        let (state, pending, _) = replay(&game, &dir.join(LOG_FILE), Memo::Use)?;
+        // The entries the log read when it was opened: the file is read once.
+        let (state, pending, _) = replay_entries(&game, log.entries(), u64::MAX, Memo::Use)?;
         let open = match log.chain().open_turn() {
             Some((turn, None)) => Some(DiceTurn::resume(turn, load_secret(dir, turn)?)),
             _ => None,
@@ -328,6 +331,23 @@ impl Match {
     /// The log.
     pub fn log(&self) -> &MatchLog {
         &self.log
+    }
+
+    /// Appends an entry about the match's mail or deadlines (`received`,
+    /// `welcome`, `deadline`), fsync'd before this returns. Entries that
+    /// move the game (orders, reveals, dice, adjudications) are written by
+    /// [`Match::submit`] alone, so they are refused here.
+    pub fn record(&mut self, body: Body) -> Result<Written, MatchError> {
+        if !matches!(
+            body,
+            Body::Received(_) | Body::Welcome(_) | Body::Deadline(_)
+        ) {
+            return Err(MatchError::Invalid(format!(
+                "a {} entry is written by the match itself, not recorded",
+                body.kind()
+            )));
+        }
+        Ok(self.log.append(body)?)
     }
 
     /// Applies one orders message of `power`. A rejected message changes

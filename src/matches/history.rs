@@ -44,6 +44,20 @@ pub(crate) fn read_entries(path: &Path) -> Result<Vec<Entry>, MatchError> {
     Ok(entries)
 }
 
+/// The genesis entry of the log in `dir`, from its first line alone (a
+/// league's logs are long, and finding the matches of a data directory
+/// needs only their ids); `None` for a directory without a readable one.
+pub fn genesis_of(dir: &Path) -> Option<Genesis> {
+    let file = fs::File::open(dir.join("log.jsonl")).ok()?;
+    let mut first = Vec::new();
+    std::io::BufRead::read_until(&mut std::io::BufReader::new(file), b'\n', &mut first).ok()?;
+    let first = first.strip_suffix(b"\n").unwrap_or(&first);
+    match parse_line(first).ok()?.body {
+        crate::log::Body::Genesis(g) => Some(g),
+        _ => None,
+    }
+}
+
 /// The match's copy of its game, checked against the genesis entry.
 pub fn game_of(dir: &Path, genesis: &Genesis) -> Result<GameDef, MatchError> {
     super::game_match::match_game(dir, genesis)

@@ -6,13 +6,18 @@
 //! enqueued from the log and never twice. A `pass` is logged before the
 //! stage is adjudicated; a `passed` entry with no adjudication of its stage
 //! after it is finished on the next look.
+//!
+//! Not a step of a message: the daemon looks at every match after each
+//! pass over the inbox. A look opens the match once and does everything
+//! through it; a match whose log and players file did not change is not
+//! opened until its next deadline comes.
 
 use std::path::Path;
 
 use anyhow::Context;
 use chrono::{DateTime, Utc};
 
-use crate::log::{Body, Deadline, DeadlineEvent, MatchLog};
+use crate::log::{Body, Deadline, DeadlineEvent};
 use crate::mail::compose::Kind;
 use crate::mail::route::format_subject_tag;
 use crate::matches::deadlines::{Action, DeadlineSettings, format_due, next_action};
@@ -110,49 +115,45 @@ impl Daemon {
         if self.config.deadlines.stage.is_none() && !has_own_deadlines(dir) {
             return Ok(None);
         }
-        let m = Match::open(dir)?;
+        let mut m = Match::open(dir)?;
         let roster = Roster::load(dir, m.game())?;
-        drop(m);
         let settings = DeadlineSettings::with_match(self.config.deadlines, roster.deadlines())
             .map_err(|errs| {
                 let list: Vec<String> = errs.iter().map(|(k, e)| format!("{k}: {e}")).collect();
                 anyhow::anyhow!("players.yaml: {}", list.join("; "))
             })?;
         if settings.stage.is_none() {
-            let ledger = Ledger::read(dir)?;
-            self.ensure_pass_reports(id, dir, &ledger, &roster)?;
+            self.ensure_pass_reports(id, &m, &roster)?;
             return Ok(None);
         }
         // Each pass adjudicates a stage and starts the next one's clock;
         // the bound only guards against a policy that cannot advance.
         for _ in 0..64 {
-            let Some(st) = ensure_stage_set(dir, &settings)? else {
-                let ledger = Ledger::read(dir)?;
-                self.ensure_pass_reports(id, dir, &ledger, &roster)?;
+            let Some(st) = ensure_stage_set(&mut m, &settings)? else {
+                self.ensure_pass_reports(id, &m, &roster)?;
                 return Ok(None);
             };
-            let ledger = Ledger::read(dir)?;
             // After the `set` entry: the reports of a pass quote the next
             // stage's deadline.
-            self.ensure_pass_reports(id, dir, &ledger, &roster)?;
-            let events = ledger.deadline_events(st.since, st.round, &st.power, st.stage);
+            self.ensure_pass_reports(id, &m, &roster)?;
+            let events = Ledger::of(&m).deadline_events(st.since, st.round, &st.power, st.stage);
             let logged: Vec<DeadlineEvent> = events.iter().map(|(_, e, _)| *e).collect();
             for (seq, event, _) in &events {
                 self.ensure_deadline_mail(id, &roster, *seq, *event, &st, &settings)?;
             }
             if logged.contains(&DeadlineEvent::Passed) {
                 // Logged, but the stage was not played before a crash.
-                self.play_pass(dir, &st.power, st.round)?;
+                play_pass(&mut m, &st.power, st.round)?;
                 continue;
             }
             let (action, next) = next_action(&settings, st.start, st.due, &logged, now);
             let Some(action) = action else {
                 return Ok(next);
             };
-            let written = append_deadline(dir, &st, action.event())?;
+            let written = append_deadline(&mut m, &st, action.event())?;
             tracing::info!(match_id = %id, power = %st.power, round = st.round, stage = st.stage, event = action.event().as_str(), "deadline event logged");
             if action == Action::Pass {
-                self.play_pass(dir, &st.power, st.round)?;
+                play_pass(&mut m, &st.power, st.round)?;
             } else {
                 self.ensure_deadline_mail(id, &roster, written, action.event(), &st, &settings)?;
             }
@@ -162,47 +163,30 @@ impl Daemon {
 
     /// Before the replies to an accepted stage are rendered: the next
     /// stage's `set` entry, so that its turn report quotes the deadline.
-    pub(super) fn set_deadline_of_next_stage(&self, dir: &Path) -> anyhow::Result<()> {
-        if self.config.deadlines.stage.is_none() && !has_own_deadlines(dir) {
+    pub(super) fn set_deadline_of_next_stage(
+        &self,
+        m: &mut Match,
+        roster: &Roster,
+    ) -> anyhow::Result<()> {
+        // The roster was read from the players file: its deadlines are
+        // the file's own.
+        if self.config.deadlines.stage.is_none() && roster.deadlines().is_none() {
             return Ok(());
         }
-        let m = Match::open(dir)?;
-        let roster = Roster::load(dir, m.game())?;
-        drop(m);
         let Ok(settings) = DeadlineSettings::with_match(self.config.deadlines, roster.deadlines())
         else {
             // Reported by the deadline check; the reply goes without.
             return Ok(());
         };
         if settings.stage.is_some() {
-            ensure_stage_set(dir, &settings)?;
+            ensure_stage_set(m, &settings)?;
         }
         Ok(())
     }
 
-    /// Adjudicates the stage of `power` with no orders.
-    fn play_pass(&mut self, dir: &Path, power: &str, round: u32) -> anyhow::Result<()> {
-        let yaml = format!("power: {power}\nround: {round}\n");
-        match Match::open(dir)?.submit(power, &yaml)? {
-            Ok(_) => Ok(()),
-            Err(errors) => {
-                let list: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-                anyhow::bail!(
-                    "the no-orders policy could not play {power}'s stage: {}",
-                    list.join("; ")
-                )
-            }
-        }
-    }
-
     /// The turn reports of the last `passed` stage, enqueued once.
-    fn ensure_pass_reports(
-        &mut self,
-        id: &str,
-        dir: &Path,
-        ledger: &Ledger,
-        roster: &Roster,
-    ) -> anyhow::Result<()> {
+    fn ensure_pass_reports(&mut self, id: &str, m: &Match, roster: &Roster) -> anyhow::Result<()> {
+        let ledger = Ledger::of(m);
         let Some(i) = ledger.last_passed() else {
             return Ok(());
         };
@@ -229,7 +213,7 @@ impl Daemon {
             .map(|e| e.hash)
             .context("the adjudication entry")?;
         let tag = format_subject_tag(id, Some(a.round), Some(&a.power));
-        let turn = text::turn_report_of(dir, adj_seq)?;
+        let turn = text::turn_report_of(m, adj_seq)?;
         for ((addr, zone), key) in recipients.iter().zip(&keys) {
             let report: MailBody = text::report_text(&self.templates, &turn, *zone).into();
             let out = self.outgoing(
@@ -341,10 +325,11 @@ pub(super) struct StageNow {
 
 /// The stage the match in `dir` waits for, with its `set` entry logged if
 /// it had none (the deadline from the stage's start and `settings`);
-/// `None` once the game is won. The match is opened and closed here (it
-/// holds the log's lock while open).
-fn ensure_stage_set(dir: &Path, settings: &DeadlineSettings) -> anyhow::Result<Option<StageNow>> {
-    let m = Match::open(dir)?;
+/// `None` once the game is won.
+fn ensure_stage_set(
+    m: &mut Match,
+    settings: &DeadlineSettings,
+) -> anyhow::Result<Option<StageNow>> {
     if m.state().winner.is_some() {
         return Ok(None);
     }
@@ -352,8 +337,7 @@ fn ensure_stage_set(dir: &Path, settings: &DeadlineSettings) -> anyhow::Result<O
     let power = game.powers()[m.state().current_power(game)].name.clone();
     let round = m.state().round;
     let stage = stage_of(m.state());
-    drop(m);
-    let ledger = Ledger::read(dir)?;
+    let ledger = Ledger::of(m);
     let Some((since, start)) = ledger.stage_clock_start() else {
         return Ok(None);
     };
@@ -377,7 +361,7 @@ fn ensure_stage_set(dir: &Path, settings: &DeadlineSettings) -> anyhow::Result<O
                 start,
                 due,
             };
-            append_deadline(dir, &st, DeadlineEvent::Set)?;
+            append_deadline(m, &st, DeadlineEvent::Set)?;
             return Ok(Some(st));
         }
     };
@@ -391,9 +375,23 @@ fn ensure_stage_set(dir: &Path, settings: &DeadlineSettings) -> anyhow::Result<O
     }))
 }
 
-fn append_deadline(dir: &Path, st: &StageNow, event: DeadlineEvent) -> anyhow::Result<u64> {
-    let mut log = MatchLog::open(&dir.join("log.jsonl"))?;
-    let written = log.append(Body::Deadline(Deadline {
+/// Adjudicates the stage of `power` with no orders.
+fn play_pass(m: &mut Match, power: &str, round: u32) -> anyhow::Result<()> {
+    let yaml = format!("power: {power}\nround: {round}\n");
+    match m.submit(power, &yaml)? {
+        Ok(_) => Ok(()),
+        Err(errors) => {
+            let list: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+            anyhow::bail!(
+                "the no-orders policy could not play {power}'s stage: {}",
+                list.join("; ")
+            )
+        }
+    }
+}
+
+fn append_deadline(m: &mut Match, st: &StageNow, event: DeadlineEvent) -> anyhow::Result<u64> {
+    let written = m.record(Body::Deadline(Deadline {
         round: st.round,
         power: st.power.clone(),
         stage: st.stage,

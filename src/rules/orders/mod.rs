@@ -8,6 +8,7 @@
 
 pub mod canonical;
 pub(crate) mod grammar;
+pub mod header;
 pub mod keys;
 pub mod parse;
 pub mod schema;

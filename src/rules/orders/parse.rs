@@ -93,6 +93,15 @@ fn find_key(written: &str, words: &[&'static str]) -> Option<&'static str> {
     words.iter().copied().find(|w| key_matches(written, w))
 }
 
+/// The top-level key (header field, section or reserved key) that `written`
+/// stands for: the one reading of a message's keys, shared by the parser
+/// and the line-by-line header ([`super::header::scan_header`]).
+pub(super) fn top_level_key(written: &str) -> Option<&'static str> {
+    find_key(written, keys::HEADER)
+        .or_else(|| find_key(written, keys::SECTIONS))
+        .or_else(|| find_key(written, keys::RESERVED))
+}
+
 /// The format word a mistyped key was probably meant to be: the names
 /// module's suggestion, or else a word that differs by two swapped
 /// neighbouring letters (`laod`), which short words need since an edit
@@ -369,7 +378,7 @@ impl Parser<'_, '_> {
         let valid = keys::top_level();
         let mut seen: Vec<(&'static str, usize)> = Vec::new();
         for (key, value) in entries {
-            let Some(word) = key.text().and_then(|k| find_key(k, &valid)) else {
+            let Some(word) = key.text().and_then(top_level_key) else {
                 self.unknown_key(&whole, key, "of an orders message", &valid);
                 continue;
             };

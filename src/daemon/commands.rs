@@ -1,0 +1,92 @@
+//! The commands a mail may carry instead of orders (`command: status`):
+//! what the daemon answers, so they are the daemon's. The orders parser
+//! knows only their words ([`crate::rules::orders::keys::COMMANDS`]), to
+//! read a `command:` line with a "did you mean"; a test keeps the two lists
+//! the same.
+
+/// A command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command {
+    /// A guide to the orders for the sender's power, and the commands.
+    Help,
+    /// The board as it stands.
+    Status,
+    /// The last turn report again.
+    Resend,
+    /// The sender's standing orders.
+    Standing,
+    /// The odds of the battles of the message's `odds:` section.
+    Odds,
+    /// A new secret, mailed to the address of record.
+    Rotate,
+}
+
+impl Command {
+    /// Every command, in the order a rejection lists them.
+    pub const ALL: [Command; 6] = [
+        Command::Help,
+        Command::Status,
+        Command::Resend,
+        Command::Standing,
+        Command::Odds,
+        Command::Rotate,
+    ];
+
+    /// The commands the help lists, in its order (odds questions have a
+    /// section of their own there).
+    pub const IN_HELP: [Command; 5] = [
+        Command::Help,
+        Command::Status,
+        Command::Standing,
+        Command::Resend,
+        Command::Rotate,
+    ];
+
+    /// The word a player writes, which is also what the log records.
+    pub fn word(self) -> &'static str {
+        match self {
+            Command::Help => "help",
+            Command::Status => "status",
+            Command::Resend => "resend",
+            Command::Standing => "standing",
+            Command::Odds => "odds",
+            Command::Rotate => "rotate",
+        }
+    }
+
+    /// The command of a lowercased word, if it is one.
+    pub fn from_word(word: &str) -> Option<Command> {
+        Command::ALL.into_iter().find(|c| c.word() == word)
+    }
+
+    /// What it does, in the help's words.
+    pub fn about(self) -> &'static str {
+        match self {
+            Command::Help => "this text",
+            Command::Status => "the board as it stands",
+            Command::Resend => "the last turn report again",
+            Command::Standing => "your standing orders (send a standing: section to change them)",
+            Command::Odds => "the odds of the battles of an odds: section",
+            Command::Rotate => "a new secret, mailed to your address of record",
+        }
+    }
+
+    /// Every command's word, as a rejection lists them.
+    pub fn words() -> String {
+        Command::ALL.map(Command::word).join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::orders::keys;
+
+    #[test]
+    fn the_parser_reads_the_words_of_the_daemons_commands() {
+        assert_eq!(Command::ALL.map(Command::word).as_slice(), keys::COMMANDS);
+        for c in Command::ALL {
+            assert_eq!(Command::from_word(c.word()), Some(c));
+        }
+    }
+}
