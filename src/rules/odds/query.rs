@@ -447,11 +447,13 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
         policy,
     };
     if matches!(policy, Policy::OddsBelow(_)) && (q.monte_carlo || !battle.exact()) {
-        return Err(OddsError::Unsupported(
+        return Err(OddsError::Unsupported(format!(
             "when_odds_below needs exact odds, and this battle has only a Monte Carlo \
-             estimate (submarines and aircraft, or too many units)"
-                .to_owned(),
-        ));
+                 estimate (more than {} states with submarines and aircraft at sea, more \
+                 than {} otherwise)",
+            super::MAX_MIXED_STATES,
+            super::MAX_EXACT_STATES
+        )));
     }
     let sea_subs = battle
         .att
