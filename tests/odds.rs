@@ -249,6 +249,13 @@ fn submarines_and_aircraft_at_sea_are_exact_and_allow_when_odds_below() {
     assert!((r.attacker_wins + r.defender_wins + r.draw - 1.0).abs() < 1e-12);
     // The fighters never see the submarines: a stalemate is possible.
     assert!(r.stalemate > 0.0);
+    // What happens to the fighters of a sunk carrier is left to the battle's
+    // aftermath, and said so.
+    assert!(
+        r.notes.iter().any(|n| n.contains("whose carrier sinks")),
+        "{:?}",
+        r.notes
+    );
     q.retreat = Some(RetreatRule::Rule {
         after_round: None,
         when_attackers_below: None,

@@ -464,6 +464,15 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
     if sea_subs {
         notes.push("submarines fight; none submerges".to_owned());
     }
+    let carrier = |c: &UnitCount| types[c.unit].carrier_capacity.unwrap_or(0) > 0;
+    let air = |c: &UnitCount| types[c.unit].kind == Some(UnitKind::Air);
+    if sea && defenders.iter().any(carrier) && defenders.iter().any(air) {
+        notes.push(
+            "defending aircraft whose carrier sinks count among the survivors; where they \
+             land, or whether they are lost, is decided after the battle"
+                .to_owned(),
+        );
+    }
     Ok(Prepared {
         battle,
         sea,
