@@ -1,7 +1,8 @@
 //! Benchmarks of the exact battle calculator (issue 8): land battles with
 //! the default order of loss at the sizes the issue sets targets for, and
-//! the Monte Carlo simulation of the same battles for the ratio. Figures go
-//! to docs/performance.md.
+//! the Monte Carlo simulation of the same battles for the ratio; sea battles
+//! of submarines and aircraft (issue 15, the calculator for restricted
+//! hits) against their simulation. Figures go to docs/performance.md.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -85,5 +86,47 @@ fn monte_carlo(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, exact, answer_whole, monte_carlo);
+/// Sea battles of submarines and aircraft: (name, attackers, defenders),
+/// 72, 16,470 and 68,926 pairs of side states.
+const MIXED: &[(&str, &str, &str)] = &[
+    (
+        "4v5",
+        "3 submarines, 1 battleship",
+        "2 destroyers, 1 carrier, 2 fighters",
+    ),
+    (
+        "20v21",
+        "8 submarines, 4 destroyers, 2 carriers, 4 fighters, 2 battleships",
+        "6 destroyers, 3 carriers, 6 fighters, 4 submarines, 2 battleships",
+    ),
+    (
+        "30v31",
+        "12 submarines, 6 destroyers, 3 carriers, 6 fighters, 3 battleships",
+        "10 destroyers, 4 carriers, 8 fighters, 6 submarines, 3 battleships",
+    ),
+];
+
+/// The exact calculation of the sea battles with restricted hits, and the
+/// simulation of 10,000 of each.
+fn mixed(c: &mut Criterion) {
+    let game = game();
+    let mut g = c.benchmark_group("odds_mixed");
+    g.sample_size(10).measurement_time(Duration::from_secs(5));
+    for (name, a, d) in MIXED {
+        let q = query(a, d, false);
+        let p = prepare(&game, &q).unwrap();
+        assert_eq!(p.compute(&game).method, Method::Exact);
+        g.bench_function(*name, |b| b.iter(|| black_box(&p).compute(&game)));
+        let mut q = q.clone();
+        q.monte_carlo = true;
+        q.battles = Some(MC_BATTLES);
+        let p = prepare(&game, &q).unwrap();
+        g.bench_function(format!("{name}_monte_carlo_10k"), |b| {
+            b.iter(|| black_box(&p).compute(&game))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, exact, answer_whole, monte_carlo, mixed);
 criterion_main!(benches);

@@ -421,7 +421,7 @@ fn odds_questions_by_mail_are_answered_exactly() {
     let to = orders_to("o1");
     // Any player may ask at any time (it is not the Soviet turn).
     let body = format!(
-        "match: o1\npower: Soviet Union\nsecret: {secret}\nodds:\n  - {{attackers: 1 infantry, defenders: 1 infantry}}\n  - {{attackers: 2 infantri, defenders: 1 infantry}}\n  - {{attackers: 3 infantry, defenders: 2 infantry, retreat: {{after_round: 1}}, battles: 99999999}}\n  - {{attackers: 1 fighter, defenders: [1 submarine, 1 destroyer], battles: 500000}}\n  - {{attackers: 1 bomber, defenders: 1 infantry, attacker_developments: [heavy bombers]}}\n"
+        "match: o1\npower: Soviet Union\nsecret: {secret}\nodds:\n  - {{attackers: 1 infantry, defenders: 1 infantry}}\n  - {{attackers: 2 infantri, defenders: 1 infantry}}\n  - {{attackers: 3 infantry, defenders: 2 infantry, retreat: {{after_round: 1}}, battles: 99999999}}\n  - {{attackers: 1 fighter, defenders: [1 submarine, 1 destroyer], battles: 500000, monte_carlo: true}}\n  - {{attackers: 1 bomber, defenders: 1 infantry, attacker_developments: [heavy bombers]}}\n"
     );
     env.drop_mail(1, &mail(&soviet, &to, "odds@p", "chances?", &body));
     // Odds and orders together are refused.
@@ -448,7 +448,7 @@ fn odds_questions_by_mail_are_answered_exactly() {
     assert!(b.contains("Both destroyed    12.50%"), "{b}");
     assert!(b.contains("infantri"), "the bad unit is named: {b}");
     // The simulation cap is mentioned only where a battle was simulated
-    // (question 4, submarines and aircraft: a labelled estimate).
+    // (question 4, asked as a simulation: a labelled estimate).
     // (Counted in the plain-text part: the HTML part says it again.)
     let text_part = b.split("Content-Type: text/html").next().unwrap();
     assert_eq!(

@@ -1,8 +1,9 @@
 //! The exact calculator against the adjudicator itself: 20 varied battles
 //! (land and sea, artillery, AA guns, battleships, submarines, orders of
-//! loss, standing orders, every retreat policy, Low Luck) and two with
-//! Anniversary developments (Heavy Bombers, Jet Fighters; 50,000 times
-//! each), each fought 100,000 times by
+//! loss, standing orders, every retreat policy, Low Luck), two with
+//! Anniversary developments (Heavy Bombers, Jet Fighters) and four sea
+//! battles of submarines and aircraft, two in AAE and two in Anniversary
+//! (50,000 times each for these six), the others each fought 100,000 times by
 //! `combat::fight_battles` with real verifiable dice from fixed keys. Every
 //! battle's attacker-wins, defender-holds and both-destroyed frequencies,
 //! and its attacker's mean surviving IPC value, must lie within 4 standard
@@ -149,6 +150,42 @@ fn development_cases() -> Vec<Case> {
         // not taken by the adjudicator (it fought on), a setup question of
         // this test not looked into yet.
         case("Urals", "1 bomber, 1 fighter, 1 armor", "3 infantry"),
+    ]
+}
+
+/// Sea battles of submarines and aircraft (restricted hits: the exact
+/// calculator for them), in AAE. No defending carrier: when one sinks, the
+/// defending fighters it carried are lost after the battle (the stranded
+/// aircraft rule), which the odds of the battle itself leave out.
+fn mixed_cases() -> Vec<Case> {
+    vec![
+        case(
+            "Celtic Sea",
+            "3 submarines, 1 battleship",
+            "2 destroyers, 2 fighters",
+        ),
+        case(
+            "Aegean Sea",
+            "2 submarines, 1 destroyer, 1 fighter",
+            "2 submarines, 1 transport, 1 fighter",
+        ),
+    ]
+}
+
+/// The same in Anniversary, whose defending submarines strike first while
+/// no attacking destroyer is there.
+fn anniversary_sea_cases() -> Vec<Case> {
+    vec![
+        case(
+            "Sea Zone 5",
+            "1 cruiser, 2 fighters",
+            "2 submarines, 1 destroyer, 1 transport",
+        ),
+        case(
+            "Sea Zone 6",
+            "2 submarines, 1 destroyer, 1 fighter",
+            "3 submarines, 1 cruiser, 1 fighter",
+        ),
     ]
 }
 
@@ -468,6 +505,25 @@ fn exact_odds_agree_with_the_adjudicator_fighting_with_low_luck() {
     ));
     b.game = GameDef::new(files).unwrap();
     check(b, &low_luck_cases(), true, 0xa5, N);
+}
+
+#[test]
+fn exact_odds_agree_with_the_adjudicator_at_sea_with_submarines_and_aircraft() {
+    // Half the battles of the other cases, as for the developments.
+    check(Board::new(), &mixed_cases(), false, 0x6b, N / 2);
+    let game =
+        load_dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/anniversary-1941"))
+            .unwrap();
+    let mut state = GameState::initial(&game);
+    state.units.clear();
+    state.phase = Phase::CombatMove;
+    check(
+        Board { game, state },
+        &anniversary_sea_cases(),
+        false,
+        0x6c,
+        N / 2,
+    );
 }
 
 #[test]

@@ -289,7 +289,7 @@ pub(crate) fn states(att: &Side, def: &Side) -> usize {
 
 /// Solves the battle exactly. `bombard` is the distribution of bombardment
 /// hits in the first round (none: `None`). Sides must not need restricted
-/// hits (see `super::exact_possible`).
+/// hits or defenders striking first (see `super::fixed_order`).
 pub(crate) fn solve(
     att: &Side,
     def: &Side,

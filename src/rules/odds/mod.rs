@@ -1,8 +1,11 @@
 //! Battle odds: the probability of every outcome of a battle, computed
-//! exactly by dynamic programming over survivor states ([`exact`]) from the
-//! same unit definitions, order of loss ([`crate::rules::combat`]'s casualty
-//! ranking) and round sequence the adjudicator uses; a labelled Monte Carlo
-//! estimate ([`monte_carlo`]) where the exact model does not apply.
+//! exactly by dynamic programming over survivor states from the same unit
+//! definitions, order of loss ([`crate::rules::combat`]'s casualty ranking
+//! and allocation) and round sequence the adjudicator uses: over the hits
+//! each side has taken where a fixed order of loss decides every casualty
+//! ([`exact`]), over the hits each unit can still take where it does not
+//! (sea battles of submarines and aircraft, [`mixed`]); a labelled Monte
+//! Carlo estimate ([`monte_carlo`]) past the state bounds.
 //!
 //! The public face is [`answer`]: an [`OddsQuery`] (units written as in
 //! orders) in, an [`OddsReport`] out. `docs/odds.md` says what is computed
@@ -11,6 +14,7 @@
 
 mod dist;
 mod exact;
+mod mixed;
 mod monte_carlo;
 mod query;
 mod report;
@@ -35,6 +39,13 @@ use side::Side;
 /// Monte Carlo estimate is given instead (memory: 8 bytes a state, a few
 /// arrays).
 pub const MAX_EXACT_STATES: usize = 4_000_000;
+
+/// Above this many states (pairs of the two sides' states: which units are
+/// left, with the hits each can still take) a battle with restricted hits
+/// gets a Monte Carlo estimate instead of exact odds. A state costs far
+/// more than one of a fixed order of loss: a round from it has every pair
+/// of the two sides' outcomes.
+pub const MAX_MIXED_STATES: usize = 100_000;
 
 /// Battles simulated for a Monte Carlo estimate unless the query says.
 pub const DEFAULT_BATTLES: u64 = 20_000;
@@ -63,9 +74,11 @@ pub(crate) struct Tally {
 }
 
 /// True when no hit of either side is restricted in where it may land
-/// (submarine hits on aircraft, aircraft hits on unseen submarines), so
-/// that a fixed order of loss decides every casualty.
-pub(crate) fn exact_possible(att: &Side, def: &Side) -> bool {
+/// (submarine hits on aircraft, aircraft hits on unseen submarines) and no
+/// defender strikes first (Anniversary's submarines), so that a fixed order
+/// of loss decides every casualty and one side's fire never depends on the
+/// other's within a round ([`exact`]); otherwise [`mixed`] applies.
+pub(crate) fn fixed_order(att: &Side, def: &Side) -> bool {
     let binds = |from: &Side, to: &Side| {
         let sub_fire = from
             .slots
@@ -75,20 +88,50 @@ pub(crate) fn exact_possible(att: &Side, def: &Side) -> bool {
         (sub_fire && to.slots.iter().any(|s| s.air))
             || (air_fire && to.slots.iter().any(|s| s.hidden))
     };
-    !binds(att, def) && !binds(def, att)
+    !binds(att, def) && !binds(def, att) && !def.slots.iter().any(|s| s.first_strike)
 }
 
 impl Battle {
-    /// True when the exact calculator applies.
+    /// True when exact odds are computed: within the state bound of the
+    /// calculator that applies (the mixed one only at sea: no AA fire, no
+    /// bombardment).
     pub fn exact(&self) -> bool {
-        exact_possible(&self.att, &self.def)
-            && exact::states(&self.att, &self.def) <= MAX_EXACT_STATES
+        if fixed_order(&self.att, &self.def) {
+            exact::states(&self.att, &self.def) <= MAX_EXACT_STATES
+        } else {
+            self.aa.is_none()
+                && self.bombard.is_empty()
+                && mixed::within(&self.att, &self.def, self.low_luck, MAX_MIXED_STATES)
+        }
     }
 
     /// Computes the battle: exactly when possible (and not `simulate`), else
     /// `battles` Monte Carlo battles seeded by `seed`.
     pub fn compute(&self, types: usize, battles: u64, seed: u64, simulate: bool) -> Tally {
-        if simulate || !self.exact() {
+        let fixed = fixed_order(&self.att, &self.def);
+        let mixed = if simulate || fixed || self.aa.is_some() || !self.bombard.is_empty() {
+            None
+        } else {
+            mixed::solve(
+                &self.att,
+                &self.def,
+                self.low_luck,
+                self.policy,
+                types,
+                MAX_MIXED_STATES,
+            )
+        };
+        if let Some(solved) = mixed {
+            let mut tally = Tally {
+                rounds: solved.rounds,
+                ..Tally::default()
+            };
+            for (e, a, d, p) in solved.ends {
+                *tally.ends.entry((e, a, d)).or_insert(0.0) += p;
+            }
+            return tally;
+        }
+        if simulate || !fixed || exact::states(&self.att, &self.def) > MAX_EXACT_STATES {
             let s = monte_carlo::simulate(self, types, battles, seed);
             let n = s.battles as f64;
             let mut tally = Tally {
@@ -167,8 +210,9 @@ impl Battle {
 /// The attacker's chance of winning the battle from its current state if
 /// it fights on to the end, and whether it is exact: the `when_odds_below`
 /// retreat policy, evaluated by the adjudicator at the end of each round.
-/// Exact when the battle allows (always on land); otherwise a Monte Carlo
-/// estimate from a fixed seed, so that a replay decides the same way.
+/// Exact within the state bounds (`MAX_EXACT_STATES`, `MAX_MIXED_STATES`);
+/// past them a Monte Carlo estimate from a fixed seed, so that a replay
+/// decides the same way.
 pub(crate) fn attacker_win_now(
     game: &GameDef,
     state: &GameState,

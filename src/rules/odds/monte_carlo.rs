@@ -65,17 +65,6 @@ fn d6(rng: &mut ChaCha8Rng) -> u32 {
     }
 }
 
-/// What a unit's hits may land on (as `combat::battle::class_of`).
-fn class(s: &Slot, spots: bool) -> HitClass {
-    if s.cannot_hit_air {
-        HitClass::NotAir
-    } else if s.air && !spots {
-        HitClass::NotHidden
-    } else {
-        HitClass::Any
-    }
-}
-
 fn has_target(class: HitClass, targets: &Live) -> bool {
     targets.slots.iter().any(|t| match class {
         HitClass::NotAir => !t.air,
@@ -87,7 +76,7 @@ fn has_target(class: HitClass, targets: &Live) -> bool {
 fn can_hit(from: &Live, to: &Live, spots: bool) -> bool {
     from.slots
         .iter()
-        .any(|s| s.strength > 0 && has_target(class(s, spots), to))
+        .any(|s| s.strength > 0 && has_target(s.class(spots), to))
 }
 
 /// Rolls for the picked units of `from` firing at `to`.
@@ -118,7 +107,7 @@ fn fire(
             strength += 1;
             supported = true;
         }
-        let c = class(s, spots);
+        let c = s.class(spots);
         if !has_target(c, to) {
             continue;
         }
@@ -234,19 +223,47 @@ fn one(battle: &Battle, types: usize, rng: &mut ChaCha8Rng) -> (End, Vec<u32>, V
             break Some(End::Stalemate);
         }
         round += 1;
+        // First strikes (attacking submarines without a defending
+        // destroyer; in Anniversary also defending ones without an attacking
+        // destroyer), both from the sides as they stand, their victims
+        // removed before the others fire.
         let first = !d_spots && att.slots.iter().any(|s| s.first_strike);
-        if first {
-            let hits = fire(
-                rng,
-                &att,
-                |s| s.first_strike,
-                &def,
-                true,
-                a_spots,
-                battle.low_luck,
-            );
-            allocate(&mut def.cands, hits);
+        let def_first = !a_spots && def.slots.iter().any(|s| s.first_strike);
+        if first || def_first {
+            let on_def = if first {
+                fire(
+                    rng,
+                    &att,
+                    |s| s.first_strike,
+                    &def,
+                    true,
+                    a_spots,
+                    battle.low_luck,
+                )
+            } else {
+                Hits::default()
+            };
+            let on_att = if def_first {
+                fire(
+                    rng,
+                    &def,
+                    |s| s.first_strike,
+                    &att,
+                    false,
+                    d_spots,
+                    battle.low_luck,
+                )
+            } else {
+                Hits::default()
+            };
+            if on_def.total() > 0 {
+                allocate(&mut def.cands, on_def);
+            }
+            if on_att.total() > 0 {
+                allocate(&mut att.cands, on_att);
+            }
             def.bury();
+            att.bury();
         }
         let mut hits = fire(
             rng,
@@ -266,7 +283,15 @@ fn one(battle: &Battle, types: usize, rng: &mut ChaCha8Rng) -> (End, Vec<u32>, V
         if hits.total() > 0 && def.len() > 0 {
             allocate(&mut marked, hits);
         }
-        let back = fire(rng, &def, |_| true, &att, false, d_spots, battle.low_luck);
+        let back = fire(
+            rng,
+            &def,
+            |s| !(def_first && s.first_strike),
+            &att,
+            false,
+            d_spots,
+            battle.low_luck,
+        );
         if back.total() > 0 {
             allocate(&mut att.cands, back);
         }

@@ -447,11 +447,13 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
         policy,
     };
     if matches!(policy, Policy::OddsBelow(_)) && (q.monte_carlo || !battle.exact()) {
-        return Err(OddsError::Unsupported(
+        return Err(OddsError::Unsupported(format!(
             "when_odds_below needs exact odds, and this battle has only a Monte Carlo \
-             estimate (submarines and aircraft, or too many units)"
-                .to_owned(),
-        ));
+                 estimate (more than {} states with submarines and aircraft at sea, more \
+                 than {} otherwise)",
+            super::MAX_MIXED_STATES,
+            super::MAX_EXACT_STATES
+        )));
     }
     let sea_subs = battle
         .att
@@ -461,6 +463,15 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
         .any(|s| s.hidden || s.first_strike);
     if sea_subs {
         notes.push("submarines fight; none submerges".to_owned());
+    }
+    let carrier = |c: &UnitCount| types[c.unit].carrier_capacity.unwrap_or(0) > 0;
+    let air = |c: &UnitCount| types[c.unit].kind == Some(UnitKind::Air);
+    if sea && defenders.iter().any(carrier) && defenders.iter().any(air) {
+        notes.push(
+            "defending aircraft whose carrier sinks count among the survivors; where they \
+             land, or whether they are lost, is decided after the battle"
+                .to_owned(),
+        );
     }
     Ok(Prepared {
         battle,

@@ -8,7 +8,7 @@
 //! allocation rule), then units die from the front of the order.
 
 use crate::rules::GameDef;
-use crate::rules::combat::casualties::{Candidate, Chooser, rank};
+use crate::rules::combat::casualties::{Candidate, Chooser, HitClass, rank};
 use crate::rules::model::{Ability, UnitKind};
 use crate::rules::orders::UnitTypeId;
 use crate::rules::research::Technology;
@@ -30,7 +30,8 @@ pub(crate) struct Slot {
     pub hidden: bool,
     /// Its hits cannot land on aircraft.
     pub cannot_hit_air: bool,
-    /// Fires first while the enemy has no destroyer (attacking only).
+    /// Fires first while the enemy has no destroyer: attacking, and
+    /// defending where the rule set says so (Anniversary).
     pub first_strike: bool,
     /// Cancels first strike and reveals hidden units.
     pub anti_sub: bool,
@@ -46,6 +47,18 @@ impl Slot {
     /// Hits it can still take.
     pub fn cap(&self) -> usize {
         usize::from(self.candidate.cap)
+    }
+
+    /// What its hits may land on when its side has (`spots`) or has not a
+    /// destroyer in play, as `combat::battle::class_of` decides it.
+    pub fn class(&self, spots: bool) -> HitClass {
+        if self.cannot_hit_air {
+            HitClass::NotAir
+        } else if self.air && !spots {
+            HitClass::NotHidden
+        } else {
+            HitClass::Any
+        }
     }
 }
 
@@ -70,6 +83,12 @@ impl Side {
         attacking: bool,
     ) -> Side {
         let types = game.unit_types();
+        // Anniversary: defending submarines strike first too.
+        let strikes = attacking
+            || game
+                .rule_set()
+                .combat_rules(game)
+                .defending_subs_strike_first;
         let slots = rank(game, state, ids, chooser)
             .into_iter()
             .filter_map(|c| {
@@ -94,7 +113,7 @@ impl Side {
                     air: t.kind == Some(UnitKind::Air),
                     hidden: t.has(&Ability::HiddenFromAir),
                     cannot_hit_air: t.has(&Ability::CannotHitAir),
-                    first_strike: attacking && t.has(&Ability::FirstStrike),
+                    first_strike: strikes && t.has(&Ability::FirstStrike),
                     anti_sub: t.has(&Ability::AntiSubmarine),
                     // As `combat::battle` decides it: attacking bombers only.
                     dice_each: if attacking
