@@ -253,12 +253,7 @@ fn the_rule_index_names_only_real_files_and_functions() {
 fn no_option_is_read_by_its_name_outside_the_option_module() {
     let found = engine_lines_with(
         &["option(\"", "o.name == \"", "s.name == \""],
-        &[
-            "options.rs",
-            // Until the Anniversary options are typed (issue 16, item 2).
-            "variants/anniversary.rs",
-            "combat/strategic_bombing.rs",
-        ],
+        &["options.rs"],
     );
     assert!(
         found.is_empty(),

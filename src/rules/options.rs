@@ -98,6 +98,15 @@ pub const RESEARCH: OptionSpec = OptionSpec {
     about: "research and development",
 };
 
+/// The optional rule of fighter escorts and interceptors in strategic
+/// bombing raids (Anniversary FAQ 2010, Additional Optional Rules).
+pub const FIGHTER_ESCORTS: OptionSpec = OptionSpec {
+    name: "fighter_escorts",
+    kind: OptionKind::Bool { default: false },
+    about: "FAQ optional rule: fighters escort bombers (at 1, 2 with Jet Fighters) and \
+            defending fighters intercept (at 2) in one round before a strategic bombing raid",
+};
+
 impl OptionSpec {
     /// The option's value in `game`: `game.yaml`'s, else the default;
     /// `None` when the game's rule set does not have this option.

@@ -25,6 +25,7 @@ use crate::rules::SpaceId;
 use crate::rules::conquest::allied;
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind};
+use crate::rules::options::FIGHTER_ESCORTS;
 use crate::rules::orders::UnitTypeId;
 use crate::rules::research::Technology;
 use crate::rules::state::GameState;
@@ -51,12 +52,8 @@ pub(crate) fn check(ctx: &Ctx, state: &GameState, space: SpaceId) -> Result<(), 
             bomber = true;
         } else if escort_value(ctx, state, u).is_none() {
             // Where escorts are an optional rule left off, say so.
-            let optional = ctx
-                .game
-                .rule_set()
-                .options()
-                .iter()
-                .any(|o| o.name == "fighter_escorts");
+            let optional = crate::rules::variants::all_options(ctx.game.rule_set())
+                .contains(&&FIGHTER_ESCORTS);
             let why = if optional && t.kind == Some(UnitKind::Air) {
                 "without the optional rule fighter_escorts, bombers raid alone"
             } else {

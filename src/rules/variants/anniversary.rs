@@ -10,8 +10,8 @@ use super::{
 use crate::rules::conquest::capital_lost;
 use crate::rules::events::Event;
 use crate::rules::income::objectives_met;
-use crate::rules::model::{Ability, OptionValue};
-use crate::rules::options::{LOW_LUCK, RESEARCH};
+use crate::rules::model::Ability;
+use crate::rules::options::{FIGHTER_ESCORTS, LOW_LUCK, RESEARCH};
 use crate::rules::orders::{PowerId, UnitCount};
 use crate::rules::problem::Problem;
 use crate::rules::production::{Complex, totals};
@@ -40,43 +40,53 @@ fn receives_infantry(game: &GameDef, power: PowerId) -> bool {
 #[derive(Debug, Clone, Copy)]
 pub struct Anniversary;
 
+/// Victory cities a side must hold at the end of a round.
+pub const VICTORY_CITIES: OptionSpec = OptionSpec {
+    name: "victory_cities",
+    kind: OptionKind::Int {
+        default: 15,
+        min: 1,
+        max: 18,
+    },
+    about: "victory cities a side must hold at the end of a round (13, 15 or 18)",
+};
+
+/// The optional national objectives.
+pub const NATIONAL_OBJECTIVES: OptionSpec = OptionSpec {
+    name: "national_objectives",
+    kind: OptionKind::Bool { default: false },
+    about: "optional national objective bonuses",
+};
+
+/// The FAQ's optional rule closing the Dardanelles.
+pub const DARDANELLES_CLOSED: OptionSpec = OptionSpec {
+    name: "dardanelles_closed",
+    kind: OptionKind::Bool { default: false },
+    about: "FAQ optional rule: no ship may enter or leave the Black Sea",
+};
+
+/// The turn the United States and China share (KQ-1).
+pub const US_CHINA_TURN: OptionSpec = OptionSpec {
+    name: "us_china_turn",
+    kind: OptionKind::Choice {
+        default: "interleaved",
+        choices: &["interleaved", SEPARATE],
+    },
+    about: "the turn the United States and China share: interleaved (KQ-1: US combat, \
+            Chinese combat, then both non-combat moves and mobilizations) or separate \
+            (the US turn, then China's, as TripleA)",
+};
+
+/// The United States plays its whole turn, then China.
+const SEPARATE: &str = "separate";
+
 static OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        name: "victory_cities",
-        kind: OptionKind::Int {
-            default: 15,
-            min: 1,
-            max: 18,
-        },
-        about: "victory cities a side must hold at the end of a round (13, 15 or 18)",
-    },
-    OptionSpec {
-        name: "national_objectives",
-        kind: OptionKind::Bool { default: false },
-        about: "optional national objective bonuses",
-    },
+    VICTORY_CITIES,
+    NATIONAL_OBJECTIVES,
     RESEARCH,
-    OptionSpec {
-        name: "dardanelles_closed",
-        kind: OptionKind::Bool { default: false },
-        about: "FAQ optional rule: no ship may enter or leave the Black Sea",
-    },
-    OptionSpec {
-        name: "fighter_escorts",
-        kind: OptionKind::Bool { default: false },
-        about: "FAQ optional rule: fighters escort bombers (at 1, 2 with Jet Fighters) and \
-                defending fighters intercept (at 2) in one round before a strategic bombing raid",
-    },
-    OptionSpec {
-        name: "us_china_turn",
-        kind: OptionKind::Choice {
-            default: "interleaved",
-            choices: &["interleaved", "separate"],
-        },
-        about: "the turn the United States and China share: interleaved (KQ-1: US combat, \
-                Chinese combat, then both non-combat moves and mobilizations) or separate \
-                (the US turn, then China's, as TripleA)",
-    },
+    DARDANELLES_CLOSED,
+    FIGHTER_ESCORTS,
+    US_CHINA_TURN,
     LOW_LUCK,
 ];
 
@@ -229,7 +239,7 @@ impl RuleSetHooks for Anniversary {
         power: PowerId,
         events: &mut Vec<Event>,
     ) {
-        if game.option("national_objectives") != Some(OptionValue::Bool(true))
+        if !NATIONAL_OBJECTIVES.on(game)
             || !game.powers()[power].collects_income
             || capital_lost(game, state, power)
         {
@@ -269,10 +279,10 @@ impl RuleSetHooks for Anniversary {
         if game.turn_order().last() != Some(&power) || state.winner.is_some() {
             return;
         }
-        let needed = match game.option("victory_cities") {
-            Some(OptionValue::Int(n)) => usize::try_from(n).unwrap_or(usize::MAX),
-            _ => return,
+        let Some(needed) = VICTORY_CITIES.number(game) else {
+            return;
         };
+        let needed = usize::try_from(needed).unwrap_or(usize::MAX);
         let cities: Vec<SpaceId> = (0..game.space_count())
             .map(SpaceId)
             .filter(|&s| game.territory(s).is_some_and(|t| t.victory_city))
@@ -303,7 +313,7 @@ impl RuleSetHooks for Anniversary {
     /// FAQ optional rule "Dardanelles Closed to Sea Movement": no sea unit
     /// moves into or out of sea zone 16 (option `dardanelles_closed`).
     fn sea_passage_closed(&self, game: &GameDef, from: SpaceId, to: SpaceId) -> Option<String> {
-        let closed = game.option("dardanelles_closed") == Some(OptionValue::Bool(true));
+        let closed = DARDANELLES_CLOSED.on(game);
         let black_sea = game.space(BLACK_SEA)?;
         (closed && (from == black_sea || to == black_sea)).then(|| {
             format!(
@@ -344,7 +354,7 @@ impl RuleSetHooks for Anniversary {
     /// participate in other battles", "if that territory is captured"); the
     /// United States and China both fight before either moves on (KQ-1).
     fn combat_rules(&self, game: &GameDef) -> CombatRules {
-        let escorts = game.option("fighter_escorts") == Some(OptionValue::Bool(true));
+        let escorts = FIGHTER_ESCORTS.on(game);
         CombatRules {
             allied_bystanders: false,
             defending_subs_strike_first: true,
@@ -366,8 +376,7 @@ impl RuleSetHooks for Anniversary {
             raid_beside_battle: true,
             // KQ-1 (option us_china_turn, interleaved by default; separate
             // plays TripleA's two whole turns).
-            shared_turn_combat_first: game.option("us_china_turn")
-                != Some(OptionValue::Text("separate".into())),
+            shared_turn_combat_first: US_CHINA_TURN.word(game).as_deref() != Some(SEPARATE),
         }
     }
 }
