@@ -111,16 +111,10 @@ pub(crate) fn groups(
     };
     let mut out: Vec<FireGroup> = Vec::new();
     for s in alive.iter().filter(|s| pick(s)) {
-        let mut strength = s.strength;
-        let mut supported = false;
-        if strength == 0 {
+        if s.strength == 0 {
             continue;
         }
-        if support > 0 && s.supportable {
-            support -= 1;
-            strength += 1;
-            supported = true;
-        }
+        let (strength, supported) = s.fire_strength(&mut support);
         add(&mut out, s.unit, supported, strength, s.dice_each, 1);
     }
     out

@@ -91,13 +91,7 @@ fn volley(
         if s.strength == 0 {
             continue;
         }
-        let mut strength = s.strength;
-        let mut supported = false;
-        if support > 0 && s.supportable {
-            support -= 1;
-            strength += 1;
-            supported = true;
-        }
+        let (strength, supported) = s.fire_strength(&mut support);
         let k = kind(s.class(spots));
         add(&mut groups[k], s.unit, supported, strength, s.dice_each, 1);
     }

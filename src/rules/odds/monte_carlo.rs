@@ -100,13 +100,7 @@ fn fire(
         if s.strength == 0 {
             continue;
         }
-        let mut strength = s.strength;
-        let mut supported = false;
-        if support > 0 && s.supportable {
-            support -= 1;
-            strength += 1;
-            supported = true;
-        }
+        let (strength, supported) = s.fire_strength(&mut support);
         let c = s.class(spots);
         if !has_target(c, to) {
             continue;

@@ -44,6 +44,18 @@ pub(crate) struct Slot {
 }
 
 impl Slot {
+    /// Its strength when it fires, raised by one when one of the `support`
+    /// artillery supports still free can go to it (which it then takes),
+    /// and whether it was supported.
+    pub(crate) fn fire_strength(&self, support: &mut usize) -> (u8, bool) {
+        if *support > 0 && self.supportable {
+            *support -= 1;
+            (self.strength + 1, true)
+        } else {
+            (self.strength, false)
+        }
+    }
+
     /// Hits it can still take.
     pub fn cap(&self) -> usize {
         usize::from(self.candidate.cap)
