@@ -261,3 +261,41 @@ fn no_option_is_read_by_its_name_outside_the_option_module() {
         found.join("\n")
     );
 }
+
+/// No branch on a game's or rule set's name in the engine: what differs
+/// between rule sets lives in `src/rules/variants/` behind a hook, and the
+/// built-in games are listed once in `builtin.rs`.
+#[test]
+fn the_engine_branches_on_no_game_name_outside_the_rule_set_modules() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules/variants");
+    let variants: Vec<String> = rust_files(&root)
+        .iter()
+        .map(|f| {
+            format!(
+                "variants/{}",
+                f.strip_prefix(&root).unwrap().to_string_lossy()
+            )
+        })
+        .collect();
+    let mut allowed: Vec<&str> = variants.iter().map(String::as_str).collect();
+    allowed.push("builtin.rs");
+    let found = engine_lines_with(
+        &[
+            "id() == \"",
+            ".id == \"",
+            "rule_set == \"",
+            "\"aae\"",
+            "\"anniversary",
+            "\"classic\"",
+            "\"jboulton\"",
+            "\"advanced_aae\"",
+            "\"generic\"",
+        ],
+        &allowed,
+    );
+    assert!(
+        found.is_empty(),
+        "a rule that differs between games belongs to a rule-set hook, not a branch on a name:\n{}",
+        found.join("\n")
+    );
+}
