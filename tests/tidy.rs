@@ -58,7 +58,13 @@ fn code_lines(path: &Path) -> Vec<(usize, String)> {
 /// Places in the engine's sources (`src/rules`) whose code contains one of
 /// `patterns`, outside the files `allowed` (paths relative to `src/rules`).
 fn engine_lines_with(patterns: &[&str], allowed: &[&str]) -> Vec<String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+    lines_with("src/rules", patterns, allowed)
+}
+
+/// Places under `dir` (a path from the repository root) whose code contains
+/// one of `patterns`, outside the files `allowed` (paths relative to `dir`).
+fn lines_with(dir: &str, patterns: &[&str], allowed: &[&str]) -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     let mut found = Vec::new();
     for file in rust_files(&root) {
         let rel = file
@@ -71,7 +77,7 @@ fn engine_lines_with(patterns: &[&str], allowed: &[&str]) -> Vec<String> {
         }
         for (n, line) in code_lines(&file) {
             if let Some(p) = patterns.iter().find(|p| line.contains(*p)) {
-                found.push(format!("src/rules/{rel}:{n}: `{p}` in `{}`", line.trim()));
+                found.push(format!("{dir}/{rel}:{n}: `{p}` in `{}`", line.trim()));
             }
         }
     }
@@ -296,6 +302,30 @@ fn the_engine_branches_on_no_game_name_outside_the_rule_set_modules() {
     assert!(
         found.is_empty(),
         "a rule that differs between games belongs to a rule-set hook, not a branch on a name:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The layers under the mail: the dice and the log know nothing of matches,
+/// reports, mail, the daemon or the command line; matches know nothing of
+/// reports, mail, the daemon or the command line (a stage's name, say, is
+/// the game's vocabulary, in `rules::state`).
+#[test]
+fn dice_log_and_matches_know_nothing_of_the_layers_above_them() {
+    let above_matches = [
+        "crate::report",
+        "crate::mail",
+        "crate::daemon",
+        "crate::cli",
+    ];
+    let mut found = lines_with("src/matches", &above_matches, &[]);
+    let mut above_log = above_matches.to_vec();
+    above_log.push("crate::matches");
+    found.extend(lines_with("src/log", &above_log, &[]));
+    found.extend(lines_with("src/dice", &above_log, &[]));
+    assert!(
+        found.is_empty(),
+        "a lower layer imports a higher one:\n{}",
         found.join("\n")
     );
 }

@@ -105,7 +105,7 @@ pub fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
             }
             println!("Digest of these orders: {}", r.digest);
             println!("Log head: {}", r.head);
-            println!("{}", board::stage_name(m.state()));
+            println!("{}", m.state().phase.stage_name());
             Ok(ExitCode::SUCCESS)
         }
         Err(errors) => {

@@ -388,7 +388,7 @@ impl Match {
             return Ok(Err(vec![general(format!(
                 "it is not {power_name}'s turn: {} is to move ({})",
                 game.powers()[to_move].name,
-                crate::report::board::stage_name(&self.state)
+                self.state.phase.stage_name()
             ))]));
         }
         let mut header_errors = Vec::new();

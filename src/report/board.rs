@@ -16,7 +16,7 @@ pub fn render(game: &GameDef, state: &GameState) -> String {
         "{}: round {}, {to_move} to move, {}",
         game.files().game.name,
         state.round,
-        stage_name(state)
+        state.phase.stage_name()
     );
     let _ = writeln!(out);
     let _ = writeln!(out, "IPCs:");
@@ -40,17 +40,6 @@ pub fn render(game: &GameDef, state: &GameState) -> String {
         let _ = writeln!(out, "{}", row.text);
     }
     out
-}
-
-/// "stage 1 (purchase, combat moves)" or "stage 2 (non-combat moves, placement)".
-pub fn stage_name(state: &GameState) -> &'static str {
-    use crate::rules::state::Phase;
-    match state.phase {
-        Phase::Purchase | Phase::CombatMove => "stage 1 (purchase, combat moves, battle plans)",
-        Phase::Combat => "combat",
-        Phase::NoncombatMove | Phase::Place => "stage 2 (non-combat moves, take-overs, placement)",
-        Phase::EndTurn => "end of turn",
-    }
 }
 
 /// One space of the board, for the mail templates.

@@ -334,7 +334,7 @@ pub fn turn_report_from(
         ),
         power: a.power.clone(),
         next_power,
-        next_stage: board::stage_name(&state).to_owned(),
+        next_stage: state.phase.stage_name().to_owned(),
         events: a.events.clone(),
         board: board::rows(game, &state),
         ipcs: game

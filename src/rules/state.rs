@@ -27,6 +27,19 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// The mail stage this phase belongs to, as replies and reports name
+    /// it to the players.
+    pub fn stage_name(self) -> &'static str {
+        match self {
+            Phase::Purchase | Phase::CombatMove => "stage 1 (purchase, combat moves, battle plans)",
+            Phase::Combat => "combat",
+            Phase::NoncombatMove | Phase::Place => {
+                "stage 2 (non-combat moves, take-overs, placement)"
+            }
+            Phase::EndTurn => "end of turn",
+        }
+    }
+
     /// The phase's name in the game's words.
     pub fn name(self) -> &'static str {
         match self {

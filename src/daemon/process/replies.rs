@@ -63,7 +63,7 @@ impl Daemon {
         let next = format!(
             "{} to move, {}",
             m.game().powers()[m.state().current_power(m.game())].name,
-            board::stage_name(m.state())
+            m.state().phase.stage_name()
         );
         let tag = format_subject_tag(id, Some(round), r.power.as_deref());
         // Authenticated from an address that is not the player's of record.
