@@ -329,3 +329,52 @@ fn dice_log_and_matches_know_nothing_of_the_layers_above_them() {
         found.join("\n")
     );
 }
+
+/// The vocabulary (spaces, powers, unit types, unit lists, developments)
+/// lives at the bottom, in `src/rules/vocab.rs`: no module outside the
+/// orders reaches into `orders` for it, and the state does not import
+/// research (which imports the state) for the developments.
+#[test]
+fn the_vocabulary_is_taken_from_its_own_module() {
+    let vocab = ["PowerId", "UnitTypeId", "UnitList", "UnitCount"];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    for file in rust_files(&root) {
+        let rel = file
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel.starts_with("rules/orders/") {
+            continue;
+        }
+        let code: String = code_lines(&file)
+            .into_iter()
+            .map(|(_, l)| l)
+            .collect::<Vec<_>>()
+            .join(" ");
+        for (at, _) in code.match_indices("orders::") {
+            let rest = &code[at + "orders::".len()..];
+            let named = if let Some(inner) = rest.strip_prefix('{') {
+                &inner[..inner.find('}').unwrap_or(inner.len())]
+            } else {
+                &rest[..rest
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len())]
+            };
+            for word in named.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+                if vocab.contains(&word) {
+                    found.push(format!("src/{rel}: {word} from orders"));
+                }
+            }
+        }
+        if rel == "rules/state.rs" && code.contains("research::") {
+            found.push("src/rules/state.rs imports research".into());
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "take the vocabulary from crate::rules::vocab:\n{}",
+        found.join("\n")
+    );
+}

@@ -153,7 +153,7 @@ pub struct HelpFor<'a> {
     /// The match's game.
     pub game: &'a crate::rules::GameDef,
     /// The reader's power.
-    pub power: crate::rules::orders::PowerId,
+    pub power: crate::rules::vocab::PowerId,
     /// The round now played.
     pub round: u32,
     /// Who is to move now, and what they must send.

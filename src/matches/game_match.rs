@@ -20,9 +20,10 @@ use crate::log::{
 use crate::rules::builtin::{GameSource, LoadedGame};
 use crate::rules::entries::Entries;
 use crate::rules::orders::parse::parse_message;
-use crate::rules::orders::{OrderError, Orders, PowerId};
+use crate::rules::orders::{OrderError, Orders};
 use crate::rules::state::{GameState, Phase};
 use crate::rules::turn::{apply_orders, apply_orders_with_dice, check_orders, is_standing_only};
+use crate::rules::vocab::PowerId;
 use crate::rules::{GameDef, load_dir, state_text};
 
 use super::beacon::{BeaconSetting, NetworkChoice};

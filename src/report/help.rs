@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::rules::GameDef;
 use crate::rules::game::SpaceId;
 use crate::rules::model::UnitKind;
-use crate::rules::orders::PowerId;
+use crate::rules::vocab::PowerId;
 
 /// One section of the guide.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -6,8 +6,8 @@
 
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind};
-use crate::rules::orders::PowerId;
 use crate::rules::state::GameState;
+use crate::rules::vocab::PowerId;
 use crate::rules::{GameDef, SpaceId};
 
 /// The power whose territory `space` is at the start of the game (the one

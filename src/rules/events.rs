@@ -2,7 +2,7 @@
 //! turn report and of the log's adjudication entries.
 
 use super::SpaceId;
-use super::orders::{PowerId, UnitList};
+use crate::rules::vocab::{PowerId, UnitList};
 
 /// One thing that happened.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -109,7 +109,7 @@ pub enum Event {
         /// Whose unit.
         power: PowerId,
         /// Its type.
-        unit: super::orders::UnitTypeId,
+        unit: crate::rules::vocab::UnitTypeId,
         /// Destroyed (false: damaged and still afloat).
         destroyed: bool,
         /// Which rule, battle-plan entry or standing order chose it.

@@ -8,13 +8,10 @@ use super::model::{
 };
 use super::names::{NameKey, did_you_mean};
 use super::problem::{Problem, Problems, files};
-use super::research::Technology;
 use super::variants::{self, RuleSetHooks};
+use crate::rules::vocab::Technology;
 
-/// A land territory or sea zone, numbered territories first, then sea zones,
-/// in file order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SpaceId(pub usize);
+pub use crate::rules::vocab::SpaceId;
 
 /// The four files of a game, parsed but not yet checked against each other.
 #[derive(Debug, Clone, PartialEq)]

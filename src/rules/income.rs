@@ -10,8 +10,8 @@
 
 use crate::rules::conquest::capital_lost;
 use crate::rules::events::Event;
-use crate::rules::orders::PowerId;
 use crate::rules::state::GameState;
+use crate::rules::vocab::PowerId;
 use crate::rules::{GameDef, SpaceId};
 
 /// A power's income, made up.

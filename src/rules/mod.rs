@@ -29,7 +29,9 @@ pub mod state_text;
 pub mod turn;
 pub mod variants;
 pub mod victory;
+pub mod vocab;
 
-pub use game::{GameDef, GameFiles, SpaceId};
+pub use game::{GameDef, GameFiles};
 pub use load::{GameSources, LoadError, load_dir, load_sources};
 pub use problem::{Problem, Problems};
+pub use vocab::SpaceId;

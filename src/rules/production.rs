@@ -21,8 +21,9 @@ use std::collections::BTreeMap;
 use crate::rules::conquest::original_owner;
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind};
-use crate::rules::orders::{Located, OrderError, Origin, PowerId, UnitCount, UnitList, UnitTypeId};
+use crate::rules::orders::{Located, OrderError, Origin};
 use crate::rules::state::GameState;
+use crate::rules::vocab::{PowerId, UnitCount, UnitList, UnitTypeId};
 use crate::rules::{GameDef, SpaceId};
 
 /// A place where a power may mobilize units this turn: an industrial
@@ -636,7 +637,7 @@ pub fn repair(
     }
     let half = state.has_technology(
         power,
-        crate::rules::research::Technology::IncreasedFactoryProduction,
+        crate::rules::vocab::Technology::IncreasedFactoryProduction,
     );
     let cost = if half { points.div_ceil(2) } else { points };
     let treasury = state.ipcs[power];

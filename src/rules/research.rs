@@ -16,8 +16,10 @@ use crate::dice::{DiceSource, Label};
 use crate::rules::GameDef;
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind, UnitType};
-use crate::rules::orders::{Located, OrderError, PowerId, ResearchOrder};
+use crate::rules::orders::{Located, OrderError, ResearchOrder};
 use crate::rules::state::GameState;
+use crate::rules::vocab::PowerId;
+pub use crate::rules::vocab::Technology;
 
 /// A breakthrough happens when any researcher die shows this.
 const BREAKTHROUGH: u32 = 6;
@@ -31,98 +33,6 @@ const RANGE_BONUS: usize = 2;
 const EXTRA_PRODUCTION: u32 = 2;
 /// ...in a territory worth at least this many IPCs (errata p.12).
 const EXTRA_PRODUCTION_MIN_VALUE: u32 = 3;
-
-/// A development gained by research. Powers never share them: a development
-/// applies only to units of the power that gained it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Technology {
-    /// Each artillery supports two infantry.
-    ImprovedArtillerySupport,
-    /// AA guns may strike an enemy industrial complex.
-    Rockets,
-    /// Bombers may carry one infantry each into a combat move.
-    Paratroopers,
-    /// Complexes in territories worth 3 or more mobilize two extra units;
-    /// repairs cost half.
-    IncreasedFactoryProduction,
-    /// One die of IPCs at each income.
-    WarBonds,
-    /// Each armor lets one infantry move two spaces with it.
-    ImprovedMechanizedInfantry,
-    /// Submarines attack at 3.
-    SuperSubmarines,
-    /// Fighters attack at 4.
-    JetFighters,
-    /// Naval units cost less.
-    ImprovedShipyards,
-    /// AA guns hit on 1 or 2.
-    Radar,
-    /// Fighters and bombers move two spaces more.
-    LongRangeAircraft,
-    /// Bombers roll two dice and keep the best, in attacks and raids.
-    HeavyBombers,
-}
-
-impl Technology {
-    /// Every development, in a fixed order.
-    pub const ALL: [Technology; 12] = [
-        Technology::ImprovedArtillerySupport,
-        Technology::Rockets,
-        Technology::Paratroopers,
-        Technology::IncreasedFactoryProduction,
-        Technology::WarBonds,
-        Technology::ImprovedMechanizedInfantry,
-        Technology::SuperSubmarines,
-        Technology::JetFighters,
-        Technology::ImprovedShipyards,
-        Technology::Radar,
-        Technology::LongRangeAircraft,
-        Technology::HeavyBombers,
-    ];
-
-    /// The development's name in the rulebook's words.
-    pub fn name(self) -> &'static str {
-        match self {
-            Technology::ImprovedArtillerySupport => "improved artillery support",
-            Technology::Rockets => "rockets",
-            Technology::Paratroopers => "paratroopers",
-            Technology::IncreasedFactoryProduction => "increased factory production",
-            Technology::WarBonds => "war bonds",
-            Technology::ImprovedMechanizedInfantry => "improved mechanized infantry",
-            Technology::SuperSubmarines => "super submarines",
-            Technology::JetFighters => "jet fighters",
-            Technology::ImprovedShipyards => "improved shipyards",
-            Technology::Radar => "radar",
-            Technology::LongRangeAircraft => "long-range aircraft",
-            Technology::HeavyBombers => "heavy bombers",
-        }
-    }
-
-    /// The development named `name`, ignoring case, and treating spaces,
-    /// hyphens and underscores alike (`heavy_bombers`, `Long Range Aircraft`).
-    pub fn from_name(name: &str) -> Option<Technology> {
-        let norm = |s: &str| -> String {
-            s.trim()
-                .chars()
-                .map(|c| match c {
-                    '-' | '_' => ' ',
-                    c => c.to_ascii_lowercase(),
-                })
-                .collect::<String>()
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        let want = norm(name);
-        Technology::ALL.into_iter().find(|t| norm(t.name()) == want)
-    }
-}
-
-impl std::fmt::Display for Technology {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// Why nobody may research in this game, if nobody may: the game has no
 /// research, or the match turned it off.
@@ -414,7 +324,7 @@ pub(crate) fn mechanized_infantry(
     game: &GameDef,
     state: &GameState,
     owner: PowerId,
-    units: &crate::rules::orders::UnitList,
+    units: &crate::rules::vocab::UnitList,
 ) -> u32 {
     if !state.has_technology(owner, Technology::ImprovedMechanizedInfantry) {
         return 0;
@@ -436,10 +346,7 @@ pub(crate) fn is_bomber(t: &UnitType) -> bool {
 
 /// An order of bombers and infantry only, both present: with the
 /// Paratroopers development, a paradrop (docs/orders.md).
-pub(crate) fn bombers_with_infantry(
-    game: &GameDef,
-    units: &crate::rules::orders::UnitList,
-) -> bool {
+pub(crate) fn bombers_with_infantry(game: &GameDef, units: &crate::rules::vocab::UnitList) -> bool {
     let types = game.unit_types();
     let bomber = units.iter().any(|c| is_bomber(&types[c.unit]));
     let infantry = units.iter().any(|c| is_infantry(&types[c.unit]));

@@ -16,12 +16,13 @@ use super::entries::Entries;
 use super::events::Event;
 use super::model::OptionValue;
 use super::names::NameKey;
+use super::orders::OrderError;
 use super::orders::parse::parse_message;
-use super::orders::{OrderError, PowerId};
-use super::research::Technology;
 use super::state::{GameState, Phase};
 use super::turn::{apply_orders, apply_orders_with_dice};
 use super::{GameDef, SpaceId};
+use crate::rules::vocab::PowerId;
+use crate::rules::vocab::Technology;
 
 /// Units per space: space -> power -> unit type -> count (as in `setup.yaml`).
 pub type UnitTable = Entries<Entries<Entries<u32>>>;
@@ -617,7 +618,7 @@ pub fn position(game: &GameDef, pos: &Position) -> Result<GameState, ScenarioErr
     }
     let held = count_table(game, &pos.held).map_err(|e| err(format!("held: {e}")))?;
     for (&(p, unit), &count) in &held {
-        state.held[p].push(super::orders::UnitCount { unit, count });
+        state.held[p].push(crate::rules::vocab::UnitCount { unit, count });
     }
     for (s, by_power) in pos.submerged.iter() {
         let space = game

@@ -5,9 +5,11 @@
 //! checking orders: a stage is applied to a copy and the copy is kept only
 //! when every order of the stage was legal.
 
-use super::orders::{PowerId, StandingOrders, UnitList, UnitTypeId};
-use super::research::Technology;
+use super::orders::StandingOrders;
+
 use super::{GameDef, SpaceId};
+use crate::rules::vocab::Technology;
+use crate::rules::vocab::{PowerId, UnitList, UnitTypeId};
 
 /// The phases of a power's turn, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

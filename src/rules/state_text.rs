@@ -13,10 +13,9 @@ use std::fmt::Write;
 
 use super::GameDef;
 use super::SpaceId;
-use super::orders::{
-    BystanderLosses, MiddleEastPayment, PowerId, StandingOrders, SubmarinePolicy, UnitList,
-};
+use super::orders::{BystanderLosses, MiddleEastPayment, StandingOrders, SubmarinePolicy};
 use super::state::{GameState, Hold, SharedTurn, Unit};
+use crate::rules::vocab::{PowerId, UnitList};
 
 /// The first line of every text of this version.
 pub const VERSION: &str = "adjutant-state/1";
@@ -243,7 +242,7 @@ fn standing_text(game: &GameDef, s: &StandingOrders) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::research::Technology;
+    use crate::rules::vocab::Technology;
     use std::path::Path;
 
     fn aae() -> GameDef {

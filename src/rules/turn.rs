@@ -24,11 +24,12 @@ use crate::rules::conquest;
 use crate::rules::events::Event;
 use crate::rules::income;
 use crate::rules::movement;
-use crate::rules::orders::{Located, OrderError, Orders, Origin, PowerId, TakeOverOrder};
+use crate::rules::orders::{Located, OrderError, Orders, Origin, TakeOverOrder};
 use crate::rules::production;
 use crate::rules::research;
 use crate::rules::state::{GameState, Phase, SharedTurn};
 use crate::rules::variants::TakeOver;
+use crate::rules::vocab::PowerId;
 
 /// Applies one message of `power`'s orders to `state`, with no dice: for
 /// messages whose battles (if any) need none. A message whose battles need

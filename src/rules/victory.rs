@@ -10,8 +10,8 @@
 
 use crate::rules::conquest::{allied, capital};
 use crate::rules::events::Event;
-use crate::rules::orders::PowerId;
 use crate::rules::state::{GameState, Hold};
+use crate::rules::vocab::PowerId;
 use crate::rules::{GameDef, SpaceId};
 
 /// What a power must hold for a complete round to win.

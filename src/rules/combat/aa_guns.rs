@@ -13,8 +13,9 @@ use crate::dice::DiceSource;
 use crate::rules::SpaceId;
 use crate::rules::events::Event;
 use crate::rules::model::UnitKind;
-use crate::rules::orders::{MoveOrder, UnitTypeId};
+use crate::rules::orders::MoveOrder;
 use crate::rules::state::GameState;
+use crate::rules::vocab::UnitTypeId;
 
 /// One flight over an enemy AA gun: which aircraft, where, and where they
 /// were going.

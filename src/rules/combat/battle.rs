@@ -18,10 +18,11 @@ use crate::rules::SpaceId;
 use crate::rules::conquest::allied;
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind};
-use crate::rules::orders::{Retreat, SubmarinePolicy, UnitTypeId};
+use crate::rules::orders::{Retreat, SubmarinePolicy};
 use crate::rules::research;
-use crate::rules::research::Technology;
 use crate::rules::state::GameState;
+use crate::rules::vocab::Technology;
+use crate::rules::vocab::UnitTypeId;
 
 /// A battle's result as the rest of combat needs it.
 pub(crate) struct Report {

@@ -13,8 +13,9 @@
 
 use crate::rules::GameDef;
 use crate::rules::model::{Ability, UnitKind};
-use crate::rules::orders::{BystanderLosses, PowerId, StandingOrders, UnitTypeId};
+use crate::rules::orders::{BystanderLosses, StandingOrders};
 use crate::rules::state::GameState;
+use crate::rules::vocab::{PowerId, UnitTypeId};
 
 /// What a hit may land on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -35,12 +35,12 @@ use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind, UnitType};
 use crate::rules::options::LOW_LUCK;
 use crate::rules::orders::{
-    BattlePlan, BystanderLosses, Located, MoveOrder, OrderError, Origin, PowerId, Retreat,
-    SubmarinePolicy,
+    BattlePlan, BystanderLosses, Located, MoveOrder, OrderError, Origin, Retreat, SubmarinePolicy,
 };
-use crate::rules::research::Technology;
 use crate::rules::state::{GameState, Unit};
 use crate::rules::variants::CombatRules;
+use crate::rules::vocab::PowerId;
+use crate::rules::vocab::Technology;
 use crate::rules::{GameDef, SpaceId};
 
 /// What the combat phase did, as far as the turn sequence cares.
@@ -281,7 +281,7 @@ impl<'a> Ctx<'a> {
 
     /// The raiders named in the plan for `space` (empty: every attacker
     /// there raids).
-    pub fn named_raiders(&self, space: SpaceId) -> &'a [crate::rules::orders::UnitCount] {
+    pub fn named_raiders(&self, space: SpaceId) -> &'a [crate::rules::vocab::UnitCount] {
         self.plans
             .iter()
             .find(|p| p.item.space == Some(space))

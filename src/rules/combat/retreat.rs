@@ -7,8 +7,9 @@
 use super::{Ctx, attackers};
 use crate::rules::events::Event;
 use crate::rules::model::UnitKind;
-use crate::rules::orders::{MoveOrder, Retreat, UnitCount, UnitList};
+use crate::rules::orders::{MoveOrder, Retreat};
 use crate::rules::state::GameState;
+use crate::rules::vocab::{UnitCount, UnitList};
 use crate::rules::{GameDef, SpaceId};
 
 /// The spaces attackers entered `space` from, in the order of the orders

@@ -15,9 +15,10 @@ use crate::dice::DiceSource;
 use crate::rules::conquest::allied;
 use crate::rules::events::Event;
 use crate::rules::model::Ability;
-use crate::rules::orders::{Located, OrderError, PowerId};
-use crate::rules::research::Technology;
+use crate::rules::orders::{Located, OrderError};
 use crate::rules::state::GameState;
+use crate::rules::vocab::PowerId;
+use crate::rules::vocab::Technology;
 use crate::rules::{GameDef, SpaceId};
 
 /// How far a rocket flies, in spaces.

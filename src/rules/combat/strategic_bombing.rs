@@ -26,9 +26,9 @@ use crate::rules::conquest::allied;
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind};
 use crate::rules::options::FIGHTER_ESCORTS;
-use crate::rules::orders::UnitTypeId;
-use crate::rules::research::Technology;
 use crate::rules::state::GameState;
+use crate::rules::vocab::Technology;
+use crate::rules::vocab::UnitTypeId;
 
 /// Why a raid on `space` cannot be made, if it cannot.
 pub(crate) fn check(ctx: &Ctx, state: &GameState, space: SpaceId) -> Result<(), String> {
@@ -163,7 +163,7 @@ pub(crate) fn damage_dice(
     dice: &mut dyn DiceSource,
     label: &crate::dice::Label,
     state: &GameState,
-    power: crate::rules::orders::PowerId,
+    power: crate::rules::vocab::PowerId,
     bombers: usize,
 ) -> (Vec<u32>, u32, bool) {
     let heavy = state.has_technology(power, Technology::HeavyBombers);

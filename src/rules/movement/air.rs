@@ -17,8 +17,9 @@ use std::collections::HashMap;
 use super::{Mover, path};
 use crate::rules::events::Event;
 use crate::rules::model::{UnitKind, UnitType};
-use crate::rules::orders::{OrderError, Origin, UnitList};
+use crate::rules::orders::{OrderError, Origin};
 use crate::rules::state::{GameState, Unit};
+use crate::rules::vocab::UnitList;
 use crate::rules::{GameDef, SpaceId};
 
 /// Carrier space promised to aircraft by combat-move landings.

@@ -30,9 +30,11 @@ use crate::rules::GameDef;
 use crate::rules::SpaceId;
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind, UnitType};
-use crate::rules::orders::{Located, MoveOrder, OrderError, Origin, PowerId, UnitList};
-use crate::rules::research::{self, Technology};
+use crate::rules::orders::{Located, MoveOrder, OrderError, Origin};
+use crate::rules::research::{self};
 use crate::rules::state::{GameState, Unit};
+use crate::rules::vocab::Technology;
+use crate::rules::vocab::{PowerId, UnitList};
 
 /// Checks and applies `power`'s combat moves to `state`, appending what
 /// happened to `events` and recording every space where a battle must be
@@ -160,7 +162,7 @@ pub struct Mover<'a> {
     /// move: where each combat order of this message ended (space, unit
     /// types, order), so an error about a unit that did not move again
     /// names the line that brought it there.
-    pub(crate) arrived_by: Vec<(SpaceId, Vec<crate::rules::orders::UnitTypeId>, Origin)>,
+    pub(crate) arrived_by: Vec<(SpaceId, Vec<crate::rules::vocab::UnitTypeId>, Origin)>,
     /// Carrier space promised at combat move by `land:` (see [`air`]).
     pub(crate) carriers: air::CarrierBook,
     /// Every error found.

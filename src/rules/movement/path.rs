@@ -6,8 +6,9 @@ use std::collections::VecDeque;
 use super::Mover;
 use crate::rules::SpaceId;
 use crate::rules::model::UnitKind;
-use crate::rules::orders::{OrderError, Origin, UnitList};
+use crate::rules::orders::{OrderError, Origin};
 use crate::rules::state::GameState;
+use crate::rules::vocab::UnitList;
 
 /// Checks what every path must satisfy whatever moves along it: each space
 /// borders the one before, no space entered is impassable (AAE: "no moving

@@ -13,8 +13,9 @@ use super::Mover;
 use crate::rules::SpaceId;
 use crate::rules::events::Event;
 use crate::rules::model::UnitKind;
-use crate::rules::orders::{OrderError, Origin, UnitList};
+use crate::rules::orders::{OrderError, Origin};
 use crate::rules::state::GameState;
+use crate::rules::vocab::UnitList;
 
 /// Checks the ship-specific rules of a move along `path`.
 pub fn check(

@@ -33,8 +33,9 @@ use super::{Mover, path, sea};
 use crate::rules::SpaceId;
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind};
-use crate::rules::orders::{Load, OrderError, Origin, UnitCount, UnitList};
+use crate::rules::orders::{Load, OrderError, Origin};
 use crate::rules::state::{GameState, Unit};
+use crate::rules::vocab::{UnitCount, UnitList};
 
 /// Checks and applies one transport order.
 pub fn order(

@@ -3,7 +3,7 @@
 //! (`combat::fire`: one group per unit type, `supported infantry` apart).
 
 use super::side::Slot;
-use crate::rules::orders::UnitTypeId;
+use crate::rules::vocab::UnitTypeId;
 
 /// Probabilities below this are dropped from the ends of a distribution:
 /// with at most a few thousand entries the mass lost is below 1e-25.

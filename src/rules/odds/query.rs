@@ -13,9 +13,11 @@ use crate::rules::combat::fights;
 use crate::rules::model::{Ability, UnitKind};
 use crate::rules::options::LOW_LUCK;
 use crate::rules::orders::grammar::Names;
-use crate::rules::orders::{StandingOrders, SubmarinePolicy, UnitCount, UnitList};
-use crate::rules::research::{self, Technology};
+use crate::rules::orders::{StandingOrders, SubmarinePolicy};
+use crate::rules::research::{self};
 use crate::rules::state::{GameState, Unit};
+use crate::rules::vocab::Technology;
+use crate::rules::vocab::{UnitCount, UnitList};
 use crate::rules::{GameDef, SpaceId};
 
 /// Units written as in orders: `10 infantry, 3 armor`, or a list of such

@@ -9,8 +9,8 @@ use super::query::{OddsQuery, Prepared};
 use super::{Tally, exact::Policy};
 use crate::rules::GameDef;
 use crate::rules::combat::fights;
-use crate::rules::orders::UnitList;
 use crate::rules::orders::grammar::plural;
+use crate::rules::vocab::UnitList;
 
 /// How the figures were obtained.
 #[derive(Debug, Clone, PartialEq, Serialize)]

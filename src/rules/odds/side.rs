@@ -10,9 +10,9 @@
 use crate::rules::GameDef;
 use crate::rules::combat::casualties::{Candidate, Chooser, HitClass, rank};
 use crate::rules::model::{Ability, UnitKind};
-use crate::rules::orders::UnitTypeId;
-use crate::rules::research::Technology;
 use crate::rules::state::GameState;
+use crate::rules::vocab::Technology;
+use crate::rules::vocab::UnitTypeId;
 
 /// One unit in its side's order of loss.
 #[derive(Debug, Clone)]

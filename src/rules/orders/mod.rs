@@ -16,10 +16,7 @@ mod yaml;
 
 use crate::rules::SpaceId;
 
-/// Index of a unit type in [`GameDef::unit_types`](crate::rules::GameDef::unit_types).
-pub type UnitTypeId = usize;
-/// Index of a power in [`GameDef::powers`](crate::rules::GameDef::powers).
-pub type PowerId = usize;
+pub use crate::rules::vocab::{PowerId, UnitCount, UnitList, UnitTypeId};
 
 /// Where an order stands in the player's message, for error reports.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -44,18 +41,6 @@ pub struct Located<T> {
     /// Where it was written.
     pub origin: Origin,
 }
-
-/// `3 infantry`: a count of one unit type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct UnitCount {
-    /// The unit type.
-    pub unit: UnitTypeId,
-    /// How many (at least 1).
-    pub count: u32,
-}
-
-/// A unit list as written: `3 infantry, 1 artillery, 2 armor`.
-pub type UnitList = Vec<UnitCount>;
 
 /// A movement order of the combat or non-combat move.
 #[derive(Debug, Clone, PartialEq)]

@@ -8,10 +8,11 @@ use crate::rules::conquest::{allied, original_owner};
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind};
 use crate::rules::options::LOW_LUCK;
-use crate::rules::orders::{MiddleEastPayment, PowerId, StandingOrders};
+use crate::rules::orders::{MiddleEastPayment, StandingOrders};
 use crate::rules::problem::Problem;
 use crate::rules::state::GameState;
 use crate::rules::victory::{self, Condition};
+use crate::rules::vocab::PowerId;
 use crate::rules::{GameDef, SpaceId};
 
 /// The AAE rule set.

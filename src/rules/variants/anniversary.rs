@@ -12,11 +12,11 @@ use crate::rules::events::Event;
 use crate::rules::income::objectives_met;
 use crate::rules::model::Ability;
 use crate::rules::options::{FIGHTER_ESCORTS, LOW_LUCK, RESEARCH};
-use crate::rules::orders::{PowerId, UnitCount};
 use crate::rules::problem::Problem;
 use crate::rules::production::{Complex, totals};
 use crate::rules::research;
 use crate::rules::state::GameState;
+use crate::rules::vocab::{PowerId, UnitCount};
 use crate::rules::{GameDef, SpaceId};
 
 /// The Black Sea, closed to ships by the optional Dardanelles rule.

@@ -12,10 +12,11 @@
 
 use super::{CombatRules, OptionSpec, RuleSetHooks, ShipBlocking, TakeOver};
 use crate::rules::events::Event;
-use crate::rules::orders::{MiddleEastPayment, PowerId, StandingOrders};
+use crate::rules::orders::{MiddleEastPayment, StandingOrders};
 use crate::rules::problem::Problem;
 use crate::rules::production::{self, Complex};
 use crate::rules::state::GameState;
+use crate::rules::vocab::PowerId;
 use crate::rules::{GameDef, SpaceId};
 
 /// The base rule set.

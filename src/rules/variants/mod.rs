@@ -7,10 +7,11 @@
 //! and the consistency checks that only hold under that rule set.
 
 use crate::rules::events::Event;
-use crate::rules::orders::{PowerId, StandingOrders, UnitList};
+use crate::rules::orders::StandingOrders;
 use crate::rules::problem::Problem;
 use crate::rules::production::Complex;
 use crate::rules::state::GameState;
+use crate::rules::vocab::{PowerId, UnitList};
 use crate::rules::{GameDef, SpaceId};
 
 pub mod aae;
@@ -291,7 +292,7 @@ macro_rules! inherit {
             &self,
             game: &$crate::rules::GameDef,
             state: &mut $crate::rules::state::GameState,
-            power: $crate::rules::orders::PowerId,
+            power: $crate::rules::vocab::PowerId,
             events: &mut Vec<$crate::rules::events::Event>,
         ) {
             $base.start_of_turn(game, state, power, events)
@@ -302,7 +303,7 @@ macro_rules! inherit {
             &self,
             game: &$crate::rules::GameDef,
             state: &$crate::rules::state::GameState,
-            power: $crate::rules::orders::PowerId,
+            power: $crate::rules::vocab::PowerId,
         ) -> Vec<$crate::rules::production::Complex> {
             $base.placement_sites(game, state, power)
         }
@@ -316,7 +317,7 @@ macro_rules! inherit {
         fn placement_rule(
             &self,
             game: &$crate::rules::GameDef,
-            power: $crate::rules::orders::PowerId,
+            power: $crate::rules::vocab::PowerId,
         ) -> Option<String> {
             $base.placement_rule(game, power)
         }
@@ -326,7 +327,7 @@ macro_rules! inherit {
             &self,
             game: &$crate::rules::GameDef,
             state: &mut $crate::rules::state::GameState,
-            power: $crate::rules::orders::PowerId,
+            power: $crate::rules::vocab::PowerId,
             events: &mut Vec<$crate::rules::events::Event>,
         ) {
             $base.end_of_turn(game, state, power, events)
@@ -337,7 +338,7 @@ macro_rules! inherit {
             &self,
             game: &$crate::rules::GameDef,
             state: &mut $crate::rules::state::GameState,
-            power: $crate::rules::orders::PowerId,
+            power: $crate::rules::vocab::PowerId,
             events: &mut Vec<$crate::rules::events::Event>,
         ) {
             $base.victory(game, state, power, events)
@@ -382,7 +383,7 @@ macro_rules! inherit {
             &self,
             game: &$crate::rules::GameDef,
             state: &mut $crate::rules::state::GameState,
-            power: $crate::rules::orders::PowerId,
+            power: $crate::rules::vocab::PowerId,
             take: &$crate::rules::variants::TakeOver,
             events: &mut Vec<$crate::rules::events::Event>,
         ) -> Result<(), String> {
