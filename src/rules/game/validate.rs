@@ -1,323 +1,26 @@
-//! A validated game definition and its lookups.
+//! Validation of a game's four files against each other and against the
+//! rule set: every name resolves, boards are symmetric, setups and research
+//! data are consistent; then the checks that only hold under the rule set.
 
 use std::collections::{HashMap, HashSet};
 
-use super::model::{
-    Ability, BoardFile, GameFile, OptionValue, Power, Research, SeaZone, SetupFile, Territory,
-    UnitKind, UnitType, UnitsFile,
-};
-use super::names::{NameKey, did_you_mean};
-use super::problem::{Problem, Problems, files};
-use super::variants::{self, RuleSetHooks};
+use super::{GameDef, GameFiles, SpaceId};
+use crate::rules::model::{Ability, UnitKind, UnitsFile};
+use crate::rules::names::{NameKey, did_you_mean};
+use crate::rules::problem::{Problem, files};
+use crate::rules::variants::{self, RuleSetHooks};
 use crate::rules::vocab::Technology;
-
-pub use crate::rules::vocab::SpaceId;
-
-/// The four files of a game, parsed but not yet checked against each other.
-#[derive(Debug, Clone, PartialEq)]
-pub struct GameFiles {
-    /// `game.yaml`.
-    pub game: GameFile,
-    /// `board.yaml`.
-    pub board: BoardFile,
-    /// `units.yaml`.
-    pub units: UnitsFile,
-    /// `setup.yaml`.
-    pub setup: SetupFile,
-}
-
-/// A game definition whose every cross-reference has been checked. Build it
-/// with [`GameDef::new`] (from memory) or [`crate::rules::load_dir`].
-#[derive(Clone)]
-pub struct GameDef {
-    files: GameFiles,
-    rule_set: &'static dyn RuleSetHooks,
-    spaces: HashMap<NameKey, SpaceId>,
-    powers: HashMap<NameKey, usize>,
-    units: HashMap<NameKey, usize>,
-    neighbours: Vec<Vec<SpaceId>>,
-    start_owner: Vec<Option<usize>>,
-    side_of: Vec<usize>,
-}
-
-impl std::fmt::Debug for GameDef {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("GameDef")
-            .field("id", &self.files.game.id)
-            .field("rule_set", &self.rule_set.id())
-            .finish_non_exhaustive()
-    }
-}
-
-impl GameDef {
-    /// Checks the files against each other and against the rule set, and
-    /// returns every problem found, or the validated game.
-    pub fn new(files: GameFiles) -> Result<GameDef, Problems> {
-        Self::build_with(files, None)
-    }
-
-    /// [`GameDef::new`] with the rule set handed in rather than looked up
-    /// by `game.yaml`'s `rule_set:` word, which must name it or one of the
-    /// rule sets it builds on (a rule set derived from AAE plays AAE's
-    /// games).
-    pub fn with_rule_set(
-        files: GameFiles,
-        rule_set: &'static dyn RuleSetHooks,
-    ) -> Result<GameDef, Problems> {
-        Self::build_with(files, Some(rule_set))
-    }
-
-    fn build_with(
-        files: GameFiles,
-        rule_set: Option<&'static dyn RuleSetHooks>,
-    ) -> Result<GameDef, Problems> {
-        let mut v = Validator {
-            rule_set,
-            ..Validator::default()
-        };
-        v.index(&files);
-        v.check_game(&files);
-        v.check_board(&files);
-        v.check_units(&files.units);
-        v.check_setup(&files);
-        v.check_research(&files);
-        let Some(rule_set) = v.rule_set else {
-            // Reported by check_game; no game can be built without one.
-            return Err(Problems(v.problems));
-        };
-        if !v.problems.is_empty() {
-            return Err(Problems(v.problems));
-        }
-        let game = v.build(files, rule_set);
-        let problems = rule_set.check(&game);
-        if problems.is_empty() {
-            Ok(game)
-        } else {
-            Err(Problems(problems))
-        }
-    }
-
-    /// The files the game was built from.
-    pub fn files(&self) -> &GameFiles {
-        &self.files
-    }
-
-    /// The game id (`aae`).
-    pub fn id(&self) -> &str {
-        &self.files.game.id
-    }
-
-    /// The rule set's hooks.
-    pub fn rule_set(&self) -> &'static dyn RuleSetHooks {
-        self.rule_set
-    }
-
-    /// All powers, in `game.yaml` order (their index is their id).
-    pub fn powers(&self) -> &[Power] {
-        &self.files.game.powers
-    }
-
-    /// The power called `name` (or one of its aliases), case-insensitively.
-    pub fn power(&self, name: &str) -> Option<usize> {
-        self.powers.get(&NameKey::new(name)).copied()
-    }
-
-    /// The index of the side (in `game.yaml` order) the power belongs to.
-    pub fn side_of(&self, power: usize) -> usize {
-        self.side_of[power]
-    }
-
-    /// Whether `power`'s units may enter `space`: false only outside the
-    /// power's `confined_to` list, when it has one.
-    pub fn may_enter(&self, power: usize, space: SpaceId) -> bool {
-        let list = &self.files.game.powers[power].confined_to;
-        list.is_empty() || list.iter().any(|s| self.space(s) == Some(space))
-    }
-
-    /// Whether two powers play in one turn (`shares_turn_with`, either way).
-    pub fn share_turn(&self, a: usize, b: usize) -> bool {
-        let with = |x: usize, y: usize| {
-            self.files.game.powers[x]
-                .shares_turn_with
-                .as_deref()
-                .is_some_and(|n| self.power(n) == Some(y))
-        };
-        with(a, b) || with(b, a)
-    }
-
-    /// The powers in turn order.
-    pub fn turn_order(&self) -> Vec<usize> {
-        self.files
-            .game
-            .turn_order
-            .iter()
-            .filter_map(|p| self.power(p))
-            .collect()
-    }
-
-    /// All unit types, in `units.yaml` order.
-    pub fn unit_types(&self) -> &[UnitType] {
-        &self.files.units.units
-    }
-
-    /// The unit type called `name` (or an alias), case-insensitively.
-    pub fn unit_type(&self, name: &str) -> Option<&UnitType> {
-        self.units
-            .get(&NameKey::new(name))
-            .map(|&i| &self.files.units.units[i])
-    }
-
-    /// Number of territories plus sea zones.
-    pub fn space_count(&self) -> usize {
-        self.neighbours.len()
-    }
-
-    /// The space called `name` (or an alias), case-insensitively.
-    pub fn space(&self, name: &str) -> Option<SpaceId> {
-        self.spaces.get(&NameKey::new(name)).copied()
-    }
-
-    /// The land territory behind `id`, if it is one.
-    pub fn territory(&self, id: SpaceId) -> Option<&Territory> {
-        self.files.board.territories.get(id.0)
-    }
-
-    /// The sea zone behind `id`, if it is one.
-    pub fn sea_zone(&self, id: SpaceId) -> Option<&SeaZone> {
-        id.0.checked_sub(self.files.board.territories.len())
-            .and_then(|i| self.files.board.sea_zones.get(i))
-    }
-
-    /// The board name of a space.
-    pub fn space_name(&self, id: SpaceId) -> &str {
-        match self.territory(id) {
-            Some(t) => &t.name,
-            None => &self.sea_zone(id).expect("SpaceId from this game").name,
-        }
-    }
-
-    /// True for sea zones.
-    pub fn is_sea(&self, id: SpaceId) -> bool {
-        id.0 >= self.files.board.territories.len()
-    }
-
-    /// The spaces adjacent to `id`.
-    pub fn neighbours(&self, id: SpaceId) -> &[SpaceId] {
-        &self.neighbours[id.0]
-    }
-
-    /// True when `a` and `b` share a border.
-    pub fn adjacent(&self, a: SpaceId, b: SpaceId) -> bool {
-        self.neighbours[a.0].contains(&b)
-    }
-
-    /// Who controls the space at the start: the setup's `owners` entry, else
-    /// the territory's original owner or the convoy's power; `None` for
-    /// neutrals and ordinary sea zones.
-    pub fn starting_owner(&self, id: SpaceId) -> Option<usize> {
-        self.start_owner[id.0]
-    }
-
-    /// IPCs in the power's treasury at the start.
-    pub fn starting_ipcs(&self, power: usize) -> u32 {
-        let name = &self.files.game.powers[power].name;
-        self.files
-            .setup
-            .ipcs
-            .iter()
-            .find(|(p, _)| self.power(p) == Some(power) || NameKey::new(p) == NameKey::new(name))
-            .map_or(0, |(_, &v)| v)
-    }
-
-    /// The power's income from the starting position: the IPC values of the
-    /// land it controls plus the convoys it controls whose required land it
-    /// also controls. Zero for a power that does not collect income.
-    pub fn starting_income(&self, power: usize) -> u32 {
-        self.income_breakdown(power).0 + self.income_breakdown(power).1
-    }
-
-    /// The power's starting income split into (land, convoys).
-    pub fn income_breakdown(&self, power: usize) -> (u32, u32) {
-        if !self.files.game.powers[power].collects_income {
-            return (0, 0);
-        }
-        let owns =
-            |name: &str| self.space(name).and_then(|id| self.starting_owner(id)) == Some(power);
-        let land = self
-            .files
-            .board
-            .territories
-            .iter()
-            .filter(|t| owns(&t.name))
-            .map(|t| t.ipc.unwrap_or(0))
-            .sum();
-        let convoys = self
-            .files
-            .board
-            .sea_zones
-            .iter()
-            .filter_map(|z| z.convoy.as_ref().map(|c| (z, c)))
-            .filter(|(z, c)| {
-                self.power(&c.power) == Some(power)
-                    && owns(&z.name)
-                    && c.requires.iter().all(|r| owns(r))
-            })
-            .map(|(_, c)| c.value)
-            .sum();
-        (land, convoys)
-    }
-
-    /// The value of a rule option: `game.yaml`'s, else the rule set's default.
-    /// `None` when the rule set has no such option.
-    pub fn option(&self, name: &str) -> Option<OptionValue> {
-        let spec = variants::all_options(self.rule_set)
-            .into_iter()
-            .find(|s| s.name == name)?;
-        let set = self.files.game.options.iter().find(|(k, _)| *k == name);
-        Some(set.map_or_else(|| spec.default_value(), |(_, v)| v.clone()))
-    }
-
-    /// The research rules when this game plays them: `research:` in
-    /// `game.yaml` and the rule option `research` on.
-    pub fn research(&self) -> Option<&Research> {
-        let on = crate::rules::options::RESEARCH.on(self);
-        self.files.game.research.as_ref().filter(|_| on)
-    }
-
-    /// Units on the board at the start: (space, power, unit type, count).
-    pub fn starting_units(&self) -> impl Iterator<Item = (SpaceId, usize, &UnitType, u32)> + '_ {
-        self.files
-            .setup
-            .units
-            .iter()
-            .flat_map(move |(space, by_power)| {
-                let space = self.space(space).expect("validated");
-                by_power.iter().flat_map(move |(power, units)| {
-                    let power = self.power(power).expect("validated");
-                    units.iter().map(move |(unit, &count)| {
-                        (
-                            space,
-                            power,
-                            self.unit_type(unit).expect("validated"),
-                            count,
-                        )
-                    })
-                })
-            })
-    }
-}
-
 /// Collects problems while resolving names.
 #[derive(Default)]
-struct Validator {
-    problems: Vec<Problem>,
-    rule_set: Option<&'static dyn RuleSetHooks>,
-    spaces: HashMap<NameKey, SpaceId>,
-    space_names: Vec<String>,
-    powers: HashMap<NameKey, usize>,
-    power_names: Vec<String>,
-    units: HashMap<NameKey, usize>,
-    unit_names: Vec<String>,
+pub(super) struct Validator {
+    pub(super) problems: Vec<Problem>,
+    pub(super) rule_set: Option<&'static dyn RuleSetHooks>,
+    pub(super) spaces: HashMap<NameKey, SpaceId>,
+    pub(super) space_names: Vec<String>,
+    pub(super) powers: HashMap<NameKey, usize>,
+    pub(super) power_names: Vec<String>,
+    pub(super) units: HashMap<NameKey, usize>,
+    pub(super) unit_names: Vec<String>,
 }
 
 /// Registers `name` under `id`, reporting a clash with an earlier name.
@@ -347,11 +50,16 @@ fn register<T: Copy>(
 }
 
 impl Validator {
-    fn problem(&mut self, file: &str, path: impl Into<String>, reason: impl Into<String>) {
+    pub(super) fn problem(
+        &mut self,
+        file: &str,
+        path: impl Into<String>,
+        reason: impl Into<String>,
+    ) {
         self.problems.push(Problem::at(file, path, reason));
     }
 
-    fn unknown(what: &str, name: &str, known: &[String]) -> String {
+    pub(super) fn unknown(what: &str, name: &str, known: &[String]) -> String {
         let mut reason = format!("there is no {what} called \"{name}\"");
         if let Some(s) = did_you_mean(name, known.iter().map(String::as_str)) {
             reason.push_str(&format!("; did you mean \"{s}\"?"));
@@ -359,7 +67,7 @@ impl Validator {
         reason
     }
 
-    fn find_space(&mut self, file: &str, path: String, name: &str) -> Option<SpaceId> {
+    pub(super) fn find_space(&mut self, file: &str, path: String, name: &str) -> Option<SpaceId> {
         let found = self.spaces.get(&NameKey::new(name)).copied();
         if found.is_none() {
             let reason = Self::unknown("territory or sea zone", name, &self.space_names);
@@ -368,7 +76,7 @@ impl Validator {
         found
     }
 
-    fn find_power(&mut self, file: &str, path: String, name: &str) -> Option<usize> {
+    pub(super) fn find_power(&mut self, file: &str, path: String, name: &str) -> Option<usize> {
         let found = self.powers.get(&NameKey::new(name)).copied();
         if found.is_none() {
             let reason = Self::unknown("power", name, &self.power_names);
@@ -377,7 +85,7 @@ impl Validator {
         found
     }
 
-    fn find_unit(&mut self, file: &str, path: String, name: &str) -> Option<usize> {
+    pub(super) fn find_unit(&mut self, file: &str, path: String, name: &str) -> Option<usize> {
         let found = self.units.get(&NameKey::new(name)).copied();
         if found.is_none() {
             let reason = Self::unknown("unit type", name, &self.unit_names);
@@ -386,13 +94,13 @@ impl Validator {
         found
     }
 
-    fn territory_count(files: &GameFiles) -> usize {
+    pub(super) fn territory_count(files: &GameFiles) -> usize {
         files.board.territories.len()
     }
 
     /// Builds the name indexes, reporting duplicates (including names that
     /// differ only by case, and aliases that clash with names).
-    fn index(&mut self, files: &GameFiles) {
+    pub(super) fn index(&mut self, files: &GameFiles) {
         let board = &files.board;
         let land = board
             .territories
@@ -493,7 +201,7 @@ impl Validator {
         }
     }
 
-    fn check_objectives(&mut self, files: &GameFiles) {
+    pub(super) fn check_objectives(&mut self, files: &GameFiles) {
         for (i, o) in files.game.national_objectives.iter().enumerate() {
             let at = |f: &str| format!("national_objectives[{i}].{f}");
             self.find_power(files::GAME, at("power"), &o.power);
@@ -523,7 +231,7 @@ impl Validator {
     /// `research:`: a token price, charts of six known developments each
     /// (none on two charts), shipyard prices of known units; and a rule set
     /// that has research at all.
-    fn check_research(&mut self, files: &GameFiles) {
+    pub(super) fn check_research(&mut self, files: &GameFiles) {
         let Some(r) = &files.game.research else {
             return;
         };
@@ -610,7 +318,7 @@ impl Validator {
         }
     }
 
-    fn check_game(&mut self, files: &GameFiles) {
+    pub(super) fn check_game(&mut self, files: &GameFiles) {
         self.check_objectives(files);
         let game = &files.game;
         let id_ok = !game.id.is_empty()
@@ -783,7 +491,7 @@ impl Validator {
         }
     }
 
-    fn check_board(&mut self, files: &GameFiles) {
+    pub(super) fn check_board(&mut self, files: &GameFiles) {
         let board = &files.board;
         let n_land = board.territories.len();
         // Resolved neighbour lists, to check symmetry afterwards.
@@ -944,7 +652,7 @@ impl Validator {
         }
     }
 
-    fn space_path(&self, files: &GameFiles, id: SpaceId) -> (String, String) {
+    pub(super) fn space_path(&self, files: &GameFiles, id: SpaceId) -> (String, String) {
         let n_land = files.board.territories.len();
         if id.0 < n_land {
             (
@@ -959,7 +667,7 @@ impl Validator {
         }
     }
 
-    fn check_units(&mut self, units: &UnitsFile) {
+    pub(super) fn check_units(&mut self, units: &UnitsFile) {
         if units.units.is_empty() {
             self.problem(files::UNITS, "units", "a game needs at least one unit type");
         }
@@ -1083,7 +791,7 @@ impl Validator {
         }
     }
 
-    fn check_setup(&mut self, files: &GameFiles) {
+    pub(super) fn check_setup(&mut self, files: &GameFiles) {
         let setup = &files.setup;
         let n_land = files.board.territories.len();
         let mut seen = HashSet::new();
@@ -1274,7 +982,7 @@ impl Validator {
         }
     }
 
-    fn build(self, files: GameFiles, rule_set: &'static dyn RuleSetHooks) -> GameDef {
+    pub(super) fn build(self, files: GameFiles, rule_set: &'static dyn RuleSetHooks) -> GameDef {
         let lists = files
             .board
             .territories
