@@ -1,0 +1,171 @@
+//! The `standing:` section: how a power defends when it cannot be asked, and the Allies' choices (bystander losses, the Middle East payment).
+
+use super::*;
+
+impl Parser<'_, '_> {
+    // ----- standing orders -------------------------------------------------
+
+    pub(super) fn standing(&mut self, value: &Node) {
+        let origin = Origin {
+            section: "standing",
+            index: 0,
+            line: Some(value.line),
+            text: String::new(),
+        };
+        let entries = match &value.kind {
+            Kind::Null => return,
+            Kind::Map(entries) => entries,
+            _ => {
+                self.error(
+                    &origin,
+                    value,
+                    None,
+                    format!(
+                        "standing orders are key: value lines (losses:, keep_one_land_unit:, \
+                         submarines:, intercept:, bystander_losses:, middle_east_payment:), but here \
+                         they are {}",
+                        value.describe()
+                    ),
+                );
+                return;
+            }
+        };
+        let errors_before = self.errors.len();
+        let mut standing = StandingOrders::default();
+        let mut i = 0;
+        while i < entries.len() {
+            let (key, value) = &entries[i];
+            i += 1;
+            match key.text().and_then(|k| find_key(k, keys::STANDING)) {
+                Some("losses") => {
+                    let extra = Self::rejoined(entries, i - 1, |t| self.is_units(t));
+                    let mut pieces = vec![value];
+                    pieces.extend(entries[i..i + extra].iter().map(|(k, _)| k));
+                    i += extra;
+                    standing.losses = self.loss_order(&origin, &pieces);
+                }
+                Some("keep_one_land_unit") => {
+                    if let Some(b) = self.flag(&origin, value, "keep_one_land_unit") {
+                        standing.keep_one_land_unit = b;
+                    }
+                }
+                Some("bystander_losses") => {
+                    if let Some(b) = self.bystander_losses(&origin, value) {
+                        standing.bystander_losses = b;
+                    }
+                }
+                Some("middle_east_payment") => {
+                    if let Some(m) = self.middle_east_payment(&origin, value) {
+                        standing.middle_east_payment = m;
+                    }
+                }
+                Some("intercept") => match value.kind {
+                    Kind::Int(n) if u32::try_from(n).is_ok() => {
+                        standing.intercept = u32::try_from(n).ok();
+                    }
+                    _ => self.error(
+                        &origin,
+                        value,
+                        Some("intercept"),
+                        format!(
+                            "intercept is how many fighters at most rise against a raid, a whole \
+                             number from 0, not \"{}\"",
+                            value.text().unwrap_or(value.describe())
+                        ),
+                    ),
+                },
+                Some(_) => {
+                    if let Some(p) = self.submarine_policy(&origin, value) {
+                        standing.submarines = p;
+                    }
+                }
+                None => self.unknown_key(&origin, key, "of standing orders", keys::STANDING),
+            }
+        }
+        if self.errors.len() == errors_before {
+            self.orders.standing = Some(Located {
+                item: standing,
+                origin,
+            });
+        }
+    }
+
+    /// One of [`keys::SUBMARINE_POLICIES`], or an error on `submarines`.
+    pub(super) fn submarine_policy(
+        &mut self,
+        origin: &Origin,
+        value: &Node,
+    ) -> Option<SubmarinePolicy> {
+        let text = value.text().unwrap_or("");
+        match find_key(text, keys::SUBMARINE_POLICIES) {
+            Some("fight") => Some(SubmarinePolicy::Fight),
+            Some("submerge") => Some(SubmarinePolicy::Submerge),
+            Some(_) => Some(SubmarinePolicy::SubmergeAfterFirstRound),
+            None => {
+                let shown = value.text().unwrap_or(value.describe());
+                let mut reason = format!("\"{shown}\" is not a submarine policy.");
+                if let Some(s) = did_you_mean(text, keys::SUBMARINE_POLICIES.iter().copied()) {
+                    reason.push_str(&format!(" Did you mean {s}?"));
+                }
+                reason.push_str(&format!(
+                    " The policies are: {}.",
+                    keys::SUBMARINE_POLICIES.join(", ")
+                ));
+                self.error(origin, value, Some("submarines"), reason);
+                None
+            }
+        }
+    }
+
+    pub(super) fn bystander_losses(
+        &mut self,
+        origin: &Origin,
+        value: &Node,
+    ) -> Option<BystanderLosses> {
+        let text = value.text().unwrap_or("");
+        match find_key(text, keys::BYSTANDER_LOSSES) {
+            Some("last") => Some(BystanderLosses::Last),
+            Some(_) => Some(BystanderLosses::AlliesChoose),
+            None => {
+                let shown = value.text().unwrap_or(value.describe());
+                let mut reason = format!(
+                    "\"{shown}\" is not a choice of bystander losses: last (your ships standing \
+                     by in an ally's sea battle are lost only after the ally's units) or \
+                     allies_choose (the attacking ally's battle plan may name them first)."
+                );
+                if let Some(s) = did_you_mean(text, keys::BYSTANDER_LOSSES.iter().copied()) {
+                    reason.push_str(&format!(" Did you mean {s}?"));
+                }
+                self.error(origin, value, Some("bystander_losses"), reason);
+                None
+            }
+        }
+    }
+
+    pub(super) fn middle_east_payment(
+        &mut self,
+        origin: &Origin,
+        value: &Node,
+    ) -> Option<MiddleEastPayment> {
+        let text = value.text().unwrap_or("");
+        match find_key(text, keys::MIDDLE_EAST_PAYMENT) {
+            Some("first") => Some(MiddleEastPayment::First),
+            Some("last") => Some(MiddleEastPayment::Last),
+            Some(_) => Some(MiddleEastPayment::RichestFirst),
+            None => {
+                let shown = value.text().unwrap_or(value.describe());
+                let mut reason = format!(
+                    "\"{shown}\" is not a place in the Middle East payment: first (your power \
+                     pays Germany before the other Allies), richest_first (the Allies pay in \
+                     the order of their treasuries, the default) or last (your power pays only \
+                     what the others cannot)."
+                );
+                if let Some(s) = did_you_mean(text, keys::MIDDLE_EAST_PAYMENT.iter().copied()) {
+                    reason.push_str(&format!(" Did you mean {s}?"));
+                }
+                self.error(origin, value, Some("middle_east_payment"), reason);
+                None
+            }
+        }
+    }
+}
