@@ -13,6 +13,7 @@ use crate::rules::model::OptionValue;
 /// one hit per 6 points of total strength and rolls one die for the rest.
 pub const LOW_LUCK: OptionSpec = OptionSpec {
     name: "low_luck",
+    pending: None,
     kind: OptionKind::Bool { default: false },
     about: "Low Luck: each firing group scores one hit per 6 points of total strength \
             and rolls one die for the remainder (a common league option, not in the \
@@ -54,6 +55,10 @@ pub struct OptionSpec {
     pub kind: OptionKind,
     /// What it changes and where the reading comes from.
     pub about: &'static str,
+    /// Why the rule it names is not played yet, for an option declared
+    /// ahead of its rule: a game may leave it out or at its default, and
+    /// setting it to anything else is refused at load with this reason.
+    pub pending: Option<&'static str>,
 }
 
 impl OptionSpec {
@@ -94,6 +99,7 @@ impl OptionSpec {
 /// played when the game has `research:` data and this option is on.
 pub const RESEARCH: OptionSpec = OptionSpec {
     name: "research",
+    pending: None,
     kind: OptionKind::Bool { default: true },
     about: "research and development",
 };
@@ -102,6 +108,7 @@ pub const RESEARCH: OptionSpec = OptionSpec {
 /// bombing raids (Anniversary FAQ 2010, Additional Optional Rules).
 pub const FIGHTER_ESCORTS: OptionSpec = OptionSpec {
     name: "fighter_escorts",
+    pending: None,
     kind: OptionKind::Bool { default: false },
     about: "FAQ optional rule: fighters escort bombers (at 1, 2 with Jet Fighters) and \
             defending fighters intercept (at 2) in one round before a strategic bombing raid",

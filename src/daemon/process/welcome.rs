@@ -74,10 +74,12 @@ impl Daemon {
         let game_name = m.game().files().game.name.clone();
         let options: Vec<RuleOption> = crate::rules::variants::all_options(m.game().rule_set())
             .into_iter()
+            // An option whose rule is not played yet is no setting of the match.
+            .filter(|spec| spec.pending.is_none())
             .filter_map(|spec| {
                 Some(RuleOption {
                     name: spec.name.to_owned(),
-                    value: m.game().option(spec.name)?.to_string(),
+                    value: spec.value(m.game())?.to_string(),
                     about: spec.about.to_owned(),
                 })
             })

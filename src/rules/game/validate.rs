@@ -472,6 +472,17 @@ impl Validator {
                     Some(spec) => {
                         if let Err(e) = spec.check(value) {
                             self.problem(files::GAME, path, e);
+                        } else if let Some(why) = spec.pending
+                            && *value != spec.default_value()
+                        {
+                            self.problem(
+                                files::GAME,
+                                path,
+                                format!(
+                                    "option {key}: {why}; leave it out (or at its default, {})",
+                                    spec.default_value()
+                                ),
+                            );
                         }
                     }
                     None => {

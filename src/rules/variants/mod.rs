@@ -546,6 +546,32 @@ mod tests {
         assert!(rule_set("AAE").is_none());
     }
 
+    /// An option declared ahead of its rule may be left out or set to its
+    /// default (as older matches' copies of AAE's game.yaml do), and is
+    /// refused at load when set to anything else.
+    #[test]
+    fn an_option_whose_rule_is_not_played_yet_is_refused_when_set() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let aae = crate::rules::load_dir(&root.join("games/aae")).unwrap();
+        let with = |value: i64| {
+            let mut files = aae.files().clone();
+            files
+                .game
+                .options
+                .0
+                .push(("cash_advance_axis".into(), OptionValue::Int(value)));
+            GameDef::new(files)
+        };
+        assert!(with(12).is_ok(), "the default is accepted");
+        let text = with(20).expect_err("20 IPCs refused").to_string();
+        assert!(
+            text.contains("option cash_advance_axis: the special cash advance")
+                && text.contains("is not played yet")
+                && text.contains("leave it out (or at its default, 12)"),
+            "{text}"
+        );
+    }
+
     /// A game whose rule set is still to come is refused at load, with
     /// the reason the rule set gives.
     #[test]
@@ -594,6 +620,7 @@ mod tests {
     fn option_check_rejects_wrong_types_and_ranges() {
         let spec = OptionSpec {
             name: "n",
+            pending: None,
             kind: OptionKind::Int {
                 default: 1,
                 min: 0,
@@ -605,6 +632,7 @@ mod tests {
         assert!(spec.check(&OptionValue::Bool(true)).is_err());
         let spec = OptionSpec {
             name: "c",
+            pending: None,
             kind: OptionKind::Choice {
                 default: "a",
                 choices: &["a", "b"],

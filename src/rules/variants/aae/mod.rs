@@ -29,6 +29,7 @@ pub struct Aae;
 /// round 1 of sealed bids.
 pub const CASH_ADVANCE_AXIS: OptionSpec = OptionSpec {
     name: "cash_advance_axis",
+    pending: Some(CASH_ADVANCE_PENDING),
     kind: OptionKind::Int {
         default: 12,
         min: 0,
@@ -38,9 +39,14 @@ pub const CASH_ADVANCE_AXIS: OptionSpec = OptionSpec {
             special cash advance; amount UNCONFIRMED, TripleA uses a 12 IPC bid)",
 };
 
+/// Why the cash advance is not played yet.
+const CASH_ADVANCE_PENDING: &str = "the special cash advance, units bought and placed before \
+     round 1, is not played yet (it comes with the bids of a league)";
+
 /// The Allies' special cash advance; see [`CASH_ADVANCE_AXIS`].
 pub const CASH_ADVANCE_ALLIES: OptionSpec = OptionSpec {
     name: "cash_advance_allies",
+    pending: Some(CASH_ADVANCE_PENDING),
     kind: OptionKind::Int {
         default: 12,
         min: 0,
@@ -53,6 +59,7 @@ pub const CASH_ADVANCE_ALLIES: OptionSpec = OptionSpec {
 /// Who pays Germany for the Middle East ([`middle_east_payment`]).
 pub const MIDDLE_EAST_PAYER: OptionSpec = OptionSpec {
     name: "middle_east_payer",
+    pending: None,
     kind: OptionKind::Choice {
         default: ALLIES_CHOOSE,
         choices: &[
@@ -72,6 +79,7 @@ const ALLIES_CHOOSE: &str = "allies_choose";
 /// The Allied victory condition.
 pub const ALLIED_VICTORY: OptionSpec = OptionSpec {
     name: "allied_victory",
+    pending: None,
     kind: OptionKind::Choice {
         default: "germany_and_own_capital",
         choices: &["germany_and_own_capital", GERMANY_AND_ALL_CAPITALS],
@@ -86,6 +94,7 @@ const GERMANY_AND_ALL_CAPITALS: &str = "germany_and_all_capitals";
 /// The Soviet Patriotic War ([`patriotic_war`]).
 pub const PATRIOTIC_WAR: OptionSpec = OptionSpec {
     name: "patriotic_war",
+    pending: None,
     kind: OptionKind::Bool { default: true },
     about: "Soviet Patriotic War: the USSR may take over Allied land and air units in \
             territories with a Soviet industrial complex (2nd-edition errata)",

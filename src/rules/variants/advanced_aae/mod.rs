@@ -14,11 +14,13 @@ pub struct AdvancedAae;
 static OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "us_start_cash_halved",
+        pending: None,
         kind: OptionKind::Bool { default: false },
         about: "AAAE-10 alternative reading: the USA's starting cash is halved too",
     },
     OptionSpec {
         name: "neutral_overflight",
+        pending: None,
         kind: OptionKind::Choice {
             default: "activate",
             choices: &["activate", "forbid"],
@@ -27,6 +29,7 @@ static OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "straits_both_ways",
+        pending: None,
         kind: OptionKind::Bool { default: true },
         about: "AAAE-22: leaving the Black Sea through the straits also activates Turkey",
     },

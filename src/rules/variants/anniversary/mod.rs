@@ -43,6 +43,7 @@ pub struct Anniversary;
 /// Victory cities a side must hold at the end of a round.
 pub const VICTORY_CITIES: OptionSpec = OptionSpec {
     name: "victory_cities",
+    pending: None,
     kind: OptionKind::Int {
         default: 15,
         min: 1,
@@ -54,6 +55,7 @@ pub const VICTORY_CITIES: OptionSpec = OptionSpec {
 /// The optional national objectives.
 pub const NATIONAL_OBJECTIVES: OptionSpec = OptionSpec {
     name: "national_objectives",
+    pending: None,
     kind: OptionKind::Bool { default: false },
     about: "optional national objective bonuses",
 };
@@ -61,6 +63,7 @@ pub const NATIONAL_OBJECTIVES: OptionSpec = OptionSpec {
 /// The FAQ's optional rule closing the Dardanelles.
 pub const DARDANELLES_CLOSED: OptionSpec = OptionSpec {
     name: "dardanelles_closed",
+    pending: None,
     kind: OptionKind::Bool { default: false },
     about: "FAQ optional rule: no ship may enter or leave the Black Sea",
 };
@@ -68,6 +71,7 @@ pub const DARDANELLES_CLOSED: OptionSpec = OptionSpec {
 /// The turn the United States and China share (KQ-1).
 pub const US_CHINA_TURN: OptionSpec = OptionSpec {
     name: "us_china_turn",
+    pending: None,
     kind: OptionKind::Choice {
         default: "interleaved",
         choices: &["interleaved", SEPARATE],

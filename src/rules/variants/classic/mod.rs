@@ -12,6 +12,7 @@ pub struct Classic;
 static OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "economic_victory_axis",
+        pending: None,
         kind: OptionKind::Int {
             default: 84,
             min: 0,
@@ -22,6 +23,7 @@ static OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "neutral_entry_cost",
+        pending: None,
         kind: OptionKind::Int {
             default: 3,
             min: 0,
@@ -31,6 +33,7 @@ static OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "weapons_development",
+        pending: None,
         kind: OptionKind::Bool { default: true },
         about: "weapons development rolls before purchase",
     },

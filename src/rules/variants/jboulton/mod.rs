@@ -13,17 +13,20 @@ pub struct JBoulton;
 static OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "isolation",
+        pending: None,
         kind: OptionKind::Bool { default: true },
         about: "supply/isolation: land units in an isolated territory attack at half value \
                 (JB-39, JB-40)",
     },
     OptionSpec {
         name: "mech_artillery_support",
+        pending: None,
         kind: OptionKind::Bool { default: false },
         about: "whether artillery supports mechanized infantry (digest PROPOSAL: no)",
     },
     OptionSpec {
         name: "free_sft_slot",
+        pending: None,
         kind: OptionKind::Bool { default: true },
         about: "every transport carries one special force team on top of its capacity (JB-23)",
     },
