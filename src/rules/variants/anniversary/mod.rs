@@ -3,6 +3,9 @@
 //!
 //! Interpretations and their sources: `docs/rules/anniversary.md`.
 
+mod china;
+mod victory_cities;
+
 use super::base::Base;
 use super::{
     CombatRules, OptionKind, OptionSpec, RaidAirBattle, RuleSetHooks, ShipBlocking, inherit,
@@ -13,10 +16,10 @@ use crate::rules::income::objectives_met;
 use crate::rules::model::Ability;
 use crate::rules::options::{FIGHTER_ESCORTS, LOW_LUCK, RESEARCH};
 use crate::rules::problem::Problem;
-use crate::rules::production::{Complex, totals};
+use crate::rules::production::Complex;
 use crate::rules::research;
 use crate::rules::state::GameState;
-use crate::rules::vocab::{PowerId, UnitCount};
+use crate::rules::vocab::PowerId;
 use crate::rules::{GameDef, SpaceId};
 
 /// The Black Sea, closed to ships by the optional Dardanelles rule.
@@ -136,43 +139,7 @@ impl RuleSetHooks for Anniversary {
         power: PowerId,
         events: &mut Vec<Event>,
     ) {
-        if !receives_infantry(game, power) {
-            return;
-        }
-        let Some(unit) = game.unit_types().iter().position(|u| u.name == INFANTRY) else {
-            return;
-        };
-        // Counted as at the start of the turn China shares with the United
-        // States: KQ-1 has China receive its infantry in the joint purchase,
-        // before either power fights, so a territory the United States
-        // liberated for China this turn (still "captured this turn", kept
-        // across the shared turn) does not count yet.
-        let held = (0..game.space_count())
-            .filter(|&s| game.territory(SpaceId(s)).is_some() && state.owner[s] == Some(power))
-            .filter(|&s| !state.captured_this_turn.contains(&SpaceId(s)))
-            .count();
-        let count = (held / TERRITORIES_PER_INFANTRY) as u32;
-        if count > 0 {
-            let mut all = totals(&state.purchased);
-            *all.entry(unit).or_insert(0) += count;
-            state.purchased = all
-                .into_iter()
-                .map(|(unit, count)| UnitCount { unit, count })
-                .collect();
-        }
-        events.push(Event::Special {
-            rule: "Chinese infantry".into(),
-            detail: format!(
-                "{} controls {held} {} at the start of its turn and receives {count} \
-                 {INFANTRY} (one per {TERRITORIES_PER_INFANTRY}, rounded down)",
-                game.powers()[power].name,
-                if held == 1 {
-                    "territory"
-                } else {
-                    "territories"
-                }
-            ),
-        });
+        china::receive_infantry(game, state, power, events);
     }
 
     /// Every industrial complex mobilizes up to its territory's IPC value
@@ -280,38 +247,7 @@ impl RuleSetHooks for Anniversary {
         power: PowerId,
         events: &mut Vec<Event>,
     ) {
-        if game.turn_order().last() != Some(&power) || state.winner.is_some() {
-            return;
-        }
-        let Some(needed) = VICTORY_CITIES.number(game) else {
-            return;
-        };
-        let needed = usize::try_from(needed).unwrap_or(usize::MAX);
-        let cities: Vec<SpaceId> = (0..game.space_count())
-            .map(SpaceId)
-            .filter(|&s| game.territory(s).is_some_and(|t| t.victory_city))
-            .collect();
-        for (side, def) in game.files().game.sides.iter().enumerate() {
-            let held: Vec<&str> = cities
-                .iter()
-                .filter(|s| state.owner[s.0].is_some_and(|o| game.side_of(o) == side))
-                .map(|&s| game.space_name(s))
-                .collect();
-            if held.len() >= needed {
-                state.winner = Some(side);
-                events.push(Event::Victory {
-                    side: def.name.clone(),
-                    reason: format!(
-                        "they control {} victory cities at the end of round {} ({}), {needed} \
-                         needed",
-                        held.len(),
-                        state.round,
-                        held.join(", ")
-                    ),
-                });
-                return;
-            }
-        }
+        victory_cities::check(game, state, power, events);
     }
 
     /// FAQ optional rule "Dardanelles Closed to Sea Movement": no sea unit
