@@ -6,23 +6,13 @@ impl Parser<'_, '_> {
     // ----- battles ---------------------------------------------------------
 
     pub(super) fn battles(&mut self, value: &Node) {
-        let entries = match &value.kind {
-            Kind::Null => return,
-            Kind::Map(entries) => entries,
-            _ => {
-                let origin = self.origin("battles", 0, value);
-                self.error(
-                    &origin,
-                    value,
-                    None,
-                    format!(
-                        "battles maps each battle's territory or sea zone (or default) to its \
-                         plan, but here it is {}",
-                        value.describe()
-                    ),
-                );
-                return;
-            }
+        let Some(entries) = self.section_map(
+            "battles",
+            value,
+            "battles maps each battle's territory or sea zone (or default) to its \
+                         plan",
+        ) else {
+            return;
         };
         let mut seen: Vec<(Option<SpaceId>, usize)> = Vec::new();
         for (i, (key, plan)) in entries.iter().enumerate() {

@@ -194,6 +194,49 @@ impl Parser<'_, '_> {
         without_comment.trim().to_owned()
     }
 
+    /// The `key: value` lines of a section: `None` when it is empty, or
+    /// when it is not such lines (an error saying `expected`, then what it
+    /// is, recorded on the section's line).
+    fn section_map<'n>(
+        &mut self,
+        section: &'static str,
+        value: &'n Node,
+        expected: &str,
+    ) -> Option<&'n [(Node, Node)]> {
+        match &value.kind {
+            Kind::Null => None,
+            Kind::Map(entries) => Some(entries),
+            _ => {
+                self.section_shape(section, value, expected);
+                None
+            }
+        }
+    }
+
+    /// The items of a section written as a list, as [`Self::section_map`].
+    fn section_list<'n>(
+        &mut self,
+        section: &'static str,
+        value: &'n Node,
+        expected: &str,
+    ) -> Option<&'n [Node]> {
+        match &value.kind {
+            Kind::Null => None,
+            Kind::Seq(items) => Some(items),
+            _ => {
+                self.section_shape(section, value, expected);
+                None
+            }
+        }
+    }
+
+    /// The error for a section of the wrong shape.
+    fn section_shape(&mut self, section: &'static str, value: &Node, expected: &str) {
+        let origin = self.origin(section, 0, value);
+        let reason = format!("{expected}, but here it is {}", value.describe());
+        self.error(&origin, value, None, reason);
+    }
+
     fn origin(&self, section: &'static str, index: usize, node: &Node) -> Origin {
         Origin {
             section,

@@ -18,23 +18,13 @@ impl Parser<'_, '_> {
     // ----- place -----------------------------------------------------------
 
     pub(super) fn place(&mut self, value: &Node) {
-        let entries = match &value.kind {
-            Kind::Null => return,
-            Kind::Map(entries) => entries,
-            _ => {
-                let origin = self.origin("place", 0, value);
-                self.error(
-                    &origin,
-                    value,
-                    None,
-                    format!(
-                        "place maps each territory or sea zone to the units placed there \
-                         (Germany: 6 infantry), but here it is {}",
-                        value.describe()
-                    ),
-                );
-                return;
-            }
+        let Some(entries) = self.section_map(
+            "place",
+            value,
+            "place maps each territory or sea zone to the units placed there \
+                         (Germany: 6 infantry)",
+        ) else {
+            return;
         };
         let mut seen: Vec<(SpaceId, usize)> = Vec::new();
         let mut index = 0;

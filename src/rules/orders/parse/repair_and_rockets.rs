@@ -7,23 +7,13 @@ impl Parser<'_, '_> {
 
     /// `repair:`, a mapping of territories to the damage repaired there.
     pub(super) fn repair(&mut self, value: &Node) {
-        let entries = match &value.kind {
-            Kind::Null => return,
-            Kind::Map(entries) => entries,
-            _ => {
-                let origin = self.origin("repair", 0, value);
-                self.error(
-                    &origin,
-                    value,
-                    None,
-                    format!(
-                        "repair maps each territory to the damage repaired on its industrial \
-                         complex (Germany: 3), but here it is {}",
-                        value.describe()
-                    ),
-                );
-                return;
-            }
+        let Some(entries) = self.section_map(
+            "repair",
+            value,
+            "repair maps each territory to the damage repaired on its industrial \
+                         complex (Germany: 3)",
+        ) else {
+            return;
         };
         let mut seen: Vec<(SpaceId, usize)> = Vec::new();
         for (i, (key, points)) in entries.iter().enumerate() {
@@ -62,23 +52,13 @@ impl Parser<'_, '_> {
 
     /// `rockets:`, a list of `FROM -> TARGET`.
     pub(super) fn rockets(&mut self, value: &Node) {
-        let items = match &value.kind {
-            Kind::Null => return,
-            Kind::Seq(items) => items,
-            _ => {
-                let origin = self.origin("rockets", 0, value);
-                self.error(
-                    &origin,
-                    value,
-                    None,
-                    format!(
-                        "rockets is a list, each rocket on its own line starting with \"- \" \
-                         (- Germany -> United Kingdom), but here it is {}",
-                        value.describe()
-                    ),
-                );
-                return;
-            }
+        let Some(items) = self.section_list(
+            "rockets",
+            value,
+            "rockets is a list, each rocket on its own line starting with \"- \" \
+                         (- Germany -> United Kingdom)",
+        ) else {
+            return;
         };
         for (i, item) in items.iter().enumerate() {
             let origin = self.origin("rockets", i + 1, item);

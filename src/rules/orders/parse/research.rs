@@ -9,22 +9,13 @@ impl Parser<'_, '_> {
     /// the tokens held), the chart by name or number.
     pub(super) fn research(&mut self, value: &Node) {
         let origin = self.origin("research", 0, value);
-        let entries = match &value.kind {
-            Kind::Null => return,
-            Kind::Map(entries) => entries,
-            _ => {
-                self.error(
-                    &origin,
-                    value,
-                    None,
-                    format!(
-                        "research is key: value lines (buy: researcher tokens to buy, chart: \
-                         the breakthrough chart), but here it is {}",
-                        value.describe()
-                    ),
-                );
-                return;
-            }
+        let Some(entries) = self.section_map(
+            "research",
+            value,
+            "research is key: value lines (buy: researcher tokens to buy, chart: \
+                         the breakthrough chart)",
+        ) else {
+            return;
         };
         let errors_before = self.errors.len();
         let mut order = ResearchOrder::default();

@@ -7,23 +7,13 @@ impl Parser<'_, '_> {
 
     /// `take_over:`, a list of `UNITS of POWER in SPACE`.
     pub(super) fn take_over(&mut self, value: &Node) {
-        let items = match &value.kind {
-            Kind::Null => return,
-            Kind::Seq(items) => items,
-            _ => {
-                let origin = self.origin("take_over", 0, value);
-                self.error(
-                    &origin,
-                    value,
-                    None,
-                    format!(
-                        "take_over is a list, each take-over on its own line starting with \"- \" \
-                         (- 2 infantry of United Kingdom in Moscow), but here it is {}",
-                        value.describe()
-                    ),
-                );
-                return;
-            }
+        let Some(items) = self.section_list(
+            "take_over",
+            value,
+            "take_over is a list, each take-over on its own line starting with \"- \" \
+                         (- 2 infantry of United Kingdom in Moscow)",
+        ) else {
+            return;
         };
         for (i, item) in items.iter().enumerate() {
             let origin = self.origin("take_over", i + 1, item);
