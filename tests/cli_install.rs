@@ -53,6 +53,20 @@ fn new_odds_and_demo_outside_the_repository_use_the_built_in_games() {
         let out = adjutant_in(&dir, &["odds", game, "3 infantry, 1 armor", "2 infantry"]);
         assert!(out.status.success(), "{game}: {}", said(&out));
     }
+    // An arbiter runs the scenario corpus with the installed program.
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
+    for (game, file) in [
+        ("aae", "middle-east-payment.yaml"),
+        (
+            "anniversary",
+            "with-the-optional-rule-escorts-attack-at-1-and-interceptors-defend-at-2.yaml",
+        ),
+    ] {
+        let path = corpus.join(game).join(file);
+        let out = adjutant_in(&dir, &["scenario", "--quiet", path.to_str().unwrap()]);
+        assert!(out.status.success(), "{file}: {}", said(&out));
+        assert!(said(&out).contains("1 passed, 0 failed"), "{}", said(&out));
+    }
     let out = adjutant_in(&dir, &["demo", "--dir", "d"]);
     assert!(out.status.success(), "{}", said(&out));
     let out = adjutant_in(&dir, &["run", "--demo"]);

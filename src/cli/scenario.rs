@@ -8,7 +8,8 @@ use anyhow::Context;
 use clap::Args;
 
 use crate::report::board;
-use crate::rules::{GameDef, load_dir, scenario};
+use crate::rules::builtin::GameSource;
+use crate::rules::{GameDef, scenario};
 
 /// Arguments of `adjutant scenario`.
 #[derive(Debug, Args)]
@@ -16,15 +17,17 @@ pub struct ScenarioArgs {
     /// Scenario files (`tests/scenarios/<game>/<ruling>.yaml`).
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// The directory holding the games (`<DIR>/<game id>/`).
-    #[arg(long, default_value = "games")]
-    games: PathBuf,
+    /// A directory of games, each in DIR/<id>/; without it, the games
+    /// built into the program.
+    #[arg(long)]
+    games: Option<PathBuf>,
     /// Print only failures and the summary.
     #[arg(long, short)]
     quiet: bool,
 }
 
 pub fn run(args: ScenarioArgs) -> anyhow::Result<ExitCode> {
+    let source = GameSource::from_flag(args.games.as_deref());
     let mut games: HashMap<String, GameDef> = HashMap::new();
     let mut failed = 0usize;
     for file in &args.files {
@@ -32,9 +35,10 @@ pub fn run(args: ScenarioArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot read {}", file.display()))?;
         let sc = scenario::parse(&text).with_context(|| file.display().to_string())?;
         if !games.contains_key(&sc.game) {
-            let game = load_dir(&args.games.join(&sc.game))
-                .with_context(|| format!("{}: cannot load game {:?}", file.display(), sc.game))?;
-            games.insert(sc.game.clone(), game);
+            let game = source
+                .load(&sc.game)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            games.insert(sc.game.clone(), game.def);
         }
         let game = &games[&sc.game];
         let outcome = scenario::run(game, &sc).with_context(|| file.display().to_string())?;
