@@ -64,6 +64,46 @@ fn the_binary_runs_every_scenario_that_scripts_its_dice() {
     );
 }
 
+/// A scenario whose scripted dice run out fails alone, in words: no Rust
+/// panic message, and the rest of the batch still runs.
+#[test]
+fn a_scenario_whose_scripted_dice_run_out_fails_alone_in_words() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("scripted-short-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let short = dir.join("short.yaml");
+    std::fs::write(
+        &short,
+        "ruling: \"dice that run out\"\nsource: \"test\"\ngame: aae\nposition:\n  units:\n    \
+         Norway: {Germany: {fighter: 2}}\n    North Atlantic: {United Kingdom: {destroyer: 1}}\n\
+         steps:\n  - orders: |\n      combat:\n        - 2 fighter: Norway -> Norwegian Sea -> \
+         North Atlantic, land Norway\n    dice:\n      labels:\n        \
+         \"battle/North Atlantic/round/1/attacker/fighter\": [6]\n",
+    )
+    .unwrap();
+    let fine = root().join("tests/scenarios/aae/middle-east-payment.yaml");
+    let out = Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .current_dir(root())
+        .arg("scenario")
+        .arg("--quiet")
+        .arg(&short)
+        .arg(&fine)
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(
+        stdout.contains(
+            "the scenario stopped: scripted dice exhausted at label battle/North Atlantic/round/1/"
+        ) && stdout.contains("1 passed, 1 failed"),
+        "{stdout}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
 fn new_match(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("scripted-{name}-{}", std::process::id()));

@@ -41,7 +41,19 @@ pub fn run(args: ScenarioArgs) -> anyhow::Result<ExitCode> {
             games.insert(sc.game.clone(), game.def);
         }
         let game = &games[&sc.game];
-        let outcome = scenario::run(game, &sc).with_context(|| file.display().to_string())?;
+        // A scenario that cannot be set up, or whose scripted dice run out,
+        // fails alone: the rest of the batch still runs.
+        let outcome = match run_caught(game, &sc) {
+            Ok(outcome) => outcome,
+            Err(why) => {
+                failed += 1;
+                println!("== {} (FAILED)", file.display());
+                println!("ruling: {}", sc.ruling);
+                println!("{why}");
+                println!();
+                continue;
+            }
+        };
         let ok = outcome.failures.is_empty();
         if !ok {
             failed += 1;
@@ -89,4 +101,31 @@ pub fn run(args: ScenarioArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Runs a scenario; a scenario that cannot be set up, or that stops the
+/// engine (scripted dice that run out panic on purpose, naming the label),
+/// is an error in words, with no Rust panic message on the terminal.
+fn run_caught(game: &GameDef, sc: &scenario::Scenario) -> Result<scenario::Outcome, String> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| scenario::run(game, sc)));
+    std::panic::set_hook(hook);
+    match result {
+        Ok(Ok(outcome)) => Ok(outcome),
+        Ok(Err(e)) => Err(format!("cannot set up the scenario: {e}")),
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| payload.downcast_ref::<&str>().copied())
+                .unwrap_or("the engine stopped");
+            let hint = if what.starts_with("scripted dice exhausted") {
+                " (a step needs more scripted dice than it gives)"
+            } else {
+                ""
+            };
+            Err(format!("the scenario stopped: {what}{hint}"))
+        }
+    }
 }
