@@ -93,13 +93,20 @@ impl GameSource {
         match self {
             GameSource::Builtin => {
                 let Some(g) = builtin(id) else {
-                    // A rule set that is coming: say so plainly.
-                    let pending = crate::rules::variants::RULE_SETS.iter().find(|r| {
-                        let norm = |s: &str| s.replace('-', "_");
-                        norm(r.id()) == norm(id)
-                            || norm(id).trim_start_matches("aae_") == norm(r.id())
-                    });
-                    if let Some(why) = pending.and_then(|r| r.not_yet()) {
+                    // A game of a rule set that is coming (`classic`,
+                    // `advanced-aae`, `aae-jboulton`: the rule set's id is
+                    // the game id or one end of it): say so plainly.
+                    let game = id.replace('-', "_");
+                    let pending = crate::rules::variants::RULE_SETS
+                        .iter()
+                        .filter(|r| {
+                            let r = r.id();
+                            game == r
+                                || game.ends_with(&format!("_{r}"))
+                                || game.starts_with(&format!("{r}_"))
+                        })
+                        .find_map(|r| r.not_yet());
+                    if let Some(why) = pending {
                         return Err(format!(
                             "{why}. The games that can be played are: {}",
                             builtin_ids()

@@ -52,8 +52,9 @@ pub(crate) fn check(ctx: &Ctx, state: &GameState, space: SpaceId) -> Result<(), 
             bomber = true;
         } else if escort_value(ctx, state, u).is_none() {
             // Where escorts are an optional rule left off, say so.
-            let optional = crate::rules::variants::all_options(ctx.game.rule_set())
-                .contains(&&FIGHTER_ESCORTS);
+            let optional =
+                crate::rules::variants::find_option(ctx.game.rule_set(), FIGHTER_ESCORTS.name)
+                    .is_some();
             let why = if optional && t.kind == Some(UnitKind::Air) {
                 "without the optional rule fighter_escorts, bombers raid alone"
             } else {

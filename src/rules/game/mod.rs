@@ -274,9 +274,7 @@ impl GameDef {
     /// The value of a rule option: `game.yaml`'s, else the rule set's default.
     /// `None` when the rule set has no such option.
     pub fn option(&self, name: &str) -> Option<OptionValue> {
-        let spec = variants::all_options(self.rule_set)
-            .into_iter()
-            .find(|s| s.name == name)?;
+        let spec = variants::find_option(self.rule_set, name)?;
         let set = self.files.game.options.iter().find(|(k, _)| *k == name);
         Some(set.map_or_else(|| spec.default_value(), |(_, v)| v.clone()))
     }

@@ -236,9 +236,7 @@ impl Validator {
             return;
         };
         if let Some(rs) = self.rule_set
-            && !variants::all_options(rs)
-                .iter()
-                .any(|o| o.name == crate::rules::options::RESEARCH.name)
+            && variants::find_option(rs, crate::rules::options::RESEARCH.name).is_none()
         {
             self.problem(
                 files::GAME,
@@ -461,13 +459,13 @@ impl Validator {
 
         if let Some(rule_set) = self.rule_set {
             let mut seen = HashSet::new();
+            let options = variants::all_options(rule_set);
             for (key, value) in game.options.iter() {
                 let path = format!("options.{key}");
                 if !seen.insert(key) {
                     self.problem(files::GAME, path, format!("option {key} is set twice"));
                     continue;
                 }
-                let options = variants::all_options(rule_set);
                 match options.iter().find(|s| s.name == key) {
                     Some(spec) => {
                         if let Err(e) = spec.check(value) {

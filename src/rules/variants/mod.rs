@@ -400,6 +400,16 @@ pub fn all_options(rule_set: &dyn RuleSetHooks) -> Vec<&'static OptionSpec> {
     out
 }
 
+/// The option named `name` of a rule set or the rule sets it builds on,
+/// without collecting them (engine code reads options on every battle).
+pub fn find_option(rule_set: &dyn RuleSetHooks, name: &str) -> Option<&'static OptionSpec> {
+    rule_set
+        .options()
+        .iter()
+        .find(|s| s.name == name)
+        .or_else(|| rule_set.base().and_then(|b| find_option(b, name)))
+}
+
 /// Every rule set, in the order they are listed to users.
 pub static RULE_SETS: &[&dyn RuleSetHooks] = &[
     &aae::Aae,
