@@ -50,11 +50,16 @@ pub struct GameFile {
     pub research: Option<Research>,
 }
 
-/// `research:` in `game.yaml`: researcher tokens and breakthrough charts.
+/// `research:` in `game.yaml`: the price of research, the breakthrough
+/// charts and the numbers the developments change. How research is played
+/// (tokens kept until a breakthrough, or dice rolled at once) is the rule
+/// set's ([`RuleSetHooks::research_procedure`](crate::rules::variants::RuleSetHooks::research_procedure)).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Research {
-    /// IPCs per researcher token.
+    /// IPCs per researcher token (Anniversary) or research die (Classic,
+    /// also written `die_cost`).
+    #[serde(alias = "die_cost")]
     pub token_cost: u32,
     /// The breakthrough charts, numbered from 1 in this order.
     pub charts: Vec<ResearchChart>,
@@ -62,6 +67,82 @@ pub struct Research {
     /// IPCs); units not listed keep their price.
     #[serde(default)]
     pub shipyard_costs: Entries<u32>,
+    /// The unit values each development changes (development name to its
+    /// values). Absent in game files written before the values were data:
+    /// those games keep the Anniversary values the engine then had built in
+    /// ([`crate::rules::research::BUILT_IN_VALUES`]).
+    #[serde(default)]
+    pub effects: Option<Entries<DevelopmentValues>>,
+}
+
+/// The unit values a development changes for the power that gained it
+/// (`research.effects` in `game.yaml`): `{units: fighters, defense: 1}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DevelopmentValues {
+    /// The units it changes.
+    pub units: UnitClass,
+    /// Added to their attack value (units that attack at all).
+    #[serde(default)]
+    pub attack: i8,
+    /// Added to their defense value (units that defend at all).
+    #[serde(default)]
+    pub defense: i8,
+    /// Added to their movement.
+    #[serde(default)]
+    pub movement: i8,
+    /// Added to their price in IPCs (never below 1).
+    #[serde(default)]
+    pub cost: i8,
+    /// Dice each rolls when attacking and in strategic bombing raids.
+    #[serde(default)]
+    pub dice: Option<u8>,
+    /// Of those dice only the best counts (Anniversary's Heavy Bombers);
+    /// otherwise every die counts (Classic's).
+    #[serde(default)]
+    pub best_die_only: bool,
+}
+
+/// Which units a development changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnitClass {
+    /// Aircraft that are not strategic bombers.
+    Fighters,
+    /// Aircraft that make strategic bombing raids.
+    Bombers,
+    /// Every aircraft.
+    Aircraft,
+    /// Units with a first strike (submarines).
+    Submarines,
+    /// Every unit.
+    All,
+}
+
+impl UnitClass {
+    /// Whether units of type `t` belong to the class.
+    pub fn includes(self, t: &UnitType) -> bool {
+        let air = t.kind == Some(UnitKind::Air);
+        let bomber = t.has(&Ability::StrategicBomber);
+        match self {
+            UnitClass::Fighters => air && !bomber,
+            UnitClass::Bombers => air && bomber,
+            UnitClass::Aircraft => air,
+            UnitClass::Submarines => t.has(&Ability::FirstStrike),
+            UnitClass::All => true,
+        }
+    }
+
+    /// The class as written in `game.yaml`.
+    pub fn word(self) -> &'static str {
+        match self {
+            UnitClass::Fighters => "fighters",
+            UnitClass::Bombers => "bombers",
+            UnitClass::Aircraft => "aircraft",
+            UnitClass::Submarines => "submarines",
+            UnitClass::All => "all",
+        }
+    }
 }
 
 /// One breakthrough chart: six developments, in die order (1 to 6).

@@ -46,7 +46,7 @@ pub enum Technology {
     ImprovedMechanizedInfantry,
     /// Submarines attack at 3.
     SuperSubmarines,
-    /// Fighters attack at 4.
+    /// Fighters attack at 4 (Anniversary).
     JetFighters,
     /// Naval units cost less.
     ImprovedShipyards,
@@ -54,13 +54,18 @@ pub enum Technology {
     Radar,
     /// Fighters and bombers move two spaces more.
     LongRangeAircraft,
-    /// Bombers roll two dice and keep the best, in attacks and raids.
+    /// Bombers roll more dice in attacks and raids (Anniversary: two, the
+    /// best counting; Classic: three, every one counting).
     HeavyBombers,
+    /// Fighters defend at 5 (Classic).
+    JetPower,
+    /// Every unit costs 1 IPC less (Classic).
+    IndustrialTechnology,
 }
 
 impl Technology {
     /// Every development, in a fixed order.
-    pub const ALL: [Technology; 12] = [
+    pub const ALL: [Technology; 14] = [
         Technology::ImprovedArtillerySupport,
         Technology::Rockets,
         Technology::Paratroopers,
@@ -73,6 +78,8 @@ impl Technology {
         Technology::Radar,
         Technology::LongRangeAircraft,
         Technology::HeavyBombers,
+        Technology::JetPower,
+        Technology::IndustrialTechnology,
     ];
 
     /// The development's name in the rulebook's words.
@@ -90,6 +97,8 @@ impl Technology {
             Technology::Radar => "radar",
             Technology::LongRangeAircraft => "long-range aircraft",
             Technology::HeavyBombers => "heavy bombers",
+            Technology::JetPower => "jet power",
+            Technology::IndustrialTechnology => "industrial technology",
         }
     }
 

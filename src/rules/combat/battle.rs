@@ -21,7 +21,6 @@ use crate::rules::model::{Ability, UnitKind};
 use crate::rules::orders::{Retreat, SubmarinePolicy};
 use crate::rules::research;
 use crate::rules::state::GameState;
-use crate::rules::vocab::Technology;
 use crate::rules::vocab::UnitTypeId;
 
 /// A battle's result as the rest of combat needs it.
@@ -128,9 +127,9 @@ fn groups(
         let Some(u) = state.unit(id) else { continue };
         let t = ctx.ut(u);
         let mut strength = if attacking {
-            research::attack(state, u.owner, t)
+            research::attack(ctx.game, state, u.owner, t)
         } else {
-            t.defense
+            research::defense(ctx.game, state, u.owner, t)
         }
         .unwrap_or(0);
         let mut name = format!("{prefix}{}", t.name);
@@ -144,12 +143,15 @@ fn groups(
             join(&mut out, name, strength, class, u.unit);
         }
     }
-    // Heavy Bombers: two dice per attacking bomber, the best counts
-    // (Anniversary errata p.12).
-    if attacking && state.has_technology(ctx.power, Technology::HeavyBombers) {
+    // Heavy Bombers: more dice per attacking bomber, the best counting
+    // (Anniversary errata p.12: two) or every one (Classic: three).
+    if attacking {
         for g in &mut out {
-            if ctx.game.unit_types()[g.order.0].has(&Ability::StrategicBomber) {
-                g.dice_each = 2;
+            let t = &ctx.game.unit_types()[g.order.0];
+            match research::attack_dice(ctx.game, state, ctx.power, t) {
+                Some((n, true)) => g.dice_each = n,
+                Some((n, false)) => g.count *= u32::from(n),
+                None => {}
             }
         }
     }

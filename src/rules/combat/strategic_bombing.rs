@@ -157,24 +157,41 @@ fn interceptor_value(ctx: &Ctx, u: &crate::rules::state::Unit) -> Option<u8> {
     }
 }
 
-/// The bombers' damage dice: one per bomber, or two kept best for a power
-/// with Heavy Bombers (Anniversary errata p.17). Returns every die rolled
-/// and the total kept.
+/// The bombers' damage dice: every die rolled, the total and the bombers'
+/// dice each (`Some((n, best_only))` under Heavy Bombers): one per bomber,
+/// or the development's dice (`research.effects`), the best of them kept
+/// (Anniversary errata p.17: two) or all counting (Classic: three).
 pub(crate) fn damage_dice(
     dice: &mut dyn DiceSource,
     label: &crate::dice::Label,
+    game: &crate::rules::GameDef,
     state: &GameState,
     power: crate::rules::vocab::PowerId,
-    bombers: usize,
-) -> (Vec<u32>, u32, bool) {
-    let heavy = state.has_technology(power, Technology::HeavyBombers);
-    let per = if heavy { 2 } else { 1 };
-    let rolls = dice.roll_many(label, bombers * per, 6);
-    let total = rolls
-        .chunks(per)
-        .map(|c| c.iter().copied().max().unwrap_or(0))
-        .sum();
+    bombers: &[&crate::rules::model::UnitType],
+) -> (Vec<u32>, u32, Option<(u8, bool)>) {
+    let heavy = bombers
+        .first()
+        .and_then(|t| crate::rules::research::attack_dice(game, state, power, t));
+    let per = heavy.map_or(1, |(n, _)| usize::from(n.max(1)));
+    let rolls = dice.roll_many(label, bombers.len() * per, 6);
+    let total = match heavy {
+        Some((_, false)) => rolls.iter().sum(),
+        _ => rolls
+            .chunks(per)
+            .map(|c| c.iter().copied().max().unwrap_or(0))
+            .sum(),
+    };
     (rolls, total, heavy)
+}
+
+/// "two", "three", ... for the dice of a heavy bomber.
+fn dice_word(n: u8) -> String {
+    match n {
+        2 => "two".into(),
+        3 => "three".into(),
+        4 => "four".into(),
+        n => n.to_string(),
+    }
 }
 
 /// Adds `rolled` damage to the industrial complex in `space`, capped at
@@ -349,15 +366,20 @@ pub(crate) fn raid(
         return risen;
     };
     let l = super::label(&["sbr", &name, "damage"]);
-    let (rolls, total, heavy) = damage_dice(dice, &l, state, ctx.power, bombers.len());
+    let types: Vec<&crate::rules::model::UnitType> = bombers
+        .iter()
+        .filter_map(|id| state.unit(*id))
+        .map(|u| ctx.ut(u))
+        .collect();
+    let (rolls, total, heavy) = damage_dice(dice, &l, game, state, ctx.power, &types);
     events.push(Event::Fire {
         space,
         label: l.as_str().to_owned(),
         side: "attacker".into(),
-        group: if heavy {
-            "heavy bomber damage (best of two dice each)".into()
-        } else {
-            "bomber damage".into()
+        group: match heavy {
+            Some((n, true)) => format!("heavy bomber damage (best of {} dice each)", dice_word(n)),
+            Some((n, false)) => format!("heavy bomber damage ({} dice each)", dice_word(n)),
+            None => "bomber damage".into(),
         },
         hits_at: 0,
         dice: rolls.clone(),
@@ -365,9 +387,14 @@ pub(crate) fn raid(
         hits: 0,
     });
     if ctx.rules.bombing_damages_complexes {
-        let words = if heavy {
+        let words = if let Some((n, best)) = heavy {
+            let kept = match (n, best) {
+                (2, true) => "best of each pair".to_owned(),
+                (n, true) => format!("best of each {}", dice_word(n)),
+                (_, false) => "every die counting".to_owned(),
+            };
             format!(
-                "{} heavy bomber(s) rolled {}, best of each pair: {total}",
+                "{} heavy bomber(s) rolled {}, {kept}: {total}",
                 bombers.len(),
                 rolls
                     .iter()

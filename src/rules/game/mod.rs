@@ -4,11 +4,12 @@
 use std::collections::HashMap;
 
 use super::model::{
-    BoardFile, GameFile, OptionValue, Power, Research, SeaZone, SetupFile, Territory, UnitType,
-    UnitsFile,
+    BoardFile, DevelopmentValues, GameFile, OptionValue, Power, Research, SeaZone, SetupFile,
+    Territory, UnitType, UnitsFile,
 };
 use super::names::NameKey;
 use super::problem::Problems;
+use super::vocab::Technology;
 mod validate;
 
 use validate::Validator;
@@ -42,6 +43,8 @@ pub struct GameDef {
     neighbours: Vec<Vec<SpaceId>>,
     start_owner: Vec<Option<usize>>,
     side_of: Vec<usize>,
+    /// `research.effects` resolved to developments (read in every battle).
+    development_values: Vec<(Technology, DevelopmentValues)>,
 }
 
 impl std::fmt::Debug for GameDef {
@@ -284,6 +287,14 @@ impl GameDef {
     pub fn research(&self) -> Option<&Research> {
         let on = crate::rules::options::RESEARCH.on(self);
         self.files.game.research.as_ref().filter(|_| on)
+    }
+
+    /// The unit values each development changes: `research.effects`, or
+    /// the values built in before they were data
+    /// ([`crate::rules::research::BUILT_IN_VALUES`]) for a game file without
+    /// them. Empty in a game without research.
+    pub fn development_values(&self) -> &[(Technology, DevelopmentValues)] {
+        &self.development_values
     }
 
     /// Units on the board at the start: (space, power, unit type, count).

@@ -307,6 +307,42 @@ impl Validator {
                 }
             }
         }
+        for (name, values) in r.effects.iter().flat_map(|e| e.iter()) {
+            let path = format!("research.effects.{name}");
+            match Technology::from_name(name) {
+                None => {
+                    let known: Vec<&str> = Technology::ALL.iter().map(|t| t.name()).collect();
+                    self.problem(
+                        files::GAME,
+                        path,
+                        format!(
+                            "there is no development called \"{name}\"; the developments are: {}",
+                            known.join(", ")
+                        ),
+                    );
+                }
+                Some(t) if !seen.iter().any(|(s, _)| *s == t) => self.problem(
+                    files::GAME,
+                    path,
+                    format!("{t} is on no breakthrough chart, so no power can gain it"),
+                ),
+                Some(_) => {}
+            }
+            if values.dice == Some(0) {
+                self.problem(
+                    files::GAME,
+                    format!("research.effects.{name}.dice"),
+                    "a unit rolls at least one die",
+                );
+            }
+            if values.best_die_only && values.dice.is_none() {
+                self.problem(
+                    files::GAME,
+                    format!("research.effects.{name}.best_die_only"),
+                    "best_die_only needs dice: the number of dice each unit rolls",
+                );
+            }
+        }
         for (name, cost) in r.shipyard_costs.iter() {
             let path = format!("research.shipyard_costs.{name}");
             self.find_unit(files::GAME, path.clone(), name);
@@ -1038,6 +1074,9 @@ impl Validator {
             neighbours,
             start_owner,
             side_of,
+            development_values: crate::rules::research::resolve_values(
+                files.game.research.as_ref(),
+            ),
             files,
         }
     }

@@ -405,7 +405,7 @@ impl<'a> Mover<'a> {
     /// A unit's movement points, with its owner's Long-Range Aircraft.
     pub(crate) fn movement(&self, state: &GameState, unit: &Unit) -> usize {
         let t = self.utype(unit);
-        t.movement.unwrap_or(0) as usize + research::extra_movement(state, unit.owner, t)
+        t.movement.unwrap_or(0) as usize + research::extra_movement(self.game, state, unit.owner, t)
     }
 
     /// Why a unit may not move `steps` spaces now, or `None` when it may.

@@ -115,7 +115,14 @@ pub(crate) fn groups(
             continue;
         }
         let (strength, supported) = s.fire_strength(&mut support);
-        add(&mut out, s.unit, supported, strength, s.dice_each, 1);
+        add(
+            &mut out,
+            s.unit,
+            supported,
+            strength,
+            s.dice_each,
+            u32::from(s.shots),
+        );
     }
     out
 }

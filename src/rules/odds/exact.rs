@@ -221,11 +221,13 @@ fn fire_table(side: &Side, low_luck: bool, pick: impl Fn(&Slot) -> bool) -> Vec<
             let s = &side.slots[h - spare];
             if pick(s) && s.strength > 0 {
                 let p = hit_chance(s.strength, s.dice_each);
-                dense.push(0.0);
-                for i in (1..dense.len()).rev() {
-                    dense[i] = dense[i] * (1.0 - p) + dense[i - 1] * p;
+                for _ in 0..s.shots.max(1) {
+                    dense.push(0.0);
+                    for i in (1..dense.len()).rev() {
+                        dense[i] = dense[i] * (1.0 - p) + dense[i - 1] * p;
+                    }
+                    dense[0] *= 1.0 - p;
                 }
-                dense[0] *= 1.0 - p;
             }
         }
         out[h] = Pmf::from_dense(0, dense.clone());

@@ -93,7 +93,14 @@ fn volley(
         }
         let (strength, supported) = s.fire_strength(&mut support);
         let k = kind(s.class(spots));
-        add(&mut groups[k], s.unit, supported, strength, s.dice_each, 1);
+        add(
+            &mut groups[k],
+            s.unit,
+            supported,
+            strength,
+            s.dice_each,
+            u32::from(s.shots),
+        );
     }
     groups.map(|g| hits(&g, low_luck))
 }

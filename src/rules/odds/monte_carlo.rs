@@ -112,13 +112,13 @@ fn fire(
                 && g.dice_each == s.dice_each
                 && *gc == c
         }) {
-            Some((g, _)) => g.count += 1,
+            Some((g, _)) => g.count += u32::from(s.shots),
             None => groups.push((
                 FireGroup {
                     unit: s.unit,
                     supported,
                     strength,
-                    count: 1,
+                    count: u32::from(s.shots),
                     dice_each: s.dice_each,
                 },
                 c,

@@ -421,7 +421,7 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
     state.technologies[0] = att_techs.clone();
     // Radar: the defender's AA gun hits on one more (`combat::enemy_aa`).
     let aa = aa.map(|v| v + u8::from(def_techs.contains(&Technology::Radar)));
-    notes.extend(development_notes(&att_techs, &def_techs, low_luck));
+    notes.extend(development_notes(game, &att_techs, &def_techs, low_luck));
     let att_chooser = Chooser::Attacker {
         losses: &losses,
         source: "the question's order of loss".to_owned(),
@@ -485,14 +485,24 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
     })
 }
 
-/// Developments that change a battle: the attacker's and the defender's.
-const ATTACKING: [Technology; 4] = [
-    Technology::ImprovedArtillerySupport,
-    Technology::SuperSubmarines,
-    Technology::JetFighters,
-    Technology::HeavyBombers,
-];
-const DEFENDING: [Technology; 1] = [Technology::Radar];
+/// Whether development `t` changes a battle for the attacker (or the
+/// defender): its values in the game's data (`research.effects`), or a rule
+/// of the engine (Improved Artillery Support; Radar for the defender's AA).
+fn changes_battle(game: &GameDef, t: Technology, attacking: bool) -> bool {
+    let rule = if attacking {
+        t == Technology::ImprovedArtillerySupport
+    } else {
+        t == Technology::Radar
+    };
+    rule || game.development_values().iter().any(|(d, v)| {
+        *d == t
+            && if attacking {
+                v.attack != 0 || v.dice.is_some()
+            } else {
+                v.defense != 0
+            }
+    })
+}
 
 /// The developments named in `field`, or every problem with them: unknown
 /// names (listing the valid ones), or any at all in a game without research.
@@ -539,12 +549,14 @@ fn developments(
 }
 
 /// What the report says about the sides' developments.
-fn development_notes(att: &[Technology], def: &[Technology], low_luck: bool) -> Vec<String> {
+fn development_notes(
+    game: &GameDef,
+    att: &[Technology],
+    def: &[Technology],
+    low_luck: bool,
+) -> Vec<String> {
     let mut notes = Vec::new();
-    for (who, techs, counts) in [
-        ("attacker", att, &ATTACKING[..]),
-        ("defender", def, &DEFENDING[..]),
-    ] {
+    for (who, techs, attacking) in [("attacker", att, true), ("defender", def, false)] {
         if techs.is_empty() {
             continue;
         }
@@ -552,7 +564,7 @@ fn development_notes(att: &[Technology], def: &[Technology], low_luck: bool) -> 
         notes.push(format!("{who}'s developments: {}", names.join(", ")));
         let idle: Vec<&str> = techs
             .iter()
-            .filter(|t| !counts.contains(t))
+            .filter(|t| !changes_battle(game, **t, attacking))
             .map(|t| t.name())
             .collect();
         if !idle.is_empty() {
@@ -562,7 +574,11 @@ fn development_notes(att: &[Technology], def: &[Technology], low_luck: bool) -> 
             ));
         }
     }
-    if low_luck && att.contains(&Technology::HeavyBombers) {
+    let best_die_only = game
+        .development_values()
+        .iter()
+        .any(|(t, v)| att.contains(t) && v.best_die_only);
+    if low_luck && best_die_only {
         notes.push(
             "Low Luck: heavy bombers count their attack once, as the adjudicator does \
              (no second die)"

@@ -11,7 +11,6 @@ use crate::rules::GameDef;
 use crate::rules::combat::casualties::{Candidate, Chooser, HitClass, rank};
 use crate::rules::model::{Ability, UnitKind};
 use crate::rules::state::GameState;
-use crate::rules::vocab::Technology;
 use crate::rules::vocab::UnitTypeId;
 
 /// One unit in its side's order of loss.
@@ -39,6 +38,9 @@ pub(crate) struct Slot {
     /// of a power with Heavy Bombers, else 1 (one die under Low Luck, as
     /// `combat::fire` does it).
     pub dice_each: u8,
+    /// Dice it rolls that each count (Classic's Heavy Bombers: 3 for an
+    /// attacking bomber), else 1: each is a shot of its own.
+    pub shots: u8,
     /// The adjudicator's casualty candidate (hits it can still take, ...).
     pub candidate: Candidate,
 }
@@ -108,11 +110,17 @@ impl Side {
                 let t = &types[u.unit];
                 // The owner's developments (Super Submarines, Jet Fighters).
                 let strength = if attacking {
-                    crate::rules::research::attack(state, u.owner, t)
+                    crate::rules::research::attack(game, state, u.owner, t)
                 } else {
-                    t.defense
+                    crate::rules::research::defense(game, state, u.owner, t)
                 }
                 .unwrap_or(0);
+                // As `combat::battle` decides it: attacking units only.
+                let dice = if attacking {
+                    crate::rules::research::attack_dice(game, state, u.owner, t)
+                } else {
+                    None
+                };
                 Some(Slot {
                     unit: u.unit,
                     strength,
@@ -127,14 +135,13 @@ impl Side {
                     cannot_hit_air: t.has(&Ability::CannotHitAir),
                     first_strike: strikes && t.has(&Ability::FirstStrike),
                     anti_sub: t.has(&Ability::AntiSubmarine),
-                    // As `combat::battle` decides it: attacking bombers only.
-                    dice_each: if attacking
-                        && t.has(&Ability::StrategicBomber)
-                        && state.has_technology(u.owner, Technology::HeavyBombers)
-                    {
-                        2
-                    } else {
-                        1
+                    dice_each: match dice {
+                        Some((n, true)) => n,
+                        _ => 1,
+                    },
+                    shots: match dice {
+                        Some((n, false)) => n,
+                        _ => 1,
                     },
                     candidate: c,
                 })

@@ -37,6 +37,11 @@ pub fn render(game: &GameDef, orders: &Orders, entropy: Option<&str>) -> String 
                     if let Some(c) = chart {
                         let _ = writeln!(out, "  chart: {}", scalar(&c.name));
                     }
+                    if !r.item.developments.is_empty() {
+                        let wanted: Vec<&str> =
+                            r.item.developments.iter().map(|t| t.name()).collect();
+                        let _ = writeln!(out, "  developments: [{}]", wanted.join(", "));
+                    }
                 }
             }
             "purchase" => {

@@ -67,7 +67,7 @@ pub const RETREAT: &[&str] = &[
 pub const RETREAT_NEVER: &str = "never";
 
 /// Keys of the research section.
-pub const RESEARCH: &[&str] = &["buy", "chart"];
+pub const RESEARCH: &[&str] = &["buy", "chart", "developments"];
 
 /// Keys of standing orders.
 pub const STANDING: &[&str] = &[

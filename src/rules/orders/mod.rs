@@ -243,13 +243,18 @@ impl MiddleEastPayment {
 /// turn, and the chart rolled on at a breakthrough (`research: {buy: 2,
 /// chart: air and naval}`). The chart is named in advance because the dice
 /// come after the orders.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ResearchOrder {
     /// Researcher tokens bought (0: roll only those already held).
     pub buy: u32,
     /// Index of the chart in the game's `research.charts`; needed whenever
-    /// the power will hold tokens, since they are rolled.
+    /// the power will hold tokens, since they are rolled, unless the game
+    /// has one chart.
     pub chart: Option<usize>,
+    /// The developments wanted, most wanted first, where breakthroughs go
+    /// to the player's choice (Classic, option
+    /// `weapons_development_selection: choice`); empty elsewhere.
+    pub developments: Vec<crate::rules::vocab::Technology>,
 }
 
 /// Everything one message orders for one power. Sections not written are

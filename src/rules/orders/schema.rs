@@ -314,6 +314,9 @@ pub struct RawResearch {
     /// The breakthrough chart to roll on if a researcher die shows 6: its
     /// name (land and production, air and naval) or number (1, 2).
     pub chart: Option<Text>,
+    /// Classic with `weapons_development_selection: choice`: the
+    /// developments wanted, most wanted first (jet power, heavy bombers).
+    pub developments: Option<RawTypeList>,
 }
 
 /// Standing orders.

@@ -45,6 +45,11 @@ impl RuleSetHooks for Base {
         Vec::new()
     }
 
+    /// No research (AAE and Advanced AAE have none).
+    fn research_procedure(&self, _game: &GameDef) -> Option<super::ResearchProcedure> {
+        None
+    }
+
     /// Every territory pays its controller.
     fn territory_pays_income(&self, _game: &GameDef, _space: SpaceId) -> bool {
         true

@@ -10,6 +10,7 @@ use crate::rules::events::Event;
 use crate::rules::orders::StandingOrders;
 use crate::rules::problem::Problem;
 use crate::rules::production::Complex;
+pub use crate::rules::research::{DevelopmentSelection, ResearchProcedure};
 use crate::rules::state::GameState;
 use crate::rules::vocab::{PowerId, UnitList};
 use crate::rules::{GameDef, SpaceId};
@@ -254,6 +255,12 @@ pub trait RuleSetHooks: Sync {
     /// `None` when they can.
     fn standing_orders_problem(&self, game: &GameDef, standing: &StandingOrders) -> Option<String>;
 
+    /// How research is played ([`ResearchProcedure`]: Anniversary's
+    /// researcher tokens, Classic's weapons development dice), with the
+    /// game's options; `None` for a rule set without research. A rule set
+    /// that declares the `research` option has one (tested).
+    fn research_procedure(&self, game: &GameDef) -> Option<ResearchProcedure>;
+
     /// `power` taking over an ally's units (AAE: the Soviet Patriotic War).
     /// The units named must be there; on success they belong to `power`.
     fn take_over_units(
@@ -276,6 +283,14 @@ macro_rules! inherit {
     (@hook $base:expr, check) => {
         fn check(&self, game: &$crate::rules::GameDef) -> Vec<$crate::rules::problem::Problem> {
             $base.check(game)
+        }
+    };
+    (@hook $base:expr, research_procedure) => {
+        fn research_procedure(
+            &self,
+            game: &$crate::rules::GameDef,
+        ) -> Option<$crate::rules::research::ResearchProcedure> {
+            $base.research_procedure(game)
         }
     };
     (@hook $base:expr, territory_pays_income) => {
@@ -494,6 +509,7 @@ mod tests {
         }
 
         inherit!(aae::Aae =>
+            research_procedure,
             check,
             territory_pays_income,
             start_of_turn,

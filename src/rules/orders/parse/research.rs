@@ -12,8 +12,9 @@ impl Parser<'_, '_> {
         let Some(entries) = self.section_map(
             "research",
             value,
-            "research is key: value lines (buy: researcher tokens to buy, chart: \
-                         the breakthrough chart)",
+            "research is key: value lines (buy: researcher tokens or research dice to \
+             buy, chart: the breakthrough chart, developments: the ones wanted where the \
+             player chooses)",
         ) else {
             return;
         };
@@ -35,6 +36,7 @@ impl Parser<'_, '_> {
                         ),
                     ),
                 },
+                Some("developments") => self.developments(&origin, value, &mut order),
                 Some(_) => {
                     let text = match value.kind {
                         Kind::Int(n) => Some(n.to_string()),
@@ -57,6 +59,63 @@ impl Parser<'_, '_> {
                 item: order,
                 origin,
             });
+        }
+    }
+
+    /// `developments: [jet power, heavy bombers]` (or one line, commas
+    /// between): each a development the game knows.
+    fn developments(&mut self, origin: &Origin, value: &Node, order: &mut ResearchOrder) {
+        let names: Vec<(String, &Node)> = match &value.kind {
+            Kind::Seq(items) => items
+                .iter()
+                .filter_map(|n| n.text().map(|t| (t.to_owned(), n)))
+                .collect(),
+            _ => match value.text() {
+                Some(t) => t
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|t| !t.is_empty())
+                    .map(|t| (t.to_owned(), value))
+                    .collect(),
+                None => Vec::new(),
+            },
+        };
+        if names.is_empty() {
+            self.error(
+                origin,
+                value,
+                Some("developments"),
+                "developments lists the developments wanted, most wanted first \
+                 (developments: [jet power, heavy bombers])"
+                    .to_owned(),
+            );
+            return;
+        }
+        for (name, node) in names {
+            match crate::rules::vocab::Technology::from_name(&name) {
+                Some(t) if !order.developments.contains(&t) => order.developments.push(t),
+                Some(t) => self.error(
+                    origin,
+                    node,
+                    Some("developments"),
+                    format!("{t} is listed twice"),
+                ),
+                None => {
+                    let known: Vec<&str> = crate::rules::vocab::Technology::ALL
+                        .iter()
+                        .map(|t| t.name())
+                        .collect();
+                    self.error(
+                        origin,
+                        node,
+                        Some("developments"),
+                        format!(
+                            "there is no development called \"{name}\"; the developments are: {}",
+                            known.join(", ")
+                        ),
+                    );
+                }
+            }
         }
     }
 }

@@ -124,6 +124,7 @@ impl RuleSetHooks for Aae {
     }
 
     inherit!(Base =>
+        research_procedure,
         start_of_turn,
         placement_sites,
         holds_unplaceable_units,

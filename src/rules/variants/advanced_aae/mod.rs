@@ -52,6 +52,7 @@ impl RuleSetHooks for AdvancedAae {
     }
 
     inherit!(Aae =>
+        research_procedure,
         territory_pays_income,
         start_of_turn,
         placement_sites,

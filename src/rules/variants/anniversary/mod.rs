@@ -120,6 +120,11 @@ impl RuleSetHooks for Anniversary {
         OPTIONS
     }
 
+    /// Researcher tokens kept until a breakthrough (rulebook p.11).
+    fn research_procedure(&self, _game: &GameDef) -> Option<super::ResearchProcedure> {
+        Some(super::ResearchProcedure::ResearcherTokens)
+    }
+
     fn check(&self, game: &GameDef) -> Vec<Problem> {
         // China collects no income (collects_income: false), so it is skipped.
         super::starting_ipcs_equal_income(

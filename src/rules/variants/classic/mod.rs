@@ -1,13 +1,33 @@
 //! Axis & Allies Classic (Milton Bradley 2nd edition) as played at DAAK.
 
 use super::base::Base;
-use super::{OptionKind, OptionSpec, RuleSetHooks, inherit};
+use super::{
+    DevelopmentSelection, OptionKind, OptionSpec, ResearchProcedure, RuleSetHooks, inherit,
+};
 use crate::rules::GameDef;
+use crate::rules::options::RESEARCH;
 use crate::rules::problem::Problem;
 
 /// The Classic/DAAK rule set.
 #[derive(Debug, Clone, Copy)]
 pub struct Classic;
+
+/// How a weapons development breakthrough finds its development: the MB
+/// rulebook's method is UNCONFIRMED (digest §5, §12). `die`: a die on the
+/// chart, rolled again on a development held (every one not yet held equally
+/// likely, as TripleA picks one at random); `choice`: the player lists the
+/// developments wanted in the research order.
+pub const WEAPONS_DEVELOPMENT_SELECTION: OptionSpec = OptionSpec {
+    name: "weapons_development_selection",
+    pending: None,
+    kind: OptionKind::Choice {
+        default: "die",
+        choices: &["die", "choice"],
+    },
+    about: "how a weapons development breakthrough finds its development: die (a die on \
+            the chart, rolled again on one already held) or choice (the developments the \
+            research order lists, most wanted first); UNCONFIRMED in the MB rules (digest §5)",
+};
 
 static OPTIONS: &[OptionSpec] = &[
     OptionSpec {
@@ -31,12 +51,8 @@ static OPTIONS: &[OptionSpec] = &[
         },
         about: "IPCs paid to enter a neutral territory (DAAK-C 2.7)",
     },
-    OptionSpec {
-        name: "weapons_development",
-        pending: None,
-        kind: OptionKind::Bool { default: true },
-        about: "weapons development rolls before purchase",
-    },
+    RESEARCH,
+    WEAPONS_DEVELOPMENT_SELECTION,
 ];
 
 impl RuleSetHooks for Classic {
@@ -53,6 +69,16 @@ impl RuleSetHooks for Classic {
             "Axis & Allies Classic as played by DAAK is not implemented yet: \
              its board, weapons development and DAAK's rulings are still to come",
         )
+    }
+
+    /// Weapons development (MB 2nd edition, digest §5): dice bought and
+    /// rolled before the purchase, every 6 a breakthrough.
+    fn research_procedure(&self, game: &GameDef) -> Option<ResearchProcedure> {
+        let selection = match WEAPONS_DEVELOPMENT_SELECTION.word(game).as_deref() {
+            Some("choice") => DevelopmentSelection::Choice,
+            _ => DevelopmentSelection::ChartDie,
+        };
+        Some(ResearchProcedure::DicePerBreakthrough { selection })
     }
 
     inherit!(Base =>

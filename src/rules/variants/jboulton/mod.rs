@@ -54,6 +54,7 @@ impl RuleSetHooks for JBoulton {
     }
 
     inherit!(Aae =>
+        research_procedure,
         check,
         territory_pays_income,
         start_of_turn,
