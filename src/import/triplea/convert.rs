@@ -372,14 +372,14 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
             &mut ignored,
         ));
     }
-    if !legacy_subs.is_empty() && !(legacy_sub.submerges && legacy_sub.hidden_from_air) {
-        let mut without = Vec::new();
-        if !legacy_sub.submerges {
-            without.push("submerge (\"Submersible Subs\" is off)");
-        }
-        if !legacy_sub.hidden_from_air {
-            without.push("hidden_from_air (\"Air Attack Sub Restricted\" is off)");
-        }
+    let mut without = Vec::new();
+    if !legacy_sub.submerges {
+        without.push("submerge (\"Submersible Subs\" is off)");
+    }
+    if !legacy_sub.hidden_from_air {
+        without.push("hidden_from_air (\"Air Attack Sub Restricted\" is off)");
+    }
+    if !legacy_subs.is_empty() && !without.is_empty() {
         notes.push(format!(
             "legacy isSub read with the map's properties: {} without {}",
             legacy_subs.join(", "),
