@@ -179,3 +179,32 @@ fn garbage_is_an_error_not_a_panic() {
     assert!(triplea::import("not xml at all", "x", "t").is_err());
     assert!(triplea::import("<game><map><territory/></map></game>", "x", "t").is_err());
 }
+
+/// TripleA's legacy `isSub` means what the map's properties say: Classic
+/// ("Submersible Subs" and "Air Attack Sub Restricted" off) has submarines
+/// that strike first and cannot hit aircraft, but neither submerge nor hide
+/// from aircraft; the Anniversary map (both on) has all four.
+#[test]
+fn legacy_subs_follow_the_maps_properties() {
+    use adjutant::rules::model::Ability;
+    let sub = |name: &str| {
+        let text = std::fs::read_to_string(xml_dir().join(name)).unwrap();
+        let game = triplea::import(&text, "x", name).unwrap().game;
+        let sub = game.unit_type("submarine").unwrap();
+        [
+            Ability::FirstStrike,
+            Ability::CannotHitAir,
+            Ability::Submerge,
+            Ability::HiddenFromAir,
+        ]
+        .map(|a| sub.has(&a))
+    };
+    assert_eq!(
+        sub("world_war_ii_classic/classic.xml"),
+        [true, true, false, false]
+    );
+    assert_eq!(
+        sub("world_war_ii_v3/WW2v3-1941.xml"),
+        [true, true, true, true]
+    );
+}

@@ -172,6 +172,10 @@ pub fn read_files(dir: &Path) -> std::io::Result<Vec<(String, Vec<u8>)>> {
 mod tests {
     use super::*;
 
+    /// Every game of `games/` is built in, except a game whose rule set is
+    /// still to come (`games/classic/`): that one loads only through the
+    /// unfinished path of data work and tests, and neither `load_dir` nor
+    /// the built-in games offer it.
     #[test]
     fn every_game_directory_is_built_in_and_loads() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
@@ -182,6 +186,22 @@ mod tests {
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
         on_disk.sort();
+        let mut pending = Vec::new();
+        on_disk.retain(|id| {
+            let dir = root.join(id);
+            let game = crate::rules::load_dir_unfinished(&dir)
+                .unwrap_or_else(|e| panic!("games/{id}: {e}"));
+            let Some(why) = game.rule_set().not_yet() else {
+                return true;
+            };
+            let refused = load_dir(&dir).expect_err(id).to_string();
+            assert!(refused.contains(why), "games/{id}: {refused}");
+            let refused = GameSource::Builtin.load(id).err().expect(id);
+            assert!(refused.contains(why), "games/{id}: {refused}");
+            pending.push(id.clone());
+            false
+        });
+        assert_eq!(pending, ["classic"], "the games of rule sets still to come");
         let built: Vec<&str> = GAMES.iter().map(|g| g.id).collect();
         assert_eq!(on_disk, built, "add the new game to rules::builtin::GAMES");
         for g in GAMES {

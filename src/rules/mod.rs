@@ -32,6 +32,8 @@ pub mod victory;
 pub mod vocab;
 
 pub use game::{GameDef, GameFiles};
-pub use load::{GameSources, LoadError, load_dir, load_sources};
+pub use load::{
+    GameSources, LoadError, load_dir, load_dir_unfinished, load_sources, load_sources_unfinished,
+};
 pub use problem::{Problem, Problems};
 pub use vocab::SpaceId;

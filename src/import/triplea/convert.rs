@@ -346,16 +346,44 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
     let mut units = Vec::new();
     let mut unit_names: HashMap<&str, String> = HashMap::new();
     let mut ignored: HashSet<String> = HashSet::new();
+    // The legacy `isSub` means what the map's properties say (TripleA's
+    // UnitAttachment.setIsSub): subs submerge only with "Submersible Subs",
+    // and aircraft need a destroyer to hit them only with "Air Attack Sub
+    // Restricted"; both default to false, as in TripleA.
+    let property = |name: &str| xml.properties.get(name).is_some_and(|v| v == "true");
+    let legacy_sub = LegacySub {
+        submerges: property("Submersible Subs"),
+        hidden_from_air: property("Air Attack Sub Restricted"),
+    };
+    let mut legacy_subs = Vec::new();
     for u in &xml.units {
         let (name, aliases) = unit_name(u);
         unit_names.insert(u.as_str(), name.clone());
         let ua = attachment("unitType", "UnitAttachment", u);
+        if ua.is_some_and(|a| a.flag("isSub")) {
+            legacy_subs.push(name.clone());
+        }
         units.push(unit_type(
             name,
             aliases,
             ua,
             costs.get(u.as_str()).copied(),
+            legacy_sub,
             &mut ignored,
+        ));
+    }
+    let mut without = Vec::new();
+    if !legacy_sub.submerges {
+        without.push("submerge (\"Submersible Subs\" is off)");
+    }
+    if !legacy_sub.hidden_from_air {
+        without.push("hidden_from_air (\"Air Attack Sub Restricted\" is off)");
+    }
+    if !legacy_subs.is_empty() && !without.is_empty() {
+        notes.push(format!(
+            "legacy isSub read with the map's properties: {} without {}",
+            legacy_subs.join(", "),
+            without.join(" or ")
         ));
     }
     if units.iter().any(|u| u.cost.is_none()) {
@@ -634,12 +662,23 @@ fn small(a: Option<&Attachment>, option: &str) -> Option<u8> {
         .and_then(|n| u8::try_from(n).ok())
 }
 
+/// What TripleA's legacy `isSub` flag brings besides the first strike and
+/// not hitting aircraft, by the map's game properties.
+#[derive(Debug, Clone, Copy)]
+struct LegacySub {
+    /// "Submersible Subs": the sub may submerge.
+    submerges: bool,
+    /// "Air Attack Sub Restricted": aircraft hit it only with a destroyer.
+    hidden_from_air: bool,
+}
+
 /// A unit type from its TripleA unit attachment.
 fn unit_type(
     name: String,
     aliases: Vec<String>,
     ua: Option<&Attachment>,
     cost: Option<u32>,
+    legacy_sub: LegacySub,
     ignored: &mut HashSet<String>,
 ) -> UnitType {
     let flag = |o: &str| ua.is_some_and(|a| a.flag(o));
@@ -673,14 +712,15 @@ fn unit_type(
         add(Ability::ArtillerySupportable);
     }
     if flag("isSub") {
-        // The legacy isSub bundles TripleA's classic submarine rules.
-        for a in [
-            Ability::FirstStrike,
-            Ability::Submerge,
-            Ability::CannotHitAir,
-            Ability::HiddenFromAir,
-        ] {
-            add(a);
+        // The legacy isSub bundles TripleA's submarine rules, some of them
+        // by the map's properties.
+        add(Ability::FirstStrike);
+        if legacy_sub.submerges {
+            add(Ability::Submerge);
+        }
+        add(Ability::CannotHitAir);
+        if legacy_sub.hidden_from_air {
+            add(Ability::HiddenFromAir);
         }
     }
     if flag("isFirstStrike") {
