@@ -836,3 +836,79 @@ fn the_files_are_the_xmls_but_for_the_documented_corrections() {
     };
     assert_eq!(capitals(ours), capitals(&theirs));
 }
+
+/// Classic with weapons development switched on (DAAK rated games play it
+/// off: `options: {research: false}` in game.yaml).
+fn classic_with_research() -> GameDef {
+    use adjutant::rules::model::OptionValue;
+    let mut files = classic().files().clone();
+    for (key, value) in files.game.options.0.iter_mut() {
+        if key == "research" {
+            *value = OptionValue::Bool(true);
+        }
+    }
+    GameDef::new_unfinished(files).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn weapons_development_is_off_as_in_daak_rated_games() {
+    let game = classic();
+    let message = parse_message(game, "research: {buy: 1}\n").unwrap();
+    let state = adjutant::rules::state::GameState::initial(game);
+    let errors =
+        adjutant::rules::turn::check_orders(game, &state, power("Soviet Union"), &message.orders)
+            .unwrap_err();
+    assert!(
+        errors[0]
+            .reason
+            .contains("research and development is off in this match"),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn a_weapons_development_takes_effect_at_once() {
+    use adjutant::dice::{Label, ScriptedDice};
+    use adjutant::rules::turn::{apply_orders_with_dice, check_orders};
+    let game = classic_with_research();
+    let ussr = power("Soviet Union");
+    let state = adjutant::rules::state::GameState::initial(&game);
+    assert_eq!(state.ipcs[ussr], 24);
+    // No chart to name: Classic has one. Two dice (10 IPCs), then four
+    // infantry at 3 each: 12 of the 14 left.
+    let message = parse_message(&game, "research: {buy: 2}\npurchase: 4 infantry\n").unwrap();
+    check_orders(&game, &state, ussr, &message.orders).unwrap();
+    let roll = |chart: u32| {
+        let mut dice = ScriptedDice::sequence([])
+            .with_label(Label::new("research/Soviet Union/dice").unwrap(), [3, 6])
+            .with_label(Label::new("research/Soviet Union/chart").unwrap(), [chart]);
+        apply_orders_with_dice(&game, &state, ussr, &message.orders, &mut dice).unwrap()
+    };
+    // Chart 5, industrial technology: the infantry bought after it cost 2.
+    let (after, events) = roll(5);
+    assert_eq!(
+        after.technologies[ussr],
+        vec![adjutant::rules::vocab::Technology::IndustrialTechnology]
+    );
+    assert_eq!(after.ipcs[ussr], 24 - 10 - 8, "{events:?}");
+    assert_eq!(
+        after.research_tokens[ussr], 0,
+        "research dice are never kept"
+    );
+    // Chart 1, jet power: prices unchanged.
+    let (after, _) = roll(1);
+    assert_eq!(after.ipcs[ussr], 24 - 10 - 12);
+    // A fighter of a power with jet power defends at 5; a bomber with heavy
+    // bombers rolls three dice, every one counting (game data).
+    let values = game.development_values();
+    let jet = values
+        .iter()
+        .find(|(t, _)| *t == adjutant::rules::vocab::Technology::JetPower)
+        .unwrap();
+    assert_eq!(jet.1.defense, 1);
+    let heavy = values
+        .iter()
+        .find(|(t, _)| *t == adjutant::rules::vocab::Technology::HeavyBombers)
+        .unwrap();
+    assert_eq!((heavy.1.dice, heavy.1.best_die_only), (Some(3), false));
+}

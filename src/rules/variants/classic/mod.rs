@@ -67,7 +67,8 @@ impl RuleSetHooks for Classic {
     fn not_yet(&self) -> Option<&'static str> {
         Some(
             "Axis & Allies Classic as played by DAAK is not implemented yet: \
-             its board, weapons development and DAAK's rulings are still to come",
+             its board, setup and weapons development are in, DAAK's rulings \
+             (combat, neutrals, capitals, production, victory) are still to come (issue 17)",
         )
     }
 
