@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use adjutant::rules::{GameDef, load_dir, scenario};
+use adjutant::rules::{GameDef, load_dir, load_dir_unfinished, scenario};
 
 fn scenario_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
@@ -51,9 +51,14 @@ fn every_scenario_holds() {
             .unwrap()
             .to_str()
             .unwrap();
-        let game = games
-            .entry(sc.game.clone())
-            .or_insert_with(|| load_dir(&games_dir.join(&sc.game)).unwrap());
+        // A rule set still to come (Classic, while issue 17 lands) is loaded
+        // by the unfinished path, so its rulings are tested as they arrive.
+        let game = games.entry(sc.game.clone()).or_insert_with(|| {
+            let dir = games_dir.join(&sc.game);
+            load_dir(&dir)
+                .or_else(|_| load_dir_unfinished(&dir))
+                .unwrap()
+        });
         if sc.game != dir && game.rule_set().id() != dir {
             failures.push(format!(
                 "{}: game {} in a {dir} directory",
