@@ -116,9 +116,9 @@ pub fn capture_territory(
     }
     if from.is_some_and(|f| !allied(game, f, to))
         && capital(game, to) == Some(space)
-        && game.rule_set().freed_capital_regains_territories()
+        && let Some(rule) = game.rule_set().freed_capital_regains_territories()
     {
-        regain_territories(game, state, to, events);
+        regain_territories(game, state, to, rule, events);
     }
     if let Some(loser) = from.filter(|&f| !allied(game, f, by) && capital(game, f) == Some(space)) {
         let amount = std::mem::take(&mut state.ipcs[loser]);
@@ -167,6 +167,7 @@ fn regain_territories(
     game: &GameDef,
     state: &mut GameState,
     power: PowerId,
+    rule: &str,
     events: &mut Vec<Event>,
 ) {
     for s in 0..game.space_count() {
@@ -204,7 +205,7 @@ fn regain_territories(
             n => format!("; the {n} AA guns there stay with {from}"),
         };
         events.push(Event::Special {
-            rule: "capital liberated (FAQ, Miscellaneous)".into(),
+            rule: rule.into(),
             detail: format!(
                 "{} goes back from {from} to {to}, whose capital is free again{guns}",
                 game.space_name(space)

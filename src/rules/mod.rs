@@ -17,6 +17,7 @@ pub mod load;
 pub mod model;
 pub mod movement;
 pub mod names;
+pub mod neutrals;
 pub mod odds;
 pub mod options;
 pub mod orders;

@@ -35,6 +35,9 @@ pub struct Complex {
     pub space: SpaceId,
     /// Most units it places this turn; `None` for no limit.
     pub limit: Option<u32>,
+    /// The rule that sets `limit` when it is not the territory's IPC value,
+    /// in words for the error (Classic: DAAK-C §2.7d); `None` otherwise.
+    pub rule: Option<&'static str>,
 }
 
 /// The places where `power` may mobilize units this turn, as its rule set
@@ -59,6 +62,7 @@ pub fn complexes(game: &GameDef, state: &GameState, power: PowerId) -> Vec<Compl
         })
         .map(|space| Complex {
             space,
+            rule: None,
             limit: if original_owner(game, space) == Some(power) {
                 None
             } else {
@@ -383,7 +387,13 @@ pub fn place(
                 );
                 errors.push(OrderError::new(
                     origin,
-                    over_limit(game, state, *space, *r, n, extra),
+                    over_limit(
+                        game,
+                        state,
+                        *space,
+                        (*r, n, extra),
+                        complex_at(*space).and_then(|c| c.rule),
+                    ),
                 ));
             } else {
                 *r -= n;
@@ -537,10 +547,15 @@ fn over_limit(
     game: &GameDef,
     state: &GameState,
     space: SpaceId,
-    room: u32,
-    n: u32,
-    extra: u32,
+    (room, n, extra): (u32, u32, u32),
+    rule: Option<&'static str>,
 ) -> String {
+    if let Some(rule) = rule {
+        return format!(
+            "{n} units placed in {}, but {rule}; {room} more may be placed there",
+            game.space_name(space)
+        );
+    }
     let ipc = game.territory(space).and_then(|t| t.ipc).unwrap_or(0);
     // Increased Factory Production (research) raises the limit; damage
     // from raids and rockets lowers it.

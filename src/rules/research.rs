@@ -930,6 +930,7 @@ mod tests {
         }
         crate::rules::variants::inherit!(Anniversary =>
             check,
+            neutral_rules,
             territory_pays_income,
             start_of_turn,
             placement_sites,

@@ -186,12 +186,7 @@ pub fn parse(yaml: &str) -> Result<Scenario, ScenarioError> {
 
 /// The game with the scenario's options in place of `game.yaml`'s.
 fn options(game: &GameDef, set: &Entries<OptionValue>) -> Result<GameDef, ScenarioError> {
-    let mut files = game.files().clone();
-    for (name, value) in set.iter() {
-        files.game.options.0.retain(|(k, _)| k != name);
-        files.game.options.0.push((name.to_owned(), value.clone()));
-    }
-    GameDef::with_rule_set(files, game.rule_set())
+    game.with_options(set)
         .map_err(|e| ScenarioError(format!("options: {e}")))
 }
 

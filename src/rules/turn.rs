@@ -24,6 +24,7 @@ use crate::rules::conquest;
 use crate::rules::events::Event;
 use crate::rules::income;
 use crate::rules::movement;
+use crate::rules::neutrals;
 use crate::rules::orders::{Located, OrderError, Orders, Origin, TakeOverOrder};
 use crate::rules::production;
 use crate::rules::research;
@@ -294,8 +295,9 @@ fn stage_one(
         Err(e) => errors.extend(e),
     }
     state.phase = Phase::CombatMove;
-    if let Err(e) = movement::combat_move(game, state, power, &orders.combat, events) {
-        errors.extend(e);
+    match movement::combat_move(game, state, power, &orders.combat, events) {
+        Ok(()) => errors.extend(neutrals::pay(game, state, power, events)),
+        Err(e) => errors.extend(e),
     }
     errors.extend(combat::check_plans(game, state, &orders.battles));
     errors.extend(combat::rockets::check(game, state, power, &orders.rockets));

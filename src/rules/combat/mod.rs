@@ -655,13 +655,22 @@ fn resolve(
         {
             continue;
         }
+        let neutral = state.owner[space.0].is_none();
         events.push(Event::Decision {
             space,
-            rule: "rule: armor blitzing through an empty enemy territory takes it on the way \
-                   (digest §5)"
-                .into(),
-            detail: "taken on the way by the blitz, so captured before the battles beyond it"
-                .into(),
+            rule: if neutral {
+                "rule: a neutral territory crossed in the combat move is taken (DAAK-C §2.7a)"
+            } else {
+                "rule: armor blitzing through an empty enemy territory takes it on the way \
+                 (digest §5)"
+            }
+            .into(),
+            detail: if neutral {
+                "taken on the way, before the battles beyond it"
+            } else {
+                "taken on the way by the blitz, so captured before the battles beyond it"
+            }
+            .into(),
         });
         capture_territory(ctx.game, state, space, ctx.power, events);
     }

@@ -84,6 +84,26 @@ impl GameDef {
         Self::build_with(files, Some(rule_set), false)
     }
 
+    /// This game with other rule options (a match setting, a scenario's
+    /// `options:`), checked again under the same rule set. A game that
+    /// exists was allowed to load, so a rule set still to come is not
+    /// refused again here (its game exists only in tests).
+    pub fn with_options(
+        &self,
+        set: &crate::rules::entries::Entries<OptionValue>,
+    ) -> Result<GameDef, Problems> {
+        let mut files = self.files.clone();
+        for (name, value) in set.iter() {
+            files.game.options.0.retain(|(k, _)| k != name);
+            files.game.options.0.push((name.to_owned(), value.clone()));
+        }
+        Self::build_with(
+            files,
+            Some(self.rule_set),
+            self.rule_set.not_yet().is_some(),
+        )
+    }
+
     fn build_with(
         files: GameFiles,
         rule_set: Option<&'static dyn RuleSetHooks>,

@@ -44,6 +44,25 @@ pub fn check(
 ) {
     let end = *path.last().expect("a path has a start");
     let steps = path.len() - 1;
+    // DAAK-C §2.7(c): aircraft cross a neutral only in the combat move.
+    if !mover.combat
+        && let Some(&n) = path[1..]
+            .iter()
+            .find(|&&s| mover.neutral_closed_to_air(state, s))
+    {
+        mover.errors.push(
+            OrderError::new(
+                origin,
+                format!(
+                    "aircraft may fly over the neutral territory {} only in the combat move, \
+                     paying {} IPCs to take it (DAAK-C §2.7c)",
+                    mover.sname(n),
+                    mover.neutrals.entry_cost
+                ),
+            )
+            .field("path"),
+        );
+    }
     if !mover.combat {
         if land.is_some_and(|l| l != end) {
             mover.errors.push(
@@ -86,7 +105,7 @@ pub fn check(
                         .push(OrderError::new(origin, reason).field("land"));
                     continue;
                 }
-                match path::air_distance(mover, end, to) {
+                match path::air_distance(mover, state, end, to) {
                     Some(d) if d <= left => {}
                     Some(d) => {
                         mover.errors.push(
@@ -128,7 +147,9 @@ pub fn check(
                 }
             }
             None => {
-                let reach = path::bfs(mover, end, |s| !path::impassable(mover, s));
+                let reach = path::bfs(mover, end, |s| {
+                    !path::impassable(mover, s) && !mover.neutral_closed_to_air(state, s)
+                });
                 let can_land = (0..mover.game.space_count()).map(SpaceId).any(|s| {
                     reach[s.0].is_some_and(|d| d <= left) && friendly_airfield(mover, state, s)
                 });
@@ -209,7 +230,9 @@ fn can_reach_landing(mover: &Mover, state: &GameState, unit: &Unit) -> bool {
     let t = mover.utype(unit);
     let left = remaining(t, unit);
     let reach = path::bfs(mover, unit.at, |s| {
-        !path::impassable(mover, s) && mover.game.may_enter(mover.power, s)
+        !path::impassable(mover, s)
+            && mover.game.may_enter(mover.power, s)
+            && !mover.neutral_closed_to_air(state, s)
     });
     (0..mover.game.space_count()).map(SpaceId).any(|s| {
         reach[s.0].is_some_and(|d| d <= left)
@@ -233,7 +256,9 @@ fn landing_hint(mover: &Mover, state: &GameState, unit: &Unit) -> String {
     let t = mover.utype(unit);
     let left = remaining(t, unit);
     let reach = path::bfs(mover, unit.at, |s| {
-        !path::impassable(mover, s) && mover.game.may_enter(mover.power, s)
+        !path::impassable(mover, s)
+            && mover.game.may_enter(mover.power, s)
+            && !mover.neutral_closed_to_air(state, s)
     });
     let mut landings: Vec<(usize, SpaceId)> = (0..mover.game.space_count())
         .map(SpaceId)

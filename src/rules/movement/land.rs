@@ -66,7 +66,13 @@ pub fn check(
             }
             continue;
         }
-        if i < last && occupied {
+        if i < last && !mover.neutrals.blitz_through && mover.neutral(state, space) {
+            errors.push(err(format!(
+                "{all} must stop in {}: it is neutral, and no unit passes through a neutral \
+                 territory, armor included (DAAK-C §2.7b)",
+                mover.sname(space)
+            )));
+        } else if i < last && occupied {
             errors.push(err(format!(
                 "{all} must stop when it enters {}, which holds enemy units",
                 mover.sname(space)

@@ -165,6 +165,8 @@ pub struct Mover<'a> {
     pub(crate) arrived_by: Vec<(SpaceId, Vec<crate::rules::vocab::UnitTypeId>, Origin)>,
     /// Carrier space promised at combat move by `land:` (see [`air`]).
     pub(crate) carriers: air::CarrierBook,
+    /// How neutral territories are taken under the game's rule set.
+    pub(crate) neutrals: crate::rules::variants::NeutralRules,
     /// Every error found.
     pub(crate) errors: Vec<OrderError>,
 }
@@ -180,6 +182,7 @@ impl<'a> Mover<'a> {
             moved_by: HashMap::new(),
             arrived_by: Vec::new(),
             carriers: air::CarrierBook::default(),
+            neutrals: game.rule_set().neutral_rules(game),
             errors: Vec::new(),
         }
     }
@@ -318,6 +321,23 @@ impl<'a> Mover<'a> {
     /// controlled, or an unowned territory that may be entered.
     pub(crate) fn hostile_land(&self, state: &GameState, space: SpaceId) -> bool {
         !self.game.is_sea(space) && state.owner[space.0].is_none_or(|o| !self.friendly(o))
+    }
+
+    /// True for a neutral territory: land that no power controls (and that
+    /// is not impassable, or nothing could enter it).
+    pub(crate) fn neutral(&self, state: &GameState, space: SpaceId) -> bool {
+        !self.game.is_sea(space) && state.owner[space.0].is_none()
+    }
+
+    /// True for a neutral that aircraft may not cross now: under rules where
+    /// aircraft take neutrals by flying over them in the combat move
+    /// (DAAK-C §2.7c), any neutral outside the combat move that is not being
+    /// taken this turn.
+    pub(crate) fn neutral_closed_to_air(&self, state: &GameState, space: SpaceId) -> bool {
+        self.neutrals.taken_by_overflight
+            && self.neutral(state, space)
+            && !state.taken_in_passing.contains(&space)
+            && !state.battles.contains(&space)
     }
 
     /// True for a convoy zone controlled by the other side.
@@ -556,6 +576,14 @@ impl<'a> Mover<'a> {
             }
             if kinds == HashSet::from([UnitKind::Air]) && self.defenders(state, end) > 0 {
                 self.battle(state, end, events);
+            }
+            // DAAK-C §2.7(a): aircraft take the neutrals they fly over.
+            if kinds.contains(&UnitKind::Air) && self.neutrals.taken_by_overflight {
+                for &space in &path[1..path.len() - 1] {
+                    if self.neutral(state, space) {
+                        self.taken_in_passing(state, space, events);
+                    }
+                }
             }
         }
     }

@@ -152,11 +152,13 @@ pub fn closed_canal<'g>(
 
 /// Fewest spaces an aircraft needs from `from` to `to` (neutrals avoided),
 /// or `None` when it cannot get there at all.
-pub fn air_distance(mover: &Mover, from: SpaceId, to: SpaceId) -> Option<usize> {
-    bfs(mover, from, |s| !impassable(mover, s))
-        .get(to.0)
-        .copied()
-        .flatten()
+pub fn air_distance(mover: &Mover, state: &GameState, from: SpaceId, to: SpaceId) -> Option<usize> {
+    bfs(mover, from, |s| {
+        !impassable(mover, s) && !mover.neutral_closed_to_air(state, s)
+    })
+    .get(to.0)
+    .copied()
+    .flatten()
 }
 
 /// Fewest sea zones a ship needs from `from` to `to` without entering a zone

@@ -50,6 +50,17 @@ impl RuleSetHooks for Base {
         None
     }
 
+    /// Neutral land that is not impassable is walked into like an empty
+    /// enemy territory, free, and flown over freely (a plain TripleA map;
+    /// AAE's neutrals are impassable data).
+    fn neutral_rules(&self, _game: &GameDef) -> super::NeutralRules {
+        super::NeutralRules {
+            entry_cost: 0,
+            taken_by_overflight: false,
+            blitz_through: true,
+        }
+    }
+
     /// Every territory pays its controller.
     fn territory_pays_income(&self, _game: &GameDef, _space: SpaceId) -> bool {
         true
@@ -102,8 +113,8 @@ impl RuleSetHooks for Base {
     }
 
     /// Allies keep the territories they liberated.
-    fn freed_capital_regains_territories(&self) -> bool {
-        false
+    fn freed_capital_regains_territories(&self) -> Option<&'static str> {
+        None
     }
 
     /// Every enemy naval unit stops ships (combat movement always triggers

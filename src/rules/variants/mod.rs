@@ -137,6 +137,23 @@ pub struct RaidAirBattle {
     pub interceptor: u8,
 }
 
+/// How neutral territories (land that no power controls and that is not
+/// impassable) are taken, per rule set ([`RuleSetHooks::neutral_rules`]).
+/// The base: walked into like an empty enemy territory, free of charge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NeutralRules {
+    /// IPCs paid for each neutral taken in a combat move, from the cash
+    /// left after the purchase; a combat move that cannot pay is refused
+    /// (DAAK-C §2.7a: 3). 0: free.
+    pub entry_cost: u32,
+    /// Aircraft take a neutral by flying over it in the combat move, and may
+    /// cross one only then (DAAK-C §2.7a, c); `false`: aircraft fly over
+    /// neutral land freely.
+    pub taken_by_overflight: bool,
+    /// Armor may blitz through a neutral (`false`: DAAK-C §2.7b, §3.6c).
+    pub blitz_through: bool,
+}
+
 /// Which enemy naval units stop moving ships, per rule set
 /// ([`RuleSetHooks::ships_blocked_by`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -234,9 +251,12 @@ pub trait RuleSetHooks: Sync {
     /// Whether a power whose capital is freed from the enemy gets back at
     /// once every territory it originally controlled that its allies took
     /// while the capital was lost, the AA guns there staying with those
-    /// allies (Anniversary FAQ, Miscellaneous); `false`: the allies keep
-    /// them (AAE).
-    fn freed_capital_regains_territories(&self) -> bool;
+    /// allies (Anniversary FAQ, Miscellaneous; DAAK-C §5.2b): the rule's
+    /// name and source for the report; `None`: the allies keep them (AAE).
+    fn freed_capital_regains_territories(&self) -> Option<&'static str>;
+
+    /// How neutral territories are taken ([`NeutralRules`]).
+    fn neutral_rules(&self, game: &GameDef) -> NeutralRules;
 
     /// Which enemy naval units stop ships and make a zone hostile.
     fn ships_blocked_by(&self) -> ShipBlocking;
@@ -291,6 +311,14 @@ macro_rules! inherit {
             game: &$crate::rules::GameDef,
         ) -> Option<$crate::rules::research::ResearchProcedure> {
             $base.research_procedure(game)
+        }
+    };
+    (@hook $base:expr, neutral_rules) => {
+        fn neutral_rules(
+            &self,
+            game: &$crate::rules::GameDef,
+        ) -> $crate::rules::variants::NeutralRules {
+            $base.neutral_rules(game)
         }
     };
     (@hook $base:expr, territory_pays_income) => {
@@ -360,7 +388,7 @@ macro_rules! inherit {
         }
     };
     (@hook $base:expr, freed_capital_regains_territories) => {
-        fn freed_capital_regains_territories(&self) -> bool {
+        fn freed_capital_regains_territories(&self) -> Option<&'static str> {
             $base.freed_capital_regains_territories()
         }
     };
@@ -510,6 +538,7 @@ mod tests {
 
         inherit!(aae::Aae =>
             research_procedure,
+            neutral_rules,
             check,
             territory_pays_income,
             start_of_turn,

@@ -124,6 +124,7 @@ impl RuleSetHooks for Aae {
     }
 
     inherit!(Base =>
+        neutral_rules,
         research_procedure,
         start_of_turn,
         placement_sites,

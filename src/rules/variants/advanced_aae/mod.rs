@@ -52,6 +52,7 @@ impl RuleSetHooks for AdvancedAae {
     }
 
     inherit!(Aae =>
+        neutral_rules,
         research_procedure,
         territory_pays_income,
         start_of_turn,

@@ -111,6 +111,7 @@ impl RuleSetHooks for Anniversary {
     }
 
     inherit!(Base =>
+        neutral_rules,
         territory_pays_income,
         standing_orders_problem,
         take_over_units,
@@ -165,7 +166,11 @@ impl RuleSetHooks for Anniversary {
                         .count()
                         < CHINESE_STACK
                 })
-                .map(|space| Complex { space, limit: None })
+                .map(|space| Complex {
+                    space,
+                    limit: None,
+                    rule: None,
+                })
                 .collect();
         }
         land.filter(|s| !state.captured_this_turn.contains(s))
@@ -183,6 +188,7 @@ impl RuleSetHooks for Anniversary {
                 Complex {
                     space,
                     limit: Some((value + extra).saturating_sub(state.damage_at(space))),
+                    rule: None,
                 }
             })
             .collect()
@@ -272,8 +278,8 @@ impl RuleSetHooks for Anniversary {
     /// but destroyers (FAQ, Submarines; errata p.29).
     /// FAQ (Miscellaneous, AA guns): "If Italy then liberates Germany,
     /// Germany gets France back, but Italy gets to keep the AA gun there."
-    fn freed_capital_regains_territories(&self) -> bool {
-        true
+    fn freed_capital_regains_territories(&self) -> Option<&'static str> {
+        Some("capital liberated (FAQ, Miscellaneous)")
     }
 
     fn ships_blocked_by(&self) -> ShipBlocking {

@@ -1,12 +1,25 @@
 //! Axis & Allies Classic (Milton Bradley 2nd edition) as played at DAAK.
+//!
+//! Built on the base rule set; what DAAK changes is here and in the files
+//! beside it: victory by two capitals or Magic 84 ([`victory`]), complexes
+//! in formerly neutral territory ([`production`]), weapons development
+//! ([`Classic::research_procedure`]). Readings: docs/rules/classic.md.
+
+mod production;
+mod victory;
 
 use super::base::Base;
 use super::{
-    DevelopmentSelection, OptionKind, OptionSpec, ResearchProcedure, RuleSetHooks, inherit,
+    DevelopmentSelection, NeutralRules, OptionKind, OptionSpec, ResearchProcedure, RuleSetHooks,
+    inherit,
 };
 use crate::rules::GameDef;
+use crate::rules::events::Event;
 use crate::rules::options::RESEARCH;
 use crate::rules::problem::Problem;
+use crate::rules::production::Complex;
+use crate::rules::state::GameState;
+use crate::rules::vocab::PowerId;
 
 /// The Classic/DAAK rule set.
 #[derive(Debug, Clone, Copy)]
@@ -29,28 +42,53 @@ pub const WEAPONS_DEVELOPMENT_SELECTION: OptionSpec = OptionSpec {
             research order lists, most wanted first); UNCONFIRMED in the MB rules (digest §5)",
 };
 
+/// DAAK's "Magic 84" (DAAK-C §5.1): the Axis win when the territories they
+/// control are worth at least this at the end of a round (0 = off).
+pub const ECONOMIC_VICTORY_AXIS: OptionSpec = OptionSpec {
+    name: "economic_victory_axis",
+    pending: None,
+    kind: OptionKind::Int {
+        default: 84,
+        min: 0,
+        max: 1000,
+    },
+    about: "DAAK 'Magic 84': the Axis win when the territories they control are worth at \
+            least this at the end of a round, income or not (0 = off; DAAK-C §5.1)",
+};
+
+/// When victory by capitals is checked: UNCONFIRMED (digest §8).
+pub const CAPITAL_VICTORY: OptionSpec = OptionSpec {
+    name: "capital_victory",
+    pending: None,
+    kind: OptionKind::Choice {
+        default: "end_of_turn",
+        choices: &["end_of_turn", END_OF_ROUND],
+    },
+    about: "when victory by capitals is checked: end_of_turn (DAAK-C §5.1, the game ends when \
+            the condition is met: at the end of the turn that met it) or end_of_round (after \
+            the US turn, as MB-era descriptions have it); UNCONFIRMED (digest §8)",
+};
+
+/// [`CAPITAL_VICTORY`]: checked only after the last power of the round.
+pub const END_OF_ROUND: &str = "end_of_round";
+
+/// IPCs a power pays for each neutral it takes (DAAK-C §2.7).
+pub const NEUTRAL_ENTRY_COST: OptionSpec = OptionSpec {
+    name: "neutral_entry_cost",
+    pending: None,
+    kind: OptionKind::Int {
+        default: 3,
+        min: 0,
+        max: 100,
+    },
+    about: "IPCs paid, from the cash left after the purchase, for each neutral territory \
+            taken by walking in or flying over (DAAK-C §2.7)",
+};
+
 static OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        name: "economic_victory_axis",
-        pending: None,
-        kind: OptionKind::Int {
-            default: 84,
-            min: 0,
-            max: 1000,
-        },
-        about: "DAAK 'Magic 84': the Axis win when their territories are worth at least this \
-                at the end of a round (0 = off)",
-    },
-    OptionSpec {
-        name: "neutral_entry_cost",
-        pending: None,
-        kind: OptionKind::Int {
-            default: 3,
-            min: 0,
-            max: 100,
-        },
-        about: "IPCs paid to enter a neutral territory (DAAK-C 2.7)",
-    },
+    ECONOMIC_VICTORY_AXIS,
+    CAPITAL_VICTORY,
+    NEUTRAL_ENTRY_COST,
     RESEARCH,
     WEAPONS_DEVELOPMENT_SELECTION,
 ];
@@ -82,15 +120,46 @@ impl RuleSetHooks for Classic {
         Some(ResearchProcedure::DicePerBreakthrough { selection })
     }
 
+    /// DAAK-C §2.7(d): a complex in a formerly neutral territory places one
+    /// unit a turn; elsewhere the base rule (digest §4.6).
+    fn placement_sites(&self, game: &GameDef, state: &GameState, power: PowerId) -> Vec<Complex> {
+        production::sites(game, state, power)
+    }
+
+    /// Two Allied capitals, both Axis capitals, or Magic 84 (DAAK-C §5.1).
+    fn victory(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        events: &mut Vec<Event>,
+    ) {
+        victory::check(game, state, power, events);
+    }
+
+    /// DAAK-C §5.2(b): a freed capital takes back its original territories
+    /// that allies hold, complexes included; AA guns stay.
+    fn freed_capital_regains_territories(&self) -> Option<&'static str> {
+        Some("capital liberated (DAAK-C §5.2b)")
+    }
+
+    /// DAAK-C §2.7: 3 IPCs a neutral (option `neutral_entry_cost`), taken
+    /// by walking in or flying over in the combat move only, never blitzed
+    /// through.
+    fn neutral_rules(&self, game: &GameDef) -> NeutralRules {
+        NeutralRules {
+            entry_cost: u32::try_from(NEUTRAL_ENTRY_COST.number(game).unwrap_or(0)).unwrap_or(0),
+            taken_by_overflight: true,
+            blitz_through: false,
+        }
+    }
+
     inherit!(Base =>
         territory_pays_income,
         start_of_turn,
-        placement_sites,
         holds_unplaceable_units,
         placement_rule,
         end_of_turn,
-        victory,
-        freed_capital_regains_territories,
         ships_blocked_by,
         sea_passage_closed,
         combat_rules,

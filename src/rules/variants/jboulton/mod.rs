@@ -54,6 +54,7 @@ impl RuleSetHooks for JBoulton {
     }
 
     inherit!(Aae =>
+        neutral_rules,
         research_procedure,
         check,
         territory_pays_income,
