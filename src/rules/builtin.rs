@@ -173,9 +173,9 @@ mod tests {
     use super::*;
 
     /// Every game of `games/` is built in, except a game whose rule set is
-    /// still to come (`games/classic/`): that one loads only through the
-    /// unfinished path of data work and tests, and neither `load_dir` nor
-    /// the built-in games offer it.
+    /// still to come (`games/advanced-aae/`, `games/classic/`): such a game
+    /// loads only through the unfinished path of data work and tests, and
+    /// neither `load_dir` nor the built-in games offer it.
     #[test]
     fn every_game_directory_is_built_in_and_loads() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
@@ -201,7 +201,11 @@ mod tests {
             pending.push(id.clone());
             false
         });
-        assert_eq!(pending, ["classic"], "the games of rule sets still to come");
+        assert_eq!(
+            pending,
+            ["advanced-aae", "classic"],
+            "the games of rule sets still to come"
+        );
         let built: Vec<&str> = GAMES.iter().map(|g| g.id).collect();
         assert_eq!(on_disk, built, "add the new game to rules::builtin::GAMES");
         for g in GAMES {
