@@ -1,0 +1,430 @@
+#!/usr/bin/env python3
+"""Derives a board's map shapes from public-domain Natural Earth geography.
+
+    python3 tools/map_shapes.py COUNTRIES.json games/<id>/map/definition.txt
+
+COUNTRIES.json is the TopoJSON file `countries-50m.json` of the npm package
+world-atlas (Natural Earth 1:50m Admin 0 countries, public domain; the
+package is ISC-licensed). Get it once, outside the repository:
+
+    cd /tmp && npm pack world-atlas && tar xzf world-atlas-*.tgz
+    python3 tools/map_shapes.py /tmp/package/countries-50m.json \\
+        games/aae/map/definition.txt
+
+It writes `shapes.json` beside the definition: the board's own data, which
+the map renderer (src/report/map/) reads and which is committed. Python 3
+standard library only. The definition (our own) says, line by line:
+
+    title TEXT
+    view equirect|miller LON_LEFT LON_RIGHT LAT_BOTTOM LAT_TOP WIDTH
+    tolerance PIXELS          simplification (Douglas-Peucker), default 1.0
+    min_area PIXELS2          smaller islands are dropped, default 6
+    land NAME = COUNTRY, COUNTRY*, ... @ LON LAT [@ LON LAT ...]
+    sea NAME @ LON LAT [@ LON LAT ...]
+    include PATH              another definition's lines (relative path)
+
+A land territory is the union of its countries (Natural Earth's short names,
+`United States of America`, `Russia`); a country marked `*` is split among
+every territory that marks it, each taking the part nearest to its own
+points (Voronoi cells of the points, in map coordinates). Sea zones are the
+Voronoi cells of the sea points over the whole view, drawn under the land.
+The first point of a space is where its label and units go. The name `-`
+takes a part for no space: background land, or water that is no sea zone (a
+lake such as the Caspian). Countries no territory names are background land.
+Nothing here comes from any game's map images or polygons.
+"""
+
+import json
+import math
+import os
+import sys
+
+PROVENANCE = (
+    "Shapes derived by tools/map_shapes.py from Natural Earth 1:50m Admin 0 "
+    "countries (public domain, naturalearthdata.com), via the world-atlas "
+    "TopoJSON package; territory and sea-zone partitions from our own points "
+    "in definition.txt. This derived data is ours and may be shipped."
+)
+
+
+def read_definition(path, out=None):
+    out = out if out is not None else {
+        "title": "", "view": None, "tolerance": 1.0, "min_area": 6.0,
+        "spaces": []}
+    with open(path, encoding="utf-8") as f:
+        for number, raw in enumerate(f, 1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            word, _, rest = line.partition(" ")
+            rest = rest.strip()
+            where = f"{path}:{number}"
+            if word == "include":
+                read_definition(os.path.join(os.path.dirname(path), rest), out)
+            elif word == "title":
+                out["title"] = rest
+            elif word == "view":
+                parts = rest.split()
+                if len(parts) != 6 or parts[0] not in ("equirect", "miller"):
+                    sys.exit(f"{where}: view equirect|miller L R B T WIDTH")
+                out["view"] = (parts[0], *map(float, parts[1:]))
+            elif word == "tolerance":
+                out["tolerance"] = float(rest)
+            elif word == "min_area":
+                out["min_area"] = float(rest)
+            elif word in ("land", "sea"):
+                head, *points = rest.split("@")
+                if not points:
+                    sys.exit(f"{where}: a space needs at least one point")
+                pts = []
+                for p in points:
+                    lon, lat = map(float, p.split())
+                    pts.append((lon, lat))
+                countries = []
+                if word == "land":
+                    name, eq, list_ = head.partition("=")
+                    if not eq:
+                        sys.exit(f"{where}: land NAME = COUNTRIES @ LON LAT")
+                    for c in list_.split(","):
+                        c = c.strip()
+                        if c:
+                            countries.append((c.rstrip("*"), c.endswith("*")))
+                else:
+                    name = head
+                out["spaces"].append({
+                    "kind": word, "name": name.strip(), "points": pts,
+                    "countries": countries, "where": where})
+            else:
+                sys.exit(f"{where}: unknown word {word!r}")
+    return out
+
+
+class Projection:
+    def __init__(self, view):
+        kind, left, right, bottom, top, width = view
+        self.kind, self.left = kind, left
+        self.span = (right - left) % 360 or 360
+        self.k = width / self.span
+        # Equirectangular keeps distances true along the middle parallel.
+        self.ky = self.k
+        if kind == "equirect":
+            self.ky = self.k / math.cos(math.radians((top + bottom) / 2))
+        self.top_y = self.raw_y(top)
+        self.width = round(width)
+        self.height = round((self.raw_y(bottom) - self.top_y) * self.ky)
+
+    def raw_y(self, lat):
+        phi = math.radians(max(-85.0, min(85.0, lat)))
+        if self.kind == "miller":
+            return -math.degrees(1.25 * math.log(math.tan(math.pi / 4 + 0.4 * phi)))
+        return -lat
+
+    def lon_x(self, lon):
+        return (lon - self.left) * self.k
+
+    def xy(self, lon, lat):
+        return (self.lon_x(lon), (self.raw_y(lat) - self.top_y) * self.ky)
+
+    def point(self, lon, lat):
+        lon = self.left + (lon - self.left) % 360
+        return self.xy(lon, lat)
+
+
+def decode_arcs(topo):
+    sx, sy = topo["transform"]["scale"]
+    tx, ty = topo["transform"]["translate"]
+    arcs = []
+    for arc in topo["arcs"]:
+        x = y = 0
+        pts = []
+        for dx, dy in arc:
+            x += dx
+            y += dy
+            pts.append((x * sx + tx, y * sy + ty))
+        arcs.append(pts)
+    return arcs
+
+
+def douglas_peucker(pts, tol):
+    if len(pts) < 3:
+        return pts
+    keep = [False] * len(pts)
+    keep[0] = keep[-1] = True
+    stack = [(0, len(pts) - 1)]
+    while stack:
+        a, b = stack.pop()
+        (ax, ay), (bx, by) = pts[a], pts[b]
+        dx, dy = bx - ax, by - ay
+        norm = math.hypot(dx, dy)
+        best, at = -1.0, -1
+        for i in range(a + 1, b):
+            px, py = pts[i]
+            if norm == 0:
+                d = math.hypot(px - ax, py - ay)
+            else:
+                d = abs(dy * px - dx * py + bx * ay - by * ax) / norm
+            if d > best:
+                best, at = d, i
+        if best > tol:
+            keep[at] = True
+            stack.append((a, at))
+            stack.append((at, b))
+    return [p for p, k in zip(pts, keep) if k]
+
+
+def country_rings(topo, arcs, name):
+    """The rings (lists of lon/lat) of one country, arcs joined."""
+    for g in topo["objects"]["countries"]["geometries"]:
+        if g.get("properties", {}).get("name") != name:
+            continue
+        polygons = g["arcs"] if g["type"] == "MultiPolygon" else [g["arcs"]]
+        rings = []
+        for polygon in polygons:
+            for ring in polygon:
+                pts = []
+                for i in ring:
+                    arc = arcs[i] if i >= 0 else arcs[~i][::-1]
+                    pts.extend(arc if not pts else arc[1:])
+                rings.append(pts)
+        return rings
+    return None
+
+
+def unwrap(ring):
+    """Keeps a ring continuous across the antimeridian."""
+    out = [ring[0]]
+    for lon, lat in ring[1:]:
+        prev = out[-1][0]
+        while lon - prev > 180:
+            lon -= 360
+        while prev - lon > 180:
+            lon += 360
+        out.append((lon, lat))
+    return out
+
+
+def clip(poly, a, b, c):
+    """Sutherland-Hodgman: the part of poly where a*x + b*y <= c."""
+    if not poly:
+        return poly
+    out = []
+    prev = poly[-1]
+    pin = a * prev[0] + b * prev[1] <= c
+    for cur in poly:
+        cin = a * cur[0] + b * cur[1] <= c
+        if cin != pin:
+            dp = a * prev[0] + b * prev[1] - c
+            dc = a * cur[0] + b * cur[1] - c
+            t = dp / (dp - dc)
+            out.append((prev[0] + t * (cur[0] - prev[0]),
+                        prev[1] + t * (cur[1] - prev[1])))
+        if cin:
+            out.append(cur)
+        prev, pin = cur, cin
+    return out
+
+
+def clip_frame(poly, w, h):
+    for a, b, c in ((-1, 0, 0), (1, 0, w), (0, -1, 0), (0, 1, h)):
+        poly = clip(poly, a, b, c)
+    return poly
+
+
+def clip_cell(poly, p, others):
+    """The part of poly nearer to p than to any of others."""
+    for q in others:
+        if q == p:
+            continue
+        a, b = q[0] - p[0], q[1] - p[1]
+        c = (q[0] ** 2 + q[1] ** 2 - p[0] ** 2 - p[1] ** 2) / 2
+        poly = clip(poly, a, b, c)
+        if not poly:
+            break
+    return poly
+
+
+def area(poly):
+    s = 0.0
+    for (x0, y0), (x1, y1) in zip(poly, poly[1:] + poly[:1]):
+        s += x0 * y1 - x1 * y0
+    return abs(s) / 2
+
+
+def merge(rings):
+    """Rings rounded to whole pixels, with the edges that two rings share
+    (the border between two countries or two cells of one space) removed, so
+    a space is drawn as one outline."""
+    edges = []
+    for ring in rings:
+        pts = []
+        for x, y in ring:
+            p = (round(x), round(y))
+            if not pts or p != pts[-1]:
+                pts.append(p)
+        while len(pts) > 1 and pts[0] == pts[-1]:
+            pts.pop()
+        if len(pts) < 3:
+            continue
+        edges.extend(zip(pts, pts[1:] + pts[:1]))
+    count = {}
+    for e in edges:
+        count[e] = count.get(e, 0) + 1
+    kept = []
+    for a, b in edges:
+        if count.get((b, a), 0) > 0 and count.get((a, b), 0) > 0:
+            count[(b, a)] -= 1
+            count[(a, b)] -= 1
+            continue
+        if count.get((a, b), 0) > 0:
+            kept.append((a, b))
+    out_of = {}
+    for a, b in kept:
+        out_of.setdefault(a, []).append(b)
+    merged = []
+    for a, _ in kept:
+        if not out_of.get(a):
+            continue
+        ring = [a]
+        cur = a
+        while out_of.get(cur):
+            cur = out_of[cur].pop()
+            if cur == a:
+                break
+            ring.append(cur)
+        if len(ring) >= 3:
+            merged.append(ring)
+    return merged
+
+
+def path_d(rings):
+    parts = []
+    for pts in merge(rings):
+        s = f"M{pts[0][0]} {pts[0][1]}l"
+        steps = []
+        for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
+            steps.append(f"{x1 - x0} {y1 - y0}")
+        s += " ".join(steps).replace(" -", "-") + "z"
+        parts.append(s)
+    return "".join(parts)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    topo_path, def_path = sys.argv[1], sys.argv[2]
+    with open(topo_path, encoding="utf-8") as f:
+        topo = json.load(f)
+    d = read_definition(def_path)
+    if d["view"] is None:
+        sys.exit(f"{def_path}: no view")
+    proj = Projection(d["view"])
+    w, h = proj.width, proj.height
+    tol_deg = d["tolerance"] / proj.k
+    arcs = [douglas_peucker(a, tol_deg) for a in decode_arcs(topo)]
+
+    def projected(name):
+        rings = country_rings(topo, arcs, name)
+        if rings is None:
+            sys.exit(f"no country named {name!r} in {topo_path}")
+        out = []
+        for ring in rings:
+            ring = unwrap(ring)
+            lon0 = ring[0][0]
+            base = proj.left + (lon0 - proj.left) % 360 - lon0
+            for shift in (-360, 0, 360):
+                pts = [proj.xy(lon + base + shift, lat) for lon, lat in ring]
+                pts = clip_frame(pts, w, h)
+                if len(pts) >= 3:
+                    out.append(pts)
+        # One copy per ring placement (the three shifts can coincide).
+        unique = []
+        for r in out:
+            if r not in unique:
+                unique.append(r)
+        return unique
+
+    # Which territories split which country, by their points.
+    splits = {}
+    named = set()
+    for s in d["spaces"]:
+        s["xy"] = [proj.point(lon, lat) for lon, lat in s["points"]]
+        for country, split in s["countries"]:
+            named.add(country)
+            if split:
+                splits.setdefault(country, []).extend(
+                    (s["name"], p) for p in s["xy"])
+    cache = {}
+
+    def rings_of(country):
+        if country not in cache:
+            cache[country] = projected(country)
+        return cache[country]
+
+    result = []
+    background = []
+    for s in d["spaces"]:
+        if s["kind"] != "land":
+            continue
+        rings = []
+        for country, split in s["countries"]:
+            if not split:
+                rings.extend(rings_of(country))
+                continue
+            others = [p for _, p in splits[country]]
+            for p in s["xy"]:
+                for ring in rings_of(country):
+                    part = clip_cell(ring, p, others)
+                    if len(part) >= 3:
+                        rings.append(part)
+        big = [r for r in rings if area(r) >= d["min_area"]]
+        if not big and rings:
+            big = [max(rings, key=area)]
+        if s["name"] == "-":
+            background.extend(big)
+        else:
+            result.append((s, big))
+    for g in topo["objects"]["countries"]["geometries"]:
+        name = g.get("properties", {}).get("name")
+        if name and name not in named and name != "Antarctica":
+            background.extend(r for r in rings_of(name)
+                              if area(r) >= d["min_area"])
+
+    seas = [s for s in d["spaces"] if s["kind"] == "sea"]
+    sea_points = [p for s in seas for p in s["xy"]]
+    frame = [(0, 0), (w, 0), (w, h), (0, h)]
+    water = []
+    for s in seas:
+        cells = [clip_cell(frame, p, sea_points) for p in s["xy"]]
+        cells = [c for c in cells if len(c) >= 3]
+        if s["name"] == "-":
+            water.extend(cells)
+        else:
+            result.append((s, cells))
+
+    spaces = []
+    for s, rings in result:
+        x, y = s["xy"][0]
+        spaces.append({
+            "name": s["name"], "kind": s["kind"],
+            "x": round(x), "y": round(y), "d": path_d(rings)})
+    shapes = {
+        "title": d["title"],
+        "provenance": PROVENANCE,
+        "width": w,
+        "height": h,
+        "background": path_d(background),
+        "water": path_d(water),
+        "spaces": spaces,
+    }
+    target = os.path.join(os.path.dirname(def_path), "shapes.json")
+    with open(target, "w", encoding="utf-8") as f:
+        json.dump(shapes, f, indent=0, ensure_ascii=False)
+        f.write("\n")
+    empty = [s["name"] for s in spaces if not s["d"]]
+    print(f"{target}: {len(spaces)} spaces, {w}x{h}, "
+          f"{os.path.getsize(target)} bytes"
+          + (f"; no shape (drawn as a dot): {', '.join(empty)}" if empty else ""))
+
+
+if __name__ == "__main__":
+    main()
