@@ -17,6 +17,11 @@ standard library only. The definition (our own) says, line by line:
 
     title TEXT
     view equirect|miller LON_LEFT LON_RIGHT LAT_BOTTOM LAT_TOP WIDTH
+    squeeze LON_FROM LON_TO FACTOR   that band of longitudes drawn FACTOR as
+                              wide (an ocean narrowed so the land gets room;
+                              a FACTOR above 1 widens the band)
+    stretch_lat LAT_FROM LAT_TO FACTOR   that band of latitudes drawn FACTOR
+                              as tall
     tolerance PIXELS          simplification (Douglas-Peucker), default 1.0
     min_area PIXELS2          smaller islands are dropped, default 6
     land NAME = COUNTRY, COUNTRY*, ... @ LON LAT [@ LON LAT ...]
@@ -50,7 +55,7 @@ PROVENANCE = (
 def read_definition(path, out=None):
     out = out if out is not None else {
         "title": "", "view": None, "tolerance": 1.0, "min_area": 6.0,
-        "spaces": []}
+        "squeeze": [], "stretch_lat": [], "spaces": []}
     with open(path, encoding="utf-8") as f:
         for number, raw in enumerate(f, 1):
             line = raw.split("#", 1)[0].strip()
@@ -68,6 +73,12 @@ def read_definition(path, out=None):
                 if len(parts) != 6 or parts[0] not in ("equirect", "miller"):
                     sys.exit(f"{where}: view equirect|miller L R B T WIDTH")
                 out["view"] = (parts[0], *map(float, parts[1:]))
+            elif word == "squeeze":
+                a, b, f = map(float, rest.split())
+                out["squeeze"].append((a, b, f))
+            elif word == "stretch_lat":
+                a, b, f = map(float, rest.split())
+                out["stretch_lat"].append((min(a, b), max(a, b), f))
             elif word == "tolerance":
                 out["tolerance"] = float(rest)
             elif word == "min_area":
@@ -100,18 +111,30 @@ def read_definition(path, out=None):
 
 
 class Projection:
-    def __init__(self, view):
+    def __init__(self, view, squeeze=(), stretch_lat=()):
         kind, left, right, bottom, top, width = view
         self.kind, self.left = kind, left
-        self.span = (right - left) % 360 or 360
+        # Squeezed bands, as offsets from the left edge.
+        self.squeeze = [((a - left) % 360, (a - left) % 360 + (b - a) % 360, f)
+                        for a, b, f in squeeze]
+        self.full = self.stretch(360.0)
+        self.span = self.stretch((right - left) % 360 or 360)
         self.k = width / self.span
         # Equirectangular keeps distances true along the middle parallel.
         self.ky = self.k
         if kind == "equirect":
             self.ky = self.k / math.cos(math.radians((top + bottom) / 2))
         self.top_y = self.raw_y(top)
+        self.bands = [(self.raw_y(hi) - self.top_y, self.raw_y(lo) - self.top_y, f)
+                      for lo, hi, f in stretch_lat]
         self.width = round(width)
-        self.height = round((self.raw_y(bottom) - self.top_y) * self.ky)
+        self.height = round(self.stretch_y(self.raw_y(bottom) - self.top_y) * self.ky)
+
+    def stretch_y(self, v):
+        out = v
+        for a, b, f in self.bands:
+            out += (f - 1) * max(0.0, min(v, b) - a)
+        return out
 
     def raw_y(self, lat):
         phi = math.radians(max(-85.0, min(85.0, lat)))
@@ -119,11 +142,20 @@ class Projection:
             return -math.degrees(1.25 * math.log(math.tan(math.pi / 4 + 0.4 * phi)))
         return -lat
 
+    def stretch(self, u):
+        """Degrees east of the left edge, in squeezed degrees (0 <= u <= 360)."""
+        out = u
+        for a, b, f in self.squeeze:
+            out -= (1 - f) * max(0.0, min(u, b) - a)
+        return out
+
     def lon_x(self, lon):
-        return (lon - self.left) * self.k
+        u = lon - self.left
+        turns = math.floor(u / 360)
+        return (turns * self.full + self.stretch(u - 360 * turns)) * self.k
 
     def xy(self, lon, lat):
-        return (self.lon_x(lon), (self.raw_y(lat) - self.top_y) * self.ky)
+        return (self.lon_x(lon), self.stretch_y(self.raw_y(lat) - self.top_y) * self.ky)
 
     def point(self, lon, lat):
         lon = self.left + (lon - self.left) % 360
@@ -253,19 +285,56 @@ def area(poly):
 def merge(rings):
     """Rings rounded to whole pixels, with the edges that two rings share
     (the border between two countries or two cells of one space) removed, so
-    a space is drawn as one outline."""
-    edges = []
+    a space is drawn as one outline. Points a pixel apart are taken as one,
+    and an edge is split where another ring's point lies on it, so that the
+    two copies of a shared border match."""
+    snapped = {}
+
+    def snap(x, y):
+        p = (round(x), round(y))
+        if p in snapped:
+            return snapped[p]
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                q = snapped.get((p[0] + dx, p[1] + dy))
+                if q is not None:
+                    snapped[p] = q
+                    return q
+        snapped[p] = p
+        return p
+
+    cleaned = []
     for ring in rings:
         pts = []
         for x, y in ring:
-            p = (round(x), round(y))
+            p = snap(x, y)
             if not pts or p != pts[-1]:
                 pts.append(p)
         while len(pts) > 1 and pts[0] == pts[-1]:
             pts.pop()
-        if len(pts) < 3:
-            continue
-        edges.extend(zip(pts, pts[1:] + pts[:1]))
+        if len(pts) >= 3:
+            cleaned.append(pts)
+    vertices = sorted({p for r in cleaned for p in r})
+    edges = []
+    for pts in cleaned:
+        for a, b in zip(pts, pts[1:] + pts[:1]):
+            (ax, ay), (bx, by) = a, b
+            dx, dy = bx - ax, by - ay
+            length2 = dx * dx + dy * dy
+            inner = []
+            if length2 > 4:
+                x0, x1 = min(ax, bx) - 1, max(ax, bx) + 1
+                y0, y1 = min(ay, by) - 1, max(ay, by) + 1
+                for v in vertices:
+                    if v == a or v == b or not (x0 <= v[0] <= x1 and y0 <= v[1] <= y1):
+                        continue
+                    t = ((v[0] - ax) * dx + (v[1] - ay) * dy) / length2
+                    if 0 < t < 1:
+                        cross = (v[0] - ax) * dy - (v[1] - ay) * dx
+                        if cross * cross <= 0.8 * length2:
+                            inner.append((t, v))
+            chain = [a] + [v for _, v in sorted(inner)] + [b]
+            edges.extend(zip(chain, chain[1:]))
     count = {}
     for e in edges:
         count[e] = count.get(e, 0) + 1
@@ -317,7 +386,7 @@ def main():
     d = read_definition(def_path)
     if d["view"] is None:
         sys.exit(f"{def_path}: no view")
-    proj = Projection(d["view"])
+    proj = Projection(d["view"], d["squeeze"], d["stretch_lat"])
     w, h = proj.width, proj.height
     tol_deg = d["tolerance"] / proj.k
     arcs = [douglas_peucker(a, tol_deg) for a in decode_arcs(topo)]

@@ -43,7 +43,68 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, MapError> {
     let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
         .ok_or_else(|| MapError::Png("the map has no size".to_owned()))?;
     resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
-    pixmap
-        .encode_png()
-        .map_err(|e| MapError::Png(e.to_string()))
+    indexed_png(size.width(), size.height(), pixmap.data())
+}
+
+/// The pixels (opaque RGBA: the map paints its whole canvas) as an
+/// indexed-colour PNG: the 256 most frequent colours, every other colour
+/// (the anti-aliased edges) drawn in its nearest one. A third of the bytes
+/// of true colour, for mail.
+fn indexed_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, MapError> {
+    use std::collections::HashMap;
+    let rgb = |px: &[u8]| u32::from_be_bytes([0, px[0], px[1], px[2]]);
+    let mut counts: HashMap<u32, u32> = HashMap::new();
+    for px in rgba.chunks_exact(4) {
+        *counts.entry(rgb(px)).or_default() += 1;
+    }
+    let mut by_count: Vec<(u32, u32)> = counts.iter().map(|(c, n)| (*c, *n)).collect();
+    // Most frequent first; equal counts by colour, so the palette never
+    // depends on the hash map's order.
+    by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let palette: Vec<u32> = by_count.iter().take(256).map(|(c, _)| *c).collect();
+    let split = |c: u32| {
+        let [_, r, g, b] = c.to_be_bytes();
+        (i32::from(r), i32::from(g), i32::from(b))
+    };
+    let mut index: HashMap<u32, u8> = HashMap::with_capacity(counts.len());
+    for (i, c) in palette.iter().enumerate() {
+        index.insert(*c, i as u8);
+    }
+    for (c, _) in &by_count[palette.len()..] {
+        let (r, g, b) = split(*c);
+        let nearest = palette
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, p)| {
+                let (pr, pg, pb) = split(**p);
+                (pr - r).pow(2) + (pg - g).pow(2) + (pb - b).pow(2)
+            })
+            .map_or(0, |(i, _)| i as u8);
+        index.insert(*c, nearest);
+    }
+    let pixels: Vec<u8> = rgba.chunks_exact(4).map(|px| index[&rgb(px)]).collect();
+    let mut out = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut out, width, height);
+        encoder.set_color(png::ColorType::Indexed);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_palette(
+            palette
+                .iter()
+                .flat_map(|c| {
+                    let [_, r, g, b] = c.to_be_bytes();
+                    [r, g, b]
+                })
+                .collect::<Vec<u8>>(),
+        );
+        encoder.set_compression(png::Compression::Best);
+        encoder.set_filter(png::FilterType::NoFilter);
+        let mut writer = encoder
+            .write_header()
+            .map_err(|e| MapError::Png(e.to_string()))?;
+        writer
+            .write_image_data(&pixels)
+            .map_err(|e| MapError::Png(e.to_string()))?;
+    }
+    Ok(out)
 }

@@ -20,8 +20,8 @@ const LABEL: f32 = 9.0;
 
 const SEA: &str = "#a9cce6";
 const SEA_ZONE: &str = "#bcd9ee";
-const OFF_BOARD: &str = "#e4e0d6";
-const NEUTRAL: &str = "#e9dfc4";
+const OFF_BOARD: &str = "#d6d3cb";
+const NEUTRAL: &str = "#f5f1e3";
 const CAPTURED: &str = "#f2600c";
 const BATTLE: &str = "#c8102e";
 
@@ -33,10 +33,10 @@ fn colours(game: &GameDef, power: usize) -> (&'static str, &'static str) {
         "Germany" => Some(("#4d4d4d", "#b4b4b4")),
         "Soviet Union" => Some(("#9e2b22", "#dfa198")),
         "Japan" => Some(("#c97a12", "#f1c98a")),
-        "United Kingdom" => Some(("#8f6a35", "#dcc39a")),
+        "United Kingdom" => Some(("#8f6a35", "#d9b57a")),
         "Italy" => Some(("#6b4325", "#c3a385")),
-        "United States" => Some(("#3f6e2a", "#b0cc9a")),
-        "China" => Some(("#2f6b8c", "#a6c9de")),
+        "United States" => Some(("#4f6b1f", "#b9cf8c")),
+        "China" => Some(("#1f6f5c", "#86c2ae")),
         "France" => Some(("#2b54a0", "#a8bce4")),
         "ANZAC" => Some(("#37585a", "#a9c2c2")),
         "Middle East" => Some(("#7d5a9c", "#cfbfe0")),

@@ -1,0 +1,217 @@
+//! The map of the board (issue 20): every built-in board has shapes that
+//! fit it and renders from its setup (SVG snapshots with insta, in
+//! `tests/snapshots/map/`; `cargo insta review` or `INSTA_UPDATE=always`
+//! to accept a change), the PNG is stable and decodes, what changed is
+//! highlighted, and the map data stays out of what a match copies and
+//! hashes.
+
+use std::process::Command;
+
+use adjutant::report::map::{Highlights, MapView, Shapes, builtin_maps, render_svg};
+use adjutant::rules::builtin::{GAMES, GameSource};
+use adjutant::rules::state::GameState;
+use adjutant::rules::{GameDef, SpaceId};
+
+fn game(id: &str) -> GameDef {
+    GameSource::Builtin.load(id).expect("built-in game").def
+}
+
+fn setup_svg(id: &str) -> String {
+    let game = game(id);
+    let shapes = Shapes::builtin(id).expect("a built-in map");
+    render_svg(&game, &shapes, &GameState::initial(&game), &MapView::setup())
+        .expect("the map fits the board")
+}
+
+#[test]
+fn every_built_in_game_has_a_map_that_fits_its_board() {
+    for g in GAMES {
+        assert!(
+            builtin_maps().any(|m| m == g.id),
+            "{}: add games/{}/map/ (tools/map_shapes.py) and its line in src/report/map/mod.rs",
+            g.id,
+            g.id
+        );
+        let shapes = Shapes::builtin(g.id).unwrap();
+        let game = game(g.id);
+        let fitted = shapes.fit(&game).unwrap();
+        assert_eq!(fitted.len(), game.space_count());
+        for sh in &fitted {
+            assert!(
+                sh.x >= 0 && sh.y >= 0 && sh.x <= shapes.width as i32 && sh.y <= shapes.height as i32,
+                "{}: {} is placed off the map",
+                g.id,
+                sh.name
+            );
+        }
+        assert!(shapes.provenance.contains("Natural Earth"));
+    }
+}
+
+#[test]
+fn the_map_data_stays_small() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    for g in GAMES {
+        let len = std::fs::metadata(root.join(g.id).join("map/shapes.json"))
+            .unwrap()
+            .len();
+        assert!(len < 64 * 1024, "{}: shapes.json is {len} bytes", g.id);
+    }
+}
+
+#[test]
+fn map_data_is_not_part_of_what_a_match_copies_and_hashes() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    for g in GAMES {
+        let names: Vec<String> = GameSource::Dir(root.clone())
+            .load(g.id)
+            .unwrap()
+            .files
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        assert_eq!(
+            names,
+            ["board.yaml", "game.yaml", "setup.yaml", "units.yaml"],
+            "{}",
+            g.id
+        );
+    }
+}
+
+#[test]
+fn aae_setup_svg() {
+    insta::with_settings!({snapshot_path => "snapshots/map", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("aae_setup", setup_svg("aae"));
+    });
+}
+
+#[test]
+fn anniversary_1941_setup_svg() {
+    insta::with_settings!({snapshot_path => "snapshots/map", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("anniversary_1941_setup", setup_svg("anniversary-1941"));
+    });
+}
+
+#[test]
+fn anniversary_1942_setup_svg() {
+    insta::with_settings!({snapshot_path => "snapshots/map", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("anniversary_1942_setup", setup_svg("anniversary-1942"));
+    });
+}
+
+#[test]
+fn the_svg_shows_owners_units_ipcs_capitals_and_a_legend() {
+    let svg = setup_svg("anniversary-1941");
+    // Owners by colour: Germany's tint; units as badges; IPC boxes.
+    assert!(svg.contains("fill=\"#b4b4b4\""));
+    assert!(svg.contains("class=\"units\""));
+    assert!(svg.contains("class=\"ipc\""));
+    assert_eq!(svg.matches("class=\"capital\"").count(), 7 - 1, "China has no capital");
+    assert!(svg.contains("class=\"victory\""));
+    assert!(svg.contains("class=\"legend\""));
+    assert!(svg.contains("inf infantry"));
+    // Plain text, escaped; no scripts or external resources.
+    assert!(svg.contains("Axis &amp; Allies"));
+    assert!(!svg.contains("<script"));
+    assert!(!svg.contains("href"));
+}
+
+#[test]
+fn what_changed_is_highlighted() {
+    let game = game("aae");
+    let shapes = Shapes::builtin("aae").unwrap();
+    let events = [
+        "Germany captured Karelia from Soviet Union".to_owned(),
+        "battle in Karelia over after 2 round(s): the attacker won".to_owned(),
+        "battle pending in Baltic Sea".to_owned(),
+        "Germany combat move: 2 infantry: Finland -> Karelia".to_owned(),
+    ];
+    let h = Highlights::from_log(&game, &events);
+    let karelia = game.space("Karelia").unwrap();
+    let baltic = game.space("Baltic Sea").unwrap();
+    assert_eq!(h.captured.iter().copied().collect::<Vec<SpaceId>>(), [karelia]);
+    assert_eq!(
+        h.battles.iter().copied().collect::<Vec<SpaceId>>(),
+        [karelia.min(baltic), karelia.max(baltic)]
+    );
+    let view = MapView {
+        caption: "Round 1, after Germany's stage 1".to_owned(),
+        highlights: h,
+    };
+    let svg = render_svg(&game, &shapes, &GameState::initial(&game), &view).unwrap();
+    assert_eq!(svg.matches("class=\"captured\"").count(), 1);
+    // Two on the map, one in the legend.
+    assert_eq!(svg.matches("class=\"battle\"").count(), 3);
+    assert!(svg.contains("Round 1, after Germany&#39;s stage 1") || svg.contains("Round 1, after Germany's stage 1"));
+}
+
+#[test]
+fn a_map_that_does_not_fit_says_which_spaces() {
+    let game = game("aae");
+    let err = Shapes::builtin("anniversary-1941")
+        .unwrap()
+        .fit(&game)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("no shape for Stalingrad"), "{err}");
+    assert!(err.contains("Sea Zone 1 is no space of the board"), "{err}");
+}
+
+#[cfg(feature = "png")]
+#[test]
+fn the_png_is_stable_and_decodes() {
+    use adjutant::report::map::png::svg_to_png;
+    for id in ["aae", "anniversary-1941"] {
+        let svg = setup_svg(id);
+        let a = svg_to_png(&svg).unwrap();
+        let b = svg_to_png(&svg).unwrap();
+        assert_eq!(a, b, "{id}: the same SVG gives the same bytes");
+        assert!(a.len() < 400 * 1024, "{id}: {} bytes", a.len());
+        let decoder = png::Decoder::new(std::io::Cursor::new(&a));
+        let mut reader = decoder.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        let shapes = Shapes::builtin(id).unwrap();
+        assert_eq!(info.width, shapes.width);
+        assert!(info.height > shapes.height);
+        // Not blank: many distinct pixel values.
+        let distinct: std::collections::BTreeSet<&[u8]> =
+            buf[..info.buffer_size()].chunks(info.line_size / info.width as usize).collect();
+        assert!(distinct.len() > 16, "{id}: {} colours", distinct.len());
+        std::fs::create_dir_all(env!("CARGO_TARGET_TMPDIR")).unwrap();
+        std::fs::write(
+            std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("map-{id}.png")),
+            &a,
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn adjutant_map_writes_svg_and_png() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("map-cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let exts: &[&str] = if cfg!(feature = "png") {
+        &["svg", "png"]
+    } else {
+        &["svg"]
+    };
+    for ext in exts {
+        let out = dir.join(format!("aae.{ext}"));
+        let status = Command::new(env!("CARGO_BIN_EXE_adjutant"))
+            .args(["map", "--game", "aae", "--out"])
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        assert!(std::fs::metadata(&out).unwrap().len() > 10_000);
+    }
+    let bad = Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .args(["map", "--game", "aae", "--out"])
+        .arg(dir.join("aae.gif"))
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains(".svg or .png"));
+}
