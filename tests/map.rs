@@ -215,3 +215,66 @@ fn adjutant_map_writes_svg_and_png() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains(".svg or .png"));
 }
+
+#[test]
+fn adjutant_map_of_a_match_highlights_its_last_message() {
+    let root = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("map-match-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let m = root.join("m");
+    let run = |args: &[&std::ffi::OsStr]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_adjutant"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let os = |s: &str| std::ffi::OsString::from(s);
+    run(&[
+        &os("new"),
+        &os("--game"),
+        &os("aae"),
+        &os("--players"),
+        &os("tests/fixtures/aae-players.yaml"),
+        &os("--dir"),
+        m.as_os_str(),
+    ]);
+    let before = root.join("before.svg");
+    run(&[&os("map"), &os("--match"), m.as_os_str(), &os("--out"), before.as_os_str()]);
+    let svg = std::fs::read_to_string(&before).unwrap();
+    assert!(svg.contains("The starting position"));
+    assert!(!svg.contains("class=\"captured\""));
+
+    let orders = root.join("g1.yaml");
+    std::fs::write(
+        &orders,
+        "match: league7-aae-03\npower: Germany\nround: 1\npurchase: 3 infantry\ncombat:\n  \
+         - 3 infantry: Finland -> Karelia\n  - 1 fighter: Norway -> Finland -> Karelia\n",
+    )
+    .unwrap();
+    run(&[
+        &os("submit"),
+        &os("--match"),
+        m.as_os_str(),
+        &os("--as"),
+        &os("Germany"),
+        orders.as_os_str(),
+    ]);
+    let after = root.join("after.svg");
+    run(&[&os("map"), &os("--match"), m.as_os_str(), &os("--out"), after.as_os_str()]);
+    let svg = std::fs::read_to_string(&after).unwrap();
+    assert!(svg.contains("Round 1, after Germany's stage 1"), "caption");
+    // The battle for Karelia is marked (and the legend has one marker);
+    // whether it was captured depends on the dice.
+    assert_eq!(svg.matches("class=\"battle\"").count(), 2);
+    // The starting position is still there to see, by entry.
+    let log = std::fs::read_to_string(m.join("log.jsonl")).unwrap();
+    assert!(log.lines().count() > 4);
+}
