@@ -19,8 +19,13 @@ fn game(id: &str) -> GameDef {
 fn setup_svg(id: &str) -> String {
     let game = game(id);
     let shapes = Shapes::builtin(id).expect("a built-in map");
-    render_svg(&game, &shapes, &GameState::initial(&game), &MapView::setup())
-        .expect("the map fits the board")
+    render_svg(
+        &game,
+        &shapes,
+        &GameState::initial(&game),
+        &MapView::setup(),
+    )
+    .expect("the map fits the board")
 }
 
 #[test]
@@ -38,7 +43,10 @@ fn every_built_in_game_has_a_map_that_fits_its_board() {
         assert_eq!(fitted.len(), game.space_count());
         for sh in &fitted {
             assert!(
-                sh.x >= 0 && sh.y >= 0 && sh.x <= shapes.width as i32 && sh.y <= shapes.height as i32,
+                sh.x >= 0
+                    && sh.y >= 0
+                    && sh.x <= shapes.width as i32
+                    && sh.y <= shapes.height as i32,
                 "{}: {} is placed off the map",
                 g.id,
                 sh.name
@@ -107,7 +115,11 @@ fn the_svg_shows_owners_units_ipcs_capitals_and_a_legend() {
     assert!(svg.contains("fill=\"#b4b4b4\""));
     assert!(svg.contains("class=\"units\""));
     assert!(svg.contains("class=\"ipc\""));
-    assert_eq!(svg.matches("class=\"capital\"").count(), 7 - 1, "China has no capital");
+    assert_eq!(
+        svg.matches("class=\"capital\"").count(),
+        7 - 1,
+        "China has no capital"
+    );
     assert!(svg.contains("class=\"victory\""));
     assert!(svg.contains("class=\"legend\""));
     assert!(svg.contains("inf infantry"));
@@ -130,7 +142,10 @@ fn what_changed_is_highlighted() {
     let h = Highlights::from_log(&game, &events);
     let karelia = game.space("Karelia").unwrap();
     let baltic = game.space("Baltic Sea").unwrap();
-    assert_eq!(h.captured.iter().copied().collect::<Vec<SpaceId>>(), [karelia]);
+    assert_eq!(
+        h.captured.iter().copied().collect::<Vec<SpaceId>>(),
+        [karelia]
+    );
     assert_eq!(
         h.battles.iter().copied().collect::<Vec<SpaceId>>(),
         [karelia.min(baltic), karelia.max(baltic)]
@@ -143,7 +158,10 @@ fn what_changed_is_highlighted() {
     assert_eq!(svg.matches("class=\"captured\"").count(), 1);
     // Two on the map, one in the legend.
     assert_eq!(svg.matches("class=\"battle\"").count(), 3);
-    assert!(svg.contains("Round 1, after Germany&#39;s stage 1") || svg.contains("Round 1, after Germany's stage 1"));
+    assert!(
+        svg.contains("Round 1, after Germany&#39;s stage 1")
+            || svg.contains("Round 1, after Germany's stage 1")
+    );
 }
 
 #[test]
@@ -176,8 +194,9 @@ fn the_png_is_stable_and_decodes() {
         assert_eq!(info.width, shapes.width);
         assert!(info.height > shapes.height);
         // Not blank: many distinct pixel values.
-        let distinct: std::collections::BTreeSet<&[u8]> =
-            buf[..info.buffer_size()].chunks(info.line_size / info.width as usize).collect();
+        let distinct: std::collections::BTreeSet<&[u8]> = buf[..info.buffer_size()]
+            .chunks(info.line_size / info.width as usize)
+            .collect();
         assert!(distinct.len() > 16, "{id}: {} colours", distinct.len());
         std::fs::create_dir_all(env!("CARGO_TARGET_TMPDIR")).unwrap();
         std::fs::write(
@@ -247,7 +266,13 @@ fn adjutant_map_of_a_match_highlights_its_last_message() {
         m.as_os_str(),
     ]);
     let before = root.join("before.svg");
-    run(&[&os("map"), &os("--match"), m.as_os_str(), &os("--out"), before.as_os_str()]);
+    run(&[
+        &os("map"),
+        &os("--match"),
+        m.as_os_str(),
+        &os("--out"),
+        before.as_os_str(),
+    ]);
     let svg = std::fs::read_to_string(&before).unwrap();
     assert!(svg.contains("The starting position"));
     assert!(!svg.contains("class=\"captured\""));
@@ -268,7 +293,13 @@ fn adjutant_map_of_a_match_highlights_its_last_message() {
         orders.as_os_str(),
     ]);
     let after = root.join("after.svg");
-    run(&[&os("map"), &os("--match"), m.as_os_str(), &os("--out"), after.as_os_str()]);
+    run(&[
+        &os("map"),
+        &os("--match"),
+        m.as_os_str(),
+        &os("--out"),
+        after.as_os_str(),
+    ]);
     let svg = std::fs::read_to_string(&after).unwrap();
     assert!(svg.contains("Round 1, after Germany's stage 1"), "caption");
     // The battle for Karelia is marked (and the legend has one marker);

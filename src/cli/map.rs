@@ -64,8 +64,7 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
     };
     let svg = render_svg(&game, &shapes, &state, &view)?;
     let bytes = if png { to_png(&svg)? } else { svg.into_bytes() };
-    std::fs::write(&args.out, &bytes)
-        .with_context(|| format!("writing {}", args.out.display()))?;
+    std::fs::write(&args.out, &bytes).with_context(|| format!("writing {}", args.out.display()))?;
     println!("{}: {} bytes", args.out.display(), bytes.len());
     Ok(ExitCode::SUCCESS)
 }

@@ -125,10 +125,10 @@ fn star(x: f32, y: f32, r: f32) -> String {
 
 /// The battle marker: a red disc with crossed swords' lines, at (x, y).
 fn battle_marker(out: &mut String, x: f32, y: f32) {
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<g class=\"battle\"><circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"7\" fill=\"{BATTLE}\" stroke=\"#fff\" stroke-width=\"1.2\"/>\
-         <path d=\"M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}\" stroke=\"#fff\" stroke-width=\"1.8\" stroke-linecap=\"round\"/></g>\n",
+         <path d=\"M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}\" stroke=\"#fff\" stroke-width=\"1.8\" stroke-linecap=\"round\"/></g>",
         x - 3.5,
         y - 3.5,
         x + 3.5,
