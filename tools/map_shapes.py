@@ -331,7 +331,7 @@ def merge(rings):
                     t = ((v[0] - ax) * dx + (v[1] - ay) * dy) / length2
                     if 0 < t < 1:
                         cross = (v[0] - ax) * dy - (v[1] - ay) * dx
-                        if cross * cross <= 0.8 * length2:
+                        if cross * cross <= 2.25 * length2:
                             inner.append((t, v))
             chain = [a] + [v for _, v in sorted(inner)] + [b]
             edges.extend(zip(chain, chain[1:]))

@@ -17,6 +17,8 @@ const LEGEND_LINE: u32 = 18;
 const FONT: &str = "DejaVu Sans Condensed, DejaVu Sans, Arial Narrow, sans-serif";
 /// Label text size.
 const LABEL: f32 = 9.0;
+/// Unit types on one line of a badge.
+const BADGE_TYPES: usize = 3;
 
 const SEA: &str = "#a9cce6";
 const SEA_ZONE: &str = "#bcd9ee";
@@ -34,7 +36,7 @@ fn colours(game: &GameDef, power: usize) -> (&'static str, &'static str) {
         "Soviet Union" => Some(("#9e2b22", "#dfa198")),
         "Japan" => Some(("#c97a12", "#f1c98a")),
         "United Kingdom" => Some(("#8f6a35", "#d9b57a")),
-        "Italy" => Some(("#6b4325", "#c3a385")),
+        "Italy" => Some(("#6b4325", "#b39274")),
         "United States" => Some(("#4f6b1f", "#b9cf8c")),
         "China" => Some(("#1f6f5c", "#86c2ae")),
         "France" => Some(("#2b54a0", "#a8bce4")),
@@ -94,10 +96,33 @@ fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The width of a text in the bundled font, a little generous (DejaVu Sans
-/// Condensed Bold: about 0.6 em a character).
+/// The advance widths of ' ' to '~' in the bundled font (DejaVu Sans
+/// Condensed Bold), in units of 1/2048 em, read from the font with
+/// fontTools.
+const ADVANCE: [u16; 95] = [
+    641, 840, 960, 1544, 1282, 1846, 1607, 564, 842, 842, 963, 1544, 700, 765, 700, 673, 1282,
+    1282, 1282, 1282, 1282, 1282, 1282, 1282, 1282, 1282, 737, 737, 1544, 1544, 1544, 1069, 1843,
+    1426, 1404, 1352, 1530, 1259, 1259, 1512, 1542, 685, 685, 1428, 1174, 1834, 1542, 1566, 1350,
+    1566, 1419, 1327, 1257, 1496, 1426, 2033, 1421, 1334, 1336, 842, 673, 842, 1544, 921, 921,
+    1243, 1319, 1092, 1319, 1250, 801, 1319, 1312, 631, 631, 1225, 631, 1920, 1312, 1266, 1319,
+    1319, 909, 1097, 881, 1312, 1201, 1702, 1188, 1201, 1072, 1312, 673, 1312, 1544,
+];
+
+/// The width of a text in the bundled font at `size` (other characters
+/// than ASCII taken as a wide letter).
 fn text_width(s: &str, size: f32) -> f32 {
-    s.chars().count() as f32 * size * 0.6
+    let units: u32 = s
+        .chars()
+        .map(|c| {
+            let i = c as usize;
+            if (32..127).contains(&i) {
+                u32::from(ADVANCE[i - 32])
+            } else {
+                1400
+            }
+        })
+        .sum();
+    units as f32 * size / 2048.0
 }
 
 /// A space's label on the map: the number alone for a numbered sea zone.
@@ -319,22 +344,25 @@ pub fn render_svg(
         }
         let mut by = y + 3.0;
         for (p, types) in &by_power {
-            let text: Vec<String> = types
+            let entries: Vec<String> = types
                 .iter()
                 .map(|(u, n)| format!("{n} {}", abbreviation(&game.unit_types()[*u].name)))
                 .collect();
-            let text = text.join(" ");
-            let bw = text_width(&text, 8.0) + 6.0;
-            let _ = writeln!(
-                out,
-                "<rect class=\"units\" x=\"{:.1}\" y=\"{by:.1}\" width=\"{bw:.1}\" height=\"11\" rx=\"2.5\" fill=\"{}\" stroke=\"#fff\" stroke-width=\"0.6\"/>\
-                 <text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"8\" fill=\"#fff\" text-anchor=\"middle\">{}</text>",
-                x - bw / 2.0,
-                colours(game, *p).0,
-                by + 8.3,
-                esc(&text)
-            );
-            by += 12.0;
+            // Three unit types a line, so that a big stack stays narrow.
+            for chunk in entries.chunks(BADGE_TYPES) {
+                let text = chunk.join(" ");
+                let bw = text_width(&text, 8.0) + 6.0;
+                let _ = writeln!(
+                    out,
+                    "<rect class=\"units\" x=\"{:.1}\" y=\"{by:.1}\" width=\"{bw:.1}\" height=\"11\" rx=\"2.5\" fill=\"{}\" stroke=\"#fff\" stroke-width=\"0.6\"/>\
+                     <text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"8\" fill=\"#fff\" text-anchor=\"middle\">{}</text>",
+                    x - bw / 2.0,
+                    colours(game, *p).0,
+                    by + 8.3,
+                    esc(&text)
+                );
+                by += 11.5;
+            }
         }
         let damage = state.damage_at(id);
         if damage > 0 {
