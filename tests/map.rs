@@ -309,3 +309,116 @@ fn adjutant_map_of_a_match_highlights_its_last_message() {
     let log = std::fs::read_to_string(m.join("log.jsonl")).unwrap();
     assert!(log.lines().count() > 4);
 }
+
+/// A turn report mail with the map (issue 20, item 4; the daemon does not
+/// send it yet): the HTML shows the map by `cid:`, the PNG is there once,
+/// inline and with a file name, the text part says so, and the mail of the
+/// biggest board stays under 400 KB.
+#[cfg(feature = "png")]
+#[test]
+fn a_turn_report_mail_with_the_map_stays_under_400_kb() {
+    use adjutant::mail::compose::{Kind, MailImage, Outgoing, compose_with_image};
+    use adjutant::mail::message::Mailbox;
+    use adjutant::matches::history::{game_of, read_log};
+    use adjutant::report::map::adjudication_png;
+    use adjutant::report::templates::Templates;
+    use adjutant::report::turn::{report_entries, turn_report};
+    use mail_parser::MimeHeaders;
+
+    let root = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("map-mail-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let m = root.join("mapmail");
+    let out = Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["new", "--game", "anniversary-1941", "--players"])
+        .arg("tests/fixtures/anniversary-players.yaml")
+        .arg("--dir")
+        .arg(&m)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let orders = root.join("g1.yaml");
+    std::fs::write(&orders, "round: 1\npurchase: 1 infantry\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .args(["submit", "--match"])
+        .arg(&m)
+        .args(["--as", "Germany"])
+        .arg(&orders)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let entries = read_log(&m).unwrap();
+    let seq = *report_entries(&entries).last().unwrap();
+    let genesis = match &entries[0].body {
+        adjutant::log::Body::Genesis(g) => g.clone(),
+        _ => unreachable!(),
+    };
+    let game = game_of(&m, &genesis).unwrap();
+    let png = adjudication_png(&game, &entries, seq).unwrap();
+    assert_eq!(png, adjudication_png(&game, &entries, seq).unwrap());
+    let report = turn_report(&m, seq).unwrap().with_map("map@example.org");
+    let mail = Templates::load(None)
+        .unwrap()
+        .render_mail("battle", &report)
+        .unwrap();
+    assert!(mail.html.contains("src=\"cid:map@example.org\""));
+    assert!(mail.text.contains("map.png"));
+    let outgoing = Outgoing {
+        from: Mailbox {
+            address: "adjutant@example.org".into(),
+            name: None,
+        },
+        to: vec![Mailbox {
+            address: "alice@example.org".into(),
+            name: None,
+        }],
+        reply_to: None,
+        tag: None,
+        subject: "Report".into(),
+        text: mail.text,
+        html: Some(mail.html),
+        kind: Kind::Report,
+        thread: None,
+        message_id: "report-1@example.org".into(),
+        date: std::time::SystemTime::UNIX_EPOCH,
+        domain: "example.org".into(),
+        envelope_from: None,
+        extra_headers: Vec::new(),
+    };
+    let image = MailImage {
+        content_id: "map@example.org".into(),
+        filename: "map.png".into(),
+        png: png.clone(),
+    };
+    let composed = compose_with_image(&outgoing, Some(&image)).unwrap();
+    assert!(
+        composed.bytes.len() < 400 * 1024,
+        "{} bytes",
+        composed.bytes.len()
+    );
+    let parsed = mail_parser::MessageParser::default()
+        .parse(&composed.bytes)
+        .unwrap();
+    assert!(parsed.body_html(0).unwrap().contains("cid:map@example.org"));
+    let images: Vec<_> = parsed.attachments().collect();
+    assert_eq!(images.len(), 1);
+    assert_eq!(images[0].content_id(), Some("map@example.org"));
+    assert_eq!(images[0].attachment_name(), Some("map.png"));
+    assert_eq!(images[0].contents(), &png[..]);
+    std::fs::write(
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("map-report.eml"),
+        &composed.bytes,
+    )
+    .unwrap();
+}

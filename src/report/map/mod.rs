@@ -338,3 +338,18 @@ pub fn match_position(
         }
     }
 }
+
+/// The map of a match after adjudication entry `seq`, as PNG, derived from
+/// the log alone (the same entry always gives the same picture): what a
+/// turn-report mail carries (`mail::compose::compose_with_image`).
+#[cfg(feature = "png")]
+pub fn adjudication_png(game: &GameDef, entries: &[Entry], seq: u64) -> Result<Vec<u8>, MapError> {
+    let entry = seq
+        .checked_sub(1)
+        .and_then(|i| entries.get(i as usize))
+        .ok_or_else(|| MatchError::Invalid(format!("entry {seq} is not in the log")))?;
+    let state = state_at(game, entries, seq)?;
+    let view = MapView::after(game, entry);
+    let shapes = Shapes::builtin(game.id())?;
+    png::svg_to_png(&render_svg(game, &shapes, &state, &view)?)
+}

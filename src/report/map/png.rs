@@ -33,6 +33,13 @@ fn fonts() -> Arc<usvg::fontdb::Database> {
 
 /// The SVG drawn to PNG at its own size.
 pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, MapError> {
+    let pixmap = svg_to_pixels(svg)?;
+    indexed_png(pixmap.width(), pixmap.height(), pixmap.data())
+}
+
+/// The SVG drawn to pixels (the PNG without its encoding; for the
+/// benchmark).
+pub fn svg_to_pixels(svg: &str) -> Result<tiny_skia::Pixmap, MapError> {
     let options = usvg::Options {
         fontdb: fonts(),
         font_family: "DejaVu Sans Condensed".to_owned(),
@@ -43,7 +50,7 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, MapError> {
     let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
         .ok_or_else(|| MapError::Png("the map has no size".to_owned()))?;
     resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
-    indexed_png(size.width(), size.height(), pixmap.data())
+    Ok(pixmap)
 }
 
 /// The pixels (opaque RGBA: the map paints its whole canvas) as an
@@ -53,9 +60,23 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, MapError> {
 fn indexed_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, MapError> {
     use std::collections::HashMap;
     let rgb = |px: &[u8]| u32::from_be_bytes([0, px[0], px[1], px[2]]);
+    // Neighbouring pixels are mostly the same colour: count runs.
     let mut counts: HashMap<u32, u32> = HashMap::new();
+    let mut run: Option<(u32, u32)> = None;
     for px in rgba.chunks_exact(4) {
-        *counts.entry(rgb(px)).or_default() += 1;
+        let c = rgb(px);
+        match &mut run {
+            Some((colour, n)) if *colour == c => *n += 1,
+            _ => {
+                if let Some((colour, n)) = run {
+                    *counts.entry(colour).or_default() += n;
+                }
+                run = Some((c, 1));
+            }
+        }
+    }
+    if let Some((colour, n)) = run {
+        *counts.entry(colour).or_default() += n;
     }
     let mut by_count: Vec<(u32, u32)> = counts.iter().map(|(c, n)| (*c, *n)).collect();
     // Most frequent first; equal counts by colour, so the palette never
@@ -82,7 +103,17 @@ fn indexed_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, MapError
             .map_or(0, |(i, _)| i as u8);
         index.insert(*c, nearest);
     }
-    let pixels: Vec<u8> = rgba.chunks_exact(4).map(|px| index[&rgb(px)]).collect();
+    let mut last = (u32::MAX, 0u8);
+    let pixels: Vec<u8> = rgba
+        .chunks_exact(4)
+        .map(|px| {
+            let c = rgb(px);
+            if c != last.0 {
+                last = (c, index[&c]);
+            }
+            last.1
+        })
+        .collect();
     let mut out = Vec::new();
     {
         let mut encoder = png::Encoder::new(&mut out, width, height);
@@ -97,7 +128,7 @@ fn indexed_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, MapError
                 })
                 .collect::<Vec<u8>>(),
         );
-        encoder.set_compression(png::Compression::Best);
+        encoder.set_compression(png::Compression::Default);
         encoder.set_filter(png::FilterType::NoFilter);
         let mut writer = encoder
             .write_header()
