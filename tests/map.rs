@@ -422,3 +422,34 @@ fn a_turn_report_mail_with_the_map_stays_under_400_kb() {
     )
     .unwrap();
 }
+
+#[test]
+fn a_game_of_ones_own_brings_its_map() {
+    let root = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("map-own-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let game_dir = root.join("aae");
+    std::fs::create_dir_all(game_dir.join("map")).unwrap();
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/aae");
+    for f in ["game.yaml", "board.yaml", "units.yaml", "setup.yaml"] {
+        std::fs::copy(src.join(f), game_dir.join(f)).unwrap();
+    }
+    let shapes = std::fs::read_to_string(src.join("map/shapes.json"))
+        .unwrap()
+        .replace("Natural Earth", "Our Own Survey");
+    std::fs::write(game_dir.join("map/shapes.json"), shapes).unwrap();
+    let out = root.join("own.svg");
+    let status = Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .args(["map", "--game", "aae", "--games"])
+        .arg(&root)
+        .arg("--out")
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .contains("Our Own Survey")
+    );
+}

@@ -25,9 +25,10 @@ pub struct MapArgs {
     /// With --match: the adjudication entry to show (its sequence number).
     #[arg(long, requires = "dir")]
     entry: Option<u64>,
-    /// With --game: a directory of games, each in DIR/<id>/ (its map in
-    /// DIR/<id>/map/shapes.json, else the built-in one).
-    #[arg(long, value_name = "DIR", requires = "game")]
+    /// A directory of games, each in DIR/<id>/: with --game, the game and
+    /// its map; with --match, the map only (DIR/<id>/map/shapes.json, else
+    /// the built-in one).
+    #[arg(long, value_name = "DIR")]
     games: Option<PathBuf>,
     /// Where to write the map: FILE.svg or FILE.png.
     #[arg(long)]
@@ -48,7 +49,7 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
     let (game, state, view, shapes) = match (&args.dir, &args.game) {
         (Some(dir), _) => {
             let (game, state, view) = match_position(dir, args.entry)?;
-            let shapes = Shapes::builtin(game.id())?;
+            let shapes = Shapes::for_game(game.id(), args.games.as_deref())?;
             (game, state, view, shapes)
         }
         (None, Some(id)) => {
