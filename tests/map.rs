@@ -453,3 +453,63 @@ fn a_game_of_ones_own_brings_its_map() {
             .contains("Our Own Survey")
     );
 }
+
+/// tools/map_shapes.py on a made-up world of two square countries: a whole
+/// country, a split one, a sea zone and water that is none; the same input
+/// gives the same bytes (Python 3 standard library, no network).
+#[test]
+fn the_shapes_tool_partitions_countries_and_sea_by_our_points() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("map-tool-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("map")).unwrap();
+    let topo = r#"{"type":"Topology","transform":{"scale":[1,1],"translate":[0,0]},
+        "arcs":[[[0,0],[10,0],[0,10],[-10,0],[0,-10]],[[20,0],[10,0],[0,10],[-10,0],[0,-10]]],
+        "objects":{"countries":{"type":"GeometryCollection","geometries":[
+          {"type":"Polygon","arcs":[[0]],"properties":{"name":"Alpha"}},
+          {"type":"Polygon","arcs":[[1]],"properties":{"name":"Beta"}}]}}}"#;
+    std::fs::write(dir.join("topo.json"), topo).unwrap();
+    std::fs::write(
+        dir.join("map/definition.txt"),
+        "title Test\nview equirect -5 35 -5 15 400\n\
+         land West = Alpha @ 5 5\n\
+         land North Beta = Beta* @ 25 8\n\
+         land South Beta = Beta* @ 25 2\n\
+         sea Sea @ 15 5\nsea - @ 15 -4\n",
+    )
+    .unwrap();
+    let run = || {
+        let out = Command::new("python3")
+            .arg(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/map_shapes.py"))
+            .arg(dir.join("topo.json"))
+            .arg(dir.join("map/definition.txt"))
+            .output()
+            .expect("python3 runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::read(dir.join("map/shapes.json")).unwrap()
+    };
+    let first = run();
+    assert_eq!(first, run(), "the tool is deterministic");
+    let shapes: serde_json::Value = serde_json::from_slice(&first).unwrap();
+    assert_eq!(shapes["width"], 400);
+    let spaces = shapes["spaces"].as_array().unwrap();
+    let names: Vec<&str> = spaces.iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["West", "North Beta", "South Beta", "Sea"]);
+    for s in spaces {
+        assert!(s["d"].as_str().unwrap().starts_with('M'), "{s}");
+    }
+    // Beta is split between its two territories, one above the other.
+    let y = |i: usize| spaces[i]["y"].as_i64().unwrap();
+    assert!(y(1) < y(2));
+    assert!(shapes["water"].as_str().unwrap().starts_with('M'));
+    assert!(
+        shapes["provenance"]
+            .as_str()
+            .unwrap()
+            .contains("public domain")
+    );
+}
