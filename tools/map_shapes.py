@@ -24,8 +24,8 @@ standard library only. The definition (our own) says, line by line:
                               as tall
     tolerance PIXELS          simplification (Douglas-Peucker), default 1.0
     min_area PIXELS2          smaller islands are dropped, default 6
-    land NAME = COUNTRY, COUNTRY*, ... @ LON LAT [@ LON LAT ...]
-    sea NAME @ LON LAT [@ LON LAT ...]
+    land NAME = COUNTRY, COUNTRY*, ... @ LON LAT [@ LON LAT ...] [label LON LAT]
+    sea NAME @ LON LAT [@ LON LAT ...] [label LON LAT]
     include PATH              another definition's lines (relative path)
 
 A land territory is the union of its countries (Natural Earth's short names,
@@ -33,7 +33,8 @@ A land territory is the union of its countries (Natural Earth's short names,
 every territory that marks it, each taking the part nearest to its own
 points (Voronoi cells of the points, in map coordinates). Sea zones are the
 Voronoi cells of the sea points over the whole view, drawn under the land.
-The first point of a space is where its label and units go. The name `-`
+The first point of a space is where its label and units go, unless `label`
+gives another place (a point that cuts nothing). The name `-`
 takes a part for no space: background land, or water that is no sea zone (a
 lake such as the Caspian). Countries no territory names are background land.
 Nothing here comes from any game's map images or polygons.
@@ -84,6 +85,7 @@ def read_definition(path, out=None):
             elif word == "min_area":
                 out["min_area"] = float(rest)
             elif word in ("land", "sea"):
+                rest, _, label = rest.partition(" label ")
                 head, *points = rest.split("@")
                 if not points:
                     sys.exit(f"{where}: a space needs at least one point")
@@ -104,6 +106,7 @@ def read_definition(path, out=None):
                     name = head
                 out["spaces"].append({
                     "kind": word, "name": name.strip(), "points": pts,
+                    "label": tuple(map(float, label.split())) if label else pts[0],
                     "countries": countries, "where": where})
             else:
                 sys.exit(f"{where}: unknown word {word!r}")
@@ -472,7 +475,7 @@ def main():
 
     spaces = []
     for s, rings in result:
-        x, y = s["xy"][0]
+        x, y = proj.point(*s["label"])
         spaces.append({
             "name": s["name"], "kind": s["kind"],
             "x": round(x), "y": round(y), "d": path_d(rings)})

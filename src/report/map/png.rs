@@ -34,7 +34,27 @@ fn fonts() -> Arc<usvg::fontdb::Database> {
 /// The SVG drawn to PNG at its own size.
 pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, MapError> {
     let pixmap = svg_to_pixels(svg)?;
-    indexed_png(pixmap.width(), pixmap.height(), pixmap.data())
+    indexed_png(
+        pixmap.width(),
+        pixmap.height(),
+        pixmap.data(),
+        &colours_named(svg),
+    )
+}
+
+/// Every `#rrggbb` colour the SVG names, sorted: the palette keeps them
+/// exactly, however few pixels have them (a capital's star, a battle).
+fn colours_named(svg: &str) -> Vec<u32> {
+    let bytes = svg.as_bytes();
+    let mut out: Vec<u32> = bytes
+        .windows(7)
+        .filter(|w| w[0] == b'#' && w[1..].iter().all(u8::is_ascii_hexdigit))
+        .filter_map(|w| u32::from_str_radix(std::str::from_utf8(&w[1..]).ok()?, 16).ok())
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out.truncate(128);
+    out
 }
 
 /// The SVG drawn to pixels (the PNG without its encoding; for the
@@ -54,10 +74,10 @@ pub fn svg_to_pixels(svg: &str) -> Result<tiny_skia::Pixmap, MapError> {
 }
 
 /// The pixels (opaque RGBA: the map paints its whole canvas) as an
-/// indexed-colour PNG: the 256 most frequent colours, every other colour
-/// (the anti-aliased edges) drawn in its nearest one. A third of the bytes
-/// of true colour, for mail.
-fn indexed_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, MapError> {
+/// indexed-colour PNG: the colours the SVG names, then the most frequent
+/// others up to 256, every other colour (the anti-aliased edges) drawn in
+/// its nearest one. A quarter of the bytes of true colour, for mail.
+fn indexed_png(width: u32, height: u32, rgba: &[u8], named: &[u32]) -> Result<Vec<u8>, MapError> {
     use std::collections::HashMap;
     let rgb = |px: &[u8]| u32::from_be_bytes([0, px[0], px[1], px[2]]);
     // Neighbouring pixels are mostly the same colour: count runs.
@@ -82,7 +102,15 @@ fn indexed_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, MapError
     // Most frequent first; equal counts by colour, so the palette never
     // depends on the hash map's order.
     by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let palette: Vec<u32> = by_count.iter().take(256).map(|(c, _)| *c).collect();
+    let mut palette: Vec<u32> = named.to_vec();
+    for (c, _) in &by_count {
+        if palette.len() == 256 {
+            break;
+        }
+        if !named.contains(c) {
+            palette.push(*c);
+        }
+    }
     let split = |c: u32| {
         let [_, r, g, b] = c.to_be_bytes();
         (i32::from(r), i32::from(g), i32::from(b))
@@ -91,7 +119,10 @@ fn indexed_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, MapError
     for (i, c) in palette.iter().enumerate() {
         index.insert(*c, i as u8);
     }
-    for (c, _) in &by_count[palette.len()..] {
+    for (c, _) in &by_count {
+        if index.contains_key(c) {
+            continue;
+        }
         let (r, g, b) = split(*c);
         let nearest = palette
             .iter()
