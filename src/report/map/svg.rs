@@ -274,7 +274,13 @@ pub fn render_svg(
         let (x, y) = (sh.x as f32, sh.y as f32);
         let name = game.space_name(id);
         let territory = game.territory(id);
-        let ipc = territory.and_then(|t| t.ipc).unwrap_or(0);
+        let convoy = game.sea_zone(id).and_then(|z| z.convoy.as_ref());
+        // A convoy zone shows its value and, when held, its holder.
+        let ipc = territory
+            .and_then(|t| t.ipc)
+            .or(convoy.map(|c| c.value))
+            .unwrap_or(0);
+        let holder = convoy.and(state.owner[s]);
         let capital = territory.is_some() && capitals.iter().any(|c| c.eq_ignore_ascii_case(name));
         let victory = territory.is_some_and(|t| t.victory_city);
         let text = label(name);
@@ -285,7 +291,9 @@ pub fn render_svg(
         } else {
             0.0
         };
-        let marks_w = if capital { 11.0 } else { 0.0 } + if victory { 10.0 } else { 0.0 };
+        let marks_w = if capital { 11.0 } else { 0.0 }
+            + if victory { 10.0 } else { 0.0 }
+            + if holder.is_some() { 12.0 } else { 0.0 };
         let name_w = text_width(text, size);
         let total = marks_w + name_w + if ipc > 0 { ipc_w + 2.0 } else { 0.0 };
         let mut cx = x - total / 2.0;
@@ -306,6 +314,16 @@ pub fn render_svg(
                 y - 3.0
             );
             cx += 10.0;
+        }
+        if let Some(p) = holder {
+            let _ = writeln!(
+                out,
+                "<rect class=\"convoy\" x=\"{:.1}\" y=\"{:.1}\" width=\"9\" height=\"9\" fill=\"{}\" stroke=\"#fff\" stroke-width=\"0.8\"/>",
+                cx + 1.0,
+                y - 8.0,
+                colours(game, p).0
+            );
+            cx += 12.0;
         }
         let colour = if territory.is_some() {
             "#1d1d1d"
@@ -441,6 +459,19 @@ fn legend(out: &mut String, game: &GameDef, shapes: &Shapes, top: u32) {
         x + 16.0
     );
     x += 16.0 + text_width("IPC value", 10.0) + 14.0;
+    let convoys = (0..game.space_count()).any(|s| {
+        game.sea_zone(SpaceId(s))
+            .is_some_and(|z| z.convoy.is_some())
+    });
+    if convoys {
+        let _ = writeln!(
+            out,
+            "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"9\" height=\"9\" fill=\"#4d4d4d\"/><text x=\"{:.1}\" y=\"{y:.1}\">convoy zone's holder</text>",
+            y - 8.5,
+            x + 13.0
+        );
+        x += 13.0 + text_width("convoy zone's holder", 10.0) + 14.0;
+    }
     let _ = writeln!(
         out,
         "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"14\" height=\"10\" fill=\"none\" stroke=\"{CAPTURED}\" stroke-width=\"2.5\"/><text x=\"{:.1}\" y=\"{y:.1}\">changed hands this turn</text>",
