@@ -269,8 +269,8 @@ impl MapView {
         }
     }
 
-    /// The view after adjudication entry `seq` of a log: its caption and
-    /// what it changed.
+    /// The view after an adjudication entry of a log: its caption and what
+    /// its message changed.
     pub fn after(game: &GameDef, entry: &Entry) -> MapView {
         match &entry.body {
             Body::Adjudication(a) => MapView {
