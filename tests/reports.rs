@@ -185,6 +185,7 @@ fn fixed_report() -> TurnReport {
             head: HEX_A.into(),
             verify: VERIFY_HINT.replace("HEAD", HEX_A),
         },
+        map: None,
     }
 }
 

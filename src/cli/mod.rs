@@ -11,6 +11,7 @@ mod demo;
 mod import_triplea;
 mod ingest;
 mod log_cmd;
+mod map;
 mod match_cmd;
 mod odds;
 mod report;
@@ -50,6 +51,9 @@ enum Command {
     Show(match_cmd::ShowArgs),
     /// Re-render the turn report of an adjudication entry from the match log.
     Report(report::ReportArgs),
+    /// Draw the board as a map: `map --game aae --out map.png`, or a match's
+    /// board after its last (or `--entry`) adjudication.
+    Map(map::MapArgs),
     /// Print a JSON Schema (`schema orders`) for editors with a YAML language server.
     Schema(schema::SchemaArgs),
     /// Run the mail daemon (docs/daemon.md); `--demo` plays a turn by mail.
@@ -79,6 +83,7 @@ pub fn main() -> ExitCode {
         Command::Submit(args) => match_cmd::submit(args),
         Command::Show(args) => match_cmd::show(args),
         Command::Report(args) => report::run(args),
+        Command::Map(args) => map::run(args),
         Command::Schema(args) => schema::run(args),
         Command::Run(args) => run::run(args),
         Command::Ingest(args) => ingest::run(args),

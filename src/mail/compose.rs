@@ -5,8 +5,9 @@
 
 use std::time::SystemTime;
 
+use lettre::message::header::ContentType;
 use lettre::message::header::{HeaderName, HeaderValue};
-use lettre::message::{Mailbox as LettreMailbox, MultiPart, SinglePart};
+use lettre::message::{Attachment, Mailbox as LettreMailbox, MultiPart, SinglePart};
 use sha2::{Digest, Sha256};
 
 use crate::control_chars::{Target, escape};
@@ -164,8 +165,33 @@ fn check_id(name: &str, id: &str) -> Result<(), ComposeError> {
     Ok(())
 }
 
+/// An image a message carries: the map of a turn report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MailImage {
+    /// Its Content-ID, without angle brackets: the HTML part shows it as
+    /// `<img src="cid:CONTENT-ID">`.
+    pub content_id: String,
+    /// The file name a mail program saves it under (`map.png`).
+    pub filename: String,
+    /// The PNG.
+    pub png: Vec<u8>,
+}
+
 /// Builds `out` into bytes.
 pub fn compose(out: &Outgoing) -> Result<Composed, ComposeError> {
+    compose_with_image(out, None)
+}
+
+/// Builds `out` into bytes with an image. With an HTML part the message is
+/// `multipart/related`: the text and HTML alternatives, then the PNG once,
+/// inline under its Content-ID and with its file name, so the HTML shows it
+/// and a mail program lists it as an attachment to save (one copy keeps a
+/// report with the map under 400 KB). Without HTML the PNG is attached to
+/// the text (`multipart/mixed`).
+pub fn compose_with_image(
+    out: &Outgoing,
+    image: Option<&MailImage>,
+) -> Result<Composed, ComposeError> {
     if out.to.is_empty() {
         return Err(ComposeError::NoRecipients);
     }
@@ -245,12 +271,33 @@ pub fn compose(out: &Outgoing) -> Result<Composed, ComposeError> {
     // sequence in them must show, not act. Only the mail changes; the log
     // keeps the exact text.
     let text = escape(&out.text, Target::MailText).into_owned();
-    let message = match &out.html {
-        Some(html) => builder.multipart(MultiPart::alternative_plain_html(
+    let png = ContentType::parse("image/png").expect("a valid content type");
+    if let Some(img) = image {
+        check_id("Content-ID", &img.content_id)?;
+        check_value("filename", &img.filename)?;
+    }
+    let message = match (&out.html, image) {
+        (Some(html), None) => builder.multipart(MultiPart::alternative_plain_html(
             text,
             escape(html, Target::MailHtml).into_owned(),
         )),
-        None => builder.singlepart(SinglePart::plain(text)),
+        (None, None) => builder.singlepart(SinglePart::plain(text)),
+        (Some(html), Some(img)) => builder.multipart(
+            MultiPart::related()
+                .multipart(MultiPart::alternative_plain_html(
+                    text,
+                    escape(html, Target::MailHtml).into_owned(),
+                ))
+                .singlepart(
+                    Attachment::new_inline_with_name(img.content_id.clone(), img.filename.clone())
+                        .body(img.png.clone(), png),
+                ),
+        ),
+        (None, Some(img)) => builder.multipart(
+            MultiPart::mixed()
+                .singlepart(SinglePart::plain(text))
+                .singlepart(Attachment::new(img.filename.clone()).body(img.png.clone(), png)),
+        ),
     }
     .map_err(|e| ComposeError::Build(e.to_string()))?;
 

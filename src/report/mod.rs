@@ -7,5 +7,6 @@
 pub mod board;
 pub mod help;
 pub mod mail;
+pub mod map;
 pub mod templates;
 pub mod turn;

@@ -66,6 +66,9 @@ pub struct TurnReport {
     pub skeleton: String,
     /// The audit trail.
     pub trust: Trust,
+    /// The Content-ID of the map this mail carries (`src/report/map/`),
+    /// which the HTML shows as `cid:`; none for a mail without it.
+    pub map: Option<String>,
 }
 
 /// One power's IPCs.
@@ -125,6 +128,12 @@ pub struct DueView {
 }
 
 impl TurnReport {
+    /// The report for a mail that carries the map as image `content_id`.
+    pub fn with_map(mut self, content_id: &str) -> TurnReport {
+        self.map = Some(content_id.to_owned());
+        self
+    }
+
     /// The report as a reader in time zone `zone` sees it (the deadline in
     /// their zone too).
     pub fn for_reader(mut self, zone: Option<&str>) -> TurnReport {
@@ -366,6 +375,7 @@ pub fn turn_report_from(
             head: head.clone(),
             verify: VERIFY_HINT.replace("HEAD", &head),
         },
+        map: None,
     })
 }
 

@@ -1,0 +1,518 @@
+//! The map as SVG: our own drawing over the board's shapes. Plain SVG 1.1
+//! (paths, rectangles, circles, text), no scripts, no external resources;
+//! text names the bundled font first (`png`), then the reader's sans-serif.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use super::{MapError, MapView, Shapes};
+use crate::rules::state::GameState;
+use crate::rules::{GameDef, SpaceId};
+
+/// Height of the title band above the map.
+const TITLE: u32 = 40;
+/// Height of one line of the legend below the map.
+const LEGEND_LINE: u32 = 18;
+/// The font, first the bundled one.
+const FONT: &str = "DejaVu Sans Condensed, DejaVu Sans, Arial Narrow, sans-serif";
+/// Label text size.
+const LABEL: f32 = 9.0;
+/// Unit types on one line of a badge.
+const BADGE_TYPES: usize = 3;
+
+const SEA: &str = "#a9cce6";
+const SEA_ZONE: &str = "#bcd9ee";
+const OFF_BOARD: &str = "#d6d3cb";
+const NEUTRAL: &str = "#f5f1e3";
+const CAPTURED: &str = "#f2600c";
+const BATTLE: &str = "#c8102e";
+
+/// A power's colours: strong (units, legend) and tint (its territories).
+/// The usual colours of the boards where the power is known; others from a
+/// fixed list, by the power's place in the game.
+fn colours(game: &GameDef, power: usize) -> (&'static str, &'static str) {
+    let known = match game.powers()[power].name.as_str() {
+        "Germany" => Some(("#4d4d4d", "#b4b4b4")),
+        "Soviet Union" => Some(("#9e2b22", "#dfa198")),
+        "Japan" => Some(("#c97a12", "#f1c98a")),
+        "United Kingdom" => Some(("#8f6a35", "#d9b57a")),
+        "Italy" => Some(("#6b4325", "#b39274")),
+        "United States" => Some(("#4f6b1f", "#b9cf8c")),
+        "China" => Some(("#1f6f5c", "#86c2ae")),
+        "France" => Some(("#2b54a0", "#a8bce4")),
+        "ANZAC" => Some(("#37585a", "#a9c2c2")),
+        "Middle East" => Some(("#7d5a9c", "#cfbfe0")),
+        _ => None,
+    };
+    known.unwrap_or({
+        const OTHERS: [(&str, &str); 6] = [
+            ("#5b3f8c", "#c9bde2"),
+            ("#8c3f6e", "#e2bdd3"),
+            ("#3f8c7a", "#bde2d9"),
+            ("#8c7a3f", "#e2d9bd"),
+            ("#3f4f8c", "#bdc5e2"),
+            ("#8c4f3f", "#e2c5bd"),
+        ];
+        OTHERS[power % OTHERS.len()]
+    })
+}
+
+/// A unit type's short name on the badges: `inf`, `ftr`, ...
+pub fn abbreviation(name: &str) -> String {
+    let known = match name.to_lowercase().as_str() {
+        "infantry" => "inf",
+        "mechanized infantry" | "mech infantry" => "mech",
+        "artillery" => "art",
+        "armor" | "armour" | "tank" => "arm",
+        "fighter" => "ftr",
+        "tactical bomber" => "tac",
+        "bomber" => "bmb",
+        "transport" => "trn",
+        "submarine" => "sub",
+        "destroyer" => "dd",
+        "cruiser" => "ca",
+        "battleship" => "bb",
+        "carrier" | "aircraft carrier" => "cv",
+        "aa gun" | "antiaircraft gun" => "aa",
+        "industrial complex" => "ic",
+        _ => "",
+    };
+    if known.is_empty() {
+        name.chars()
+            .filter(|c| c.is_alphanumeric())
+            .take(3)
+            .collect::<String>()
+            .to_lowercase()
+    } else {
+        known.to_owned()
+    }
+}
+
+/// XML text and attribute values.
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The advance widths of ' ' to '~' in the bundled font (DejaVu Sans
+/// Condensed Bold), in units of 1/2048 em, read from the font with
+/// fontTools.
+const ADVANCE: [u16; 95] = [
+    641, 840, 960, 1544, 1282, 1846, 1607, 564, 842, 842, 963, 1544, 700, 765, 700, 673, 1282,
+    1282, 1282, 1282, 1282, 1282, 1282, 1282, 1282, 1282, 737, 737, 1544, 1544, 1544, 1069, 1843,
+    1426, 1404, 1352, 1530, 1259, 1259, 1512, 1542, 685, 685, 1428, 1174, 1834, 1542, 1566, 1350,
+    1566, 1419, 1327, 1257, 1496, 1426, 2033, 1421, 1334, 1336, 842, 673, 842, 1544, 921, 921,
+    1243, 1319, 1092, 1319, 1250, 801, 1319, 1312, 631, 631, 1225, 631, 1920, 1312, 1266, 1319,
+    1319, 909, 1097, 881, 1312, 1201, 1702, 1188, 1201, 1072, 1312, 673, 1312, 1544,
+];
+
+/// The width of a text in the bundled font at `size` (other characters
+/// than ASCII taken as a wide letter).
+fn text_width(s: &str, size: f32) -> f32 {
+    let units: u32 = s
+        .chars()
+        .map(|c| {
+            let i = c as usize;
+            if (32..127).contains(&i) {
+                u32::from(ADVANCE[i - 32])
+            } else {
+                1400
+            }
+        })
+        .sum();
+    units as f32 * size / 2048.0
+}
+
+/// A space's label on the map: the number alone for a numbered sea zone.
+fn label(name: &str) -> &str {
+    name.strip_prefix("Sea Zone ").unwrap_or(name)
+}
+
+/// A five-pointed star centred on (x, y).
+fn star(x: f32, y: f32, r: f32) -> String {
+    let mut d = String::new();
+    for i in 0..10 {
+        let radius = if i % 2 == 0 { r } else { r * 0.45 };
+        let a = std::f32::consts::PI * (i as f32) / 5.0 - std::f32::consts::FRAC_PI_2;
+        let _ = write!(
+            d,
+            "{}{:.1} {:.1}",
+            if i == 0 { "M" } else { "L" },
+            x + radius * a.cos(),
+            y + radius * a.sin()
+        );
+    }
+    d.push('Z');
+    d
+}
+
+/// The battle marker: a red disc with crossed swords' lines, at (x, y).
+fn battle_marker(out: &mut String, x: f32, y: f32) {
+    let _ = writeln!(
+        out,
+        "<g class=\"battle\"><circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"7\" fill=\"{BATTLE}\" stroke=\"#fff\" stroke-width=\"1.2\"/>\
+         <path d=\"M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}\" stroke=\"#fff\" stroke-width=\"1.8\" stroke-linecap=\"round\"/></g>",
+        x - 3.5,
+        y - 3.5,
+        x + 3.5,
+        y + 3.5,
+        x + 3.5,
+        y - 3.5,
+        x - 3.5,
+        y + 3.5
+    );
+}
+
+/// The board drawn as SVG: owners by colour, units by type and count on a
+/// badge per power, IPC values, capitals and victory cities, what `view`
+/// highlights, and a legend.
+pub fn render_svg(
+    game: &GameDef,
+    shapes: &Shapes,
+    state: &GameState,
+    view: &MapView,
+) -> Result<String, MapError> {
+    let fitted = shapes.fit(game)?;
+    let w = shapes.width;
+    let legend_lines = 4;
+    let h = TITLE + shapes.height + legend_lines * LEGEND_LINE + 12;
+    let mut out = String::with_capacity(96 * 1024);
+    let _ = writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \
+         font-family=\"{FONT}\" font-weight=\"bold\">"
+    );
+    let _ = writeln!(
+        out,
+        "<title>{}</title>\n<rect width=\"{w}\" height=\"{h}\" fill=\"#f7f5f0\"/>",
+        esc(&game.files().game.name)
+    );
+    // Title band.
+    let _ = writeln!(
+        out,
+        "<text x=\"10\" y=\"18\" font-size=\"15\" fill=\"#222\">{}</text>\n\
+         <text x=\"10\" y=\"34\" font-size=\"11\" fill=\"#444\">{}</text>",
+        esc(&game.files().game.name),
+        esc(&view.caption)
+    );
+    let _ = writeln!(out, "<g transform=\"translate(0 {TITLE})\">");
+    let _ = writeln!(
+        out,
+        "<rect width=\"{w}\" height=\"{}\" fill=\"{SEA}\"/>",
+        shapes.height
+    );
+
+    // Sea zones, then the water that is none, then land.
+    let _ = writeln!(
+        out,
+        "<g fill=\"{SEA_ZONE}\" stroke=\"#ffffff\" stroke-width=\"1\">"
+    );
+    for (s, sh) in fitted.iter().enumerate() {
+        if game.is_sea(SpaceId(s)) && !sh.d.is_empty() {
+            let _ = writeln!(out, "<path d=\"{}\"/>", sh.d);
+        }
+    }
+    let _ = writeln!(out, "</g>");
+    let _ = writeln!(
+        out,
+        "<path d=\"{}\" fill=\"{SEA}\"/>\n<path d=\"{}\" fill=\"{OFF_BOARD}\" stroke=\"#b8b0a0\" stroke-width=\"0.6\"/>",
+        shapes.water, shapes.background
+    );
+    let _ = writeln!(
+        out,
+        "<g stroke=\"#4a4a4a\" stroke-width=\"0.8\" stroke-linejoin=\"round\" fill-rule=\"evenodd\">"
+    );
+    for (s, sh) in fitted.iter().enumerate() {
+        let id = SpaceId(s);
+        if game.is_sea(id) {
+            continue;
+        }
+        let fill = state.owner[s].map_or(NEUTRAL, |p| colours(game, p).1);
+        if sh.d.is_empty() {
+            let _ = writeln!(
+                out,
+                "<circle cx=\"{}\" cy=\"{}\" r=\"5\" fill=\"{fill}\"/>",
+                sh.x, sh.y
+            );
+        } else {
+            let _ = writeln!(out, "<path d=\"{}\" fill=\"{fill}\"/>", sh.d);
+        }
+    }
+    let _ = writeln!(out, "</g>");
+
+    // What changed hands: a bright outline.
+    for &id in &view.highlights.captured {
+        let sh = fitted[id.0];
+        if sh.d.is_empty() {
+            let _ = writeln!(
+                out,
+                "<circle class=\"captured\" cx=\"{}\" cy=\"{}\" r=\"7\" fill=\"none\" stroke=\"{CAPTURED}\" stroke-width=\"2.5\"/>",
+                sh.x, sh.y
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "<path class=\"captured\" d=\"{}\" fill=\"none\" stroke=\"{CAPTURED}\" stroke-width=\"2.5\" stroke-linejoin=\"round\"/>",
+                sh.d
+            );
+        }
+    }
+
+    // Labels, markers and units, land over sea so that coasts stay readable.
+    let capitals: Vec<&str> = game
+        .powers()
+        .iter()
+        .filter_map(|p| p.capital.as_deref())
+        .collect();
+    let mut order: Vec<usize> = (0..fitted.len()).collect();
+    order.sort_by_key(|&s| !game.is_sea(SpaceId(s)));
+    for s in order {
+        let id = SpaceId(s);
+        let sh = fitted[s];
+        let (x, y) = (sh.x as f32, sh.y as f32);
+        let name = game.space_name(id);
+        let territory = game.territory(id);
+        let convoy = game.sea_zone(id).and_then(|z| z.convoy.as_ref());
+        // A convoy zone shows its value and, when held, its holder.
+        let ipc = territory
+            .and_then(|t| t.ipc)
+            .or(convoy.map(|c| c.value))
+            .unwrap_or(0);
+        let holder = convoy.and(state.owner[s]);
+        let capital = territory.is_some() && capitals.iter().any(|c| c.eq_ignore_ascii_case(name));
+        let victory = territory.is_some_and(|t| t.victory_city);
+        let text = label(name);
+        let size = if territory.is_some() { LABEL } else { 8.0 };
+        let ipc_text = ipc.to_string();
+        let ipc_w = if ipc > 0 {
+            text_width(&ipc_text, 8.0) + 4.0
+        } else {
+            0.0
+        };
+        let marks_w = if capital { 11.0 } else { 0.0 }
+            + if victory { 10.0 } else { 0.0 }
+            + if holder.is_some() { 12.0 } else { 0.0 };
+        let name_w = text_width(text, size);
+        let total = marks_w + name_w + if ipc > 0 { ipc_w + 2.0 } else { 0.0 };
+        let mut cx = x - total / 2.0;
+        let _ = writeln!(out, "<g class=\"space\">");
+        if capital {
+            let _ = writeln!(
+                out,
+                "<path class=\"capital\" d=\"{}\" fill=\"#ffd21f\" stroke=\"#222\" stroke-width=\"0.7\"/>",
+                star(cx + 5.0, y - 3.0, 5.5)
+            );
+            cx += 11.0;
+        }
+        if victory {
+            let _ = writeln!(
+                out,
+                "<circle class=\"victory\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"3.6\" fill=\"#fff\" stroke=\"#222\" stroke-width=\"1.6\"/>",
+                cx + 4.5,
+                y - 3.0
+            );
+            cx += 10.0;
+        }
+        if let Some(p) = holder {
+            let _ = writeln!(
+                out,
+                "<rect class=\"convoy\" x=\"{:.1}\" y=\"{:.1}\" width=\"9\" height=\"9\" fill=\"{}\" stroke=\"#fff\" stroke-width=\"0.8\"/>",
+                cx + 1.0,
+                y - 8.0,
+                colours(game, p).0
+            );
+            cx += 12.0;
+        }
+        let colour = if territory.is_some() {
+            "#1d1d1d"
+        } else {
+            "#2d5878"
+        };
+        let _ = writeln!(
+            out,
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"{size}\" fill=\"{colour}\" stroke=\"#ffffff\" stroke-width=\"2.2\" stroke-opacity=\"0.75\" paint-order=\"stroke\" stroke-linejoin=\"round\">{}</text>",
+            cx,
+            y,
+            esc(text)
+        );
+        cx += name_w + 2.0;
+        if ipc > 0 {
+            let _ = writeln!(
+                out,
+                "<rect class=\"ipc\" x=\"{cx:.1}\" y=\"{:.1}\" width=\"{ipc_w:.1}\" height=\"10\" rx=\"2\" fill=\"#1d1d1d\"/>\
+                 <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"8\" fill=\"#fff\" text-anchor=\"middle\">{ipc_text}</text>",
+                y - 8.0,
+                cx + ipc_w / 2.0,
+                y - 0.5
+            );
+        }
+        if view.highlights.battles.contains(&id) {
+            battle_marker(&mut out, x, y - 15.0);
+        }
+        // One badge per power: `3 inf 2 arm 1 ftr`.
+        let mut by_power: BTreeMap<usize, BTreeMap<usize, u32>> = BTreeMap::new();
+        for u in state.units_at(id) {
+            *by_power
+                .entry(u.owner)
+                .or_default()
+                .entry(u.unit)
+                .or_default() += 1;
+        }
+        let mut by = y + 3.0;
+        for (p, types) in &by_power {
+            let entries: Vec<String> = types
+                .iter()
+                .map(|(u, n)| format!("{n} {}", abbreviation(&game.unit_types()[*u].name)))
+                .collect();
+            // Three unit types a line, so that a big stack stays narrow.
+            for chunk in entries.chunks(BADGE_TYPES) {
+                let text = chunk.join(" ");
+                let bw = text_width(&text, 8.0) + 6.0;
+                let _ = writeln!(
+                    out,
+                    "<rect class=\"units\" x=\"{:.1}\" y=\"{by:.1}\" width=\"{bw:.1}\" height=\"11\" rx=\"2.5\" fill=\"{}\" stroke=\"#fff\" stroke-width=\"0.6\"/>\
+                     <text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"8\" fill=\"#fff\" text-anchor=\"middle\">{}</text>",
+                    x - bw / 2.0,
+                    colours(game, *p).0,
+                    by + 8.3,
+                    esc(&text)
+                );
+                by += 11.5;
+            }
+        }
+        let damage = state.damage_at(id);
+        if damage > 0 {
+            let t = format!("ic damage {damage}");
+            let bw = text_width(&t, 8.0) + 6.0;
+            let _ = writeln!(
+                out,
+                "<rect x=\"{:.1}\" y=\"{by:.1}\" width=\"{bw:.1}\" height=\"11\" rx=\"2.5\" fill=\"{BATTLE}\"/>\
+                 <text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"8\" fill=\"#fff\" text-anchor=\"middle\">{t}</text>",
+                x - bw / 2.0,
+                by + 8.3
+            );
+        }
+        let _ = writeln!(out, "</g>");
+    }
+    let _ = writeln!(out, "</g>");
+    legend(&mut out, game, shapes, TITLE + shapes.height + 4);
+    out.push_str("</svg>\n");
+    Ok(out)
+}
+
+/// The legend under the map: the powers' colours, the markers, the units'
+/// short names and the geography's source.
+fn legend(out: &mut String, game: &GameDef, shapes: &Shapes, top: u32) {
+    let _ = writeln!(out, "<g class=\"legend\" font-size=\"10\" fill=\"#222\">");
+    let line = |n: u32| (top + n * LEGEND_LINE + 13) as f32;
+    // Powers.
+    let mut x = 10.0;
+    let y = line(0);
+    for p in 0..game.powers().len() {
+        let (strong, tint) = colours(game, p);
+        let name = &game.powers()[p].name;
+        let _ = writeln!(
+            out,
+            "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"14\" height=\"10\" fill=\"{tint}\" stroke=\"{strong}\" stroke-width=\"2\"/>\
+             <text x=\"{:.1}\" y=\"{y:.1}\">{}</text>",
+            y - 9.0,
+            x + 18.0,
+            esc(name)
+        );
+        x += 18.0 + text_width(name, 10.0) + 14.0;
+    }
+    let _ = writeln!(
+        out,
+        "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"14\" height=\"10\" fill=\"{NEUTRAL}\" stroke=\"#4a4a4a\" stroke-width=\"0.8\"/>\
+         <text x=\"{:.1}\" y=\"{y:.1}\">neutral</text>",
+        y - 9.0,
+        x + 18.0
+    );
+    // Markers.
+    let y = line(1);
+    let mut x = 10.0;
+    let _ = writeln!(
+        out,
+        "<path d=\"{}\" fill=\"#ffd21f\" stroke=\"#222\" stroke-width=\"0.7\"/><text x=\"{:.1}\" y=\"{y:.1}\">capital</text>",
+        star(x + 5.0, y - 4.0, 5.5),
+        x + 14.0
+    );
+    x += 14.0 + text_width("capital", 10.0) + 14.0;
+    if (0..game.space_count()).any(|s| game.territory(SpaceId(s)).is_some_and(|t| t.victory_city)) {
+        let _ = writeln!(
+            out,
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3.6\" fill=\"#fff\" stroke=\"#222\" stroke-width=\"1.6\"/><text x=\"{:.1}\" y=\"{y:.1}\">victory city</text>",
+            x + 4.0,
+            y - 4.0,
+            x + 12.0
+        );
+        x += 12.0 + text_width("victory city", 10.0) + 14.0;
+    }
+    let _ = writeln!(
+        out,
+        "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"12\" height=\"10\" rx=\"2\" fill=\"#1d1d1d\"/><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"8\" fill=\"#fff\" text-anchor=\"middle\">5</text><text x=\"{:.1}\" y=\"{y:.1}\">IPC value</text>",
+        y - 9.0,
+        x + 6.0,
+        y - 1.5,
+        x + 16.0
+    );
+    x += 16.0 + text_width("IPC value", 10.0) + 14.0;
+    let convoys = (0..game.space_count()).any(|s| {
+        game.sea_zone(SpaceId(s))
+            .is_some_and(|z| z.convoy.is_some())
+    });
+    if convoys {
+        let _ = writeln!(
+            out,
+            "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"9\" height=\"9\" fill=\"#4d4d4d\"/><text x=\"{:.1}\" y=\"{y:.1}\">convoy zone's holder</text>",
+            y - 8.5,
+            x + 13.0
+        );
+        x += 13.0 + text_width("convoy zone's holder", 10.0) + 14.0;
+    }
+    let _ = writeln!(
+        out,
+        "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"14\" height=\"10\" fill=\"none\" stroke=\"{CAPTURED}\" stroke-width=\"2.5\"/><text x=\"{:.1}\" y=\"{y:.1}\">changed hands this turn</text>",
+        y - 9.0,
+        x + 18.0
+    );
+    x += 18.0 + text_width("changed hands this turn", 10.0) + 14.0;
+    battle_marker(out, x + 7.0, y - 4.0);
+    let _ = writeln!(
+        out,
+        "<text x=\"{:.1}\" y=\"{y:.1}\">battle this turn</text>",
+        x + 18.0
+    );
+    x += 18.0 + text_width("battle this turn", 10.0) + 14.0;
+    let _ = writeln!(
+        out,
+        "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"30\" height=\"11\" rx=\"2.5\" fill=\"#4d4d4d\"/><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"8\" fill=\"#fff\" text-anchor=\"middle\">3 inf</text><text x=\"{:.1}\" y=\"{y:.1}\">units, in their owner's colour</text>",
+        y - 9.5,
+        x + 15.0,
+        y - 1.2,
+        x + 34.0
+    );
+    // Units' short names.
+    let mut names: Vec<String> = Vec::new();
+    for u in game.unit_types() {
+        let entry = format!("{} {}", abbreviation(&u.name), u.name);
+        if !names.contains(&entry) {
+            names.push(entry);
+        }
+    }
+    let _ = writeln!(
+        out,
+        "<text x=\"10\" y=\"{:.1}\">{}</text>",
+        line(2),
+        esc(&format!("Units: {}", names.join(" \u{b7} ")))
+    );
+    let _ = writeln!(
+        out,
+        "<text x=\"10\" y=\"{:.1}\" font-size=\"8\" fill=\"#666\">{}</text>",
+        line(3),
+        esc(&shapes.provenance)
+    );
+    let _ = writeln!(out, "</g>");
+}
