@@ -13,6 +13,7 @@ mod ingest;
 mod log_cmd;
 mod match_cmd;
 mod odds;
+mod organise;
 mod report;
 mod run;
 mod scenario;
@@ -46,6 +47,8 @@ enum Command {
     New(match_cmd::NewArgs),
     /// Submit one power's orders to a match, as the mail daemon would.
     Submit(match_cmd::SubmitArgs),
+    /// An organiser's action: pause, resume, extend, replace, absent, forfeit, resign, ruling.
+    Organise(organise::OrganiseArgs),
     /// Show a match: the board, treasuries, whose turn and which stage.
     Show(match_cmd::ShowArgs),
     /// Re-render the turn report of an adjudication entry from the match log.
@@ -77,6 +80,7 @@ pub fn main() -> ExitCode {
         Command::Scenario(args) => scenario::run(args),
         Command::New(args) => match_cmd::new(args),
         Command::Submit(args) => match_cmd::submit(args),
+        Command::Organise(args) => organise::run(args),
         Command::Show(args) => match_cmd::show(args),
         Command::Report(args) => report::run(args),
         Command::Schema(args) => schema::run(args),

@@ -45,6 +45,10 @@ pub struct PlayersFile {
     /// Addresses that get every turn report but send no orders.
     #[serde(default)]
     pub observers: Vec<Observer>,
+    /// The match's organisers: each gets every report and notice, and acts
+    /// on the match with their own secret (`docs/daemon.md`, "Organisers").
+    #[serde(default)]
+    pub organisers: Vec<Observer>,
     /// A public randomness beacon mixed into every turn key, and where to
     /// fetch its rounds (`docs/dice.md` §3, "Beacon"); none by default.
     #[serde(default)]
@@ -65,6 +69,19 @@ pub struct MatchDeadlines {
     /// `wait` or `pass`.
     #[serde(default)]
     pub no_orders: Option<String>,
+    /// What an organiser's `absent` does: `extend` (the absent player's
+    /// deadlines move past the absence, the default) or `play` (their
+    /// stages are played with no orders meanwhile).
+    #[serde(default)]
+    pub absence: Option<String>,
+    /// After how many missed deadlines of one power the organisers are
+    /// alerted and `escalation` applies; none by default.
+    #[serde(default)]
+    pub escalate_after: Option<u32>,
+    /// `standing` (the power is played with no orders at each deadline
+    /// from then on, the default) or `forfeit`.
+    #[serde(default)]
+    pub escalation: Option<String>,
 }
 
 /// An observer of a match.
@@ -329,6 +346,11 @@ impl Match {
         &self.state
     }
 
+    /// The match's directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// The log.
     pub fn log(&self) -> &MatchLog {
         &self.log
@@ -341,7 +363,11 @@ impl Match {
     pub fn record(&mut self, body: Body) -> Result<Written, MatchError> {
         if !matches!(
             body,
-            Body::Received(_) | Body::Welcome(_) | Body::Deadline(_)
+            Body::Received(_)
+                | Body::Welcome(_)
+                | Body::Deadline(_)
+                | Body::Organiser(_)
+                | Body::Escalation(_)
         ) {
             return Err(MatchError::Invalid(format!(
                 "a {} entry is written by the match itself, not recorded",
@@ -369,6 +395,11 @@ impl Match {
         };
         let to_move = self.state.current_power(game);
         let power_name = game.powers()[power_id].name.clone();
+        if let Some(end) = self.log.chain().ended() {
+            return Ok(Err(vec![general(format!(
+                "the match ended at log entry {end} (a side forfeited or resigned); it takes no more orders"
+            ))]));
+        }
         let message = match parse_message(game, yaml) {
             Ok(m) => m,
             Err(errors) => return Ok(Err(errors)),
@@ -630,6 +661,30 @@ fn check_players(game: &GameDef, players: &PlayersFile) -> Result<Vec<PlayerEntr
                 game.powers()[p].name
             ));
         }
+    }
+    for (i, o) in players.organisers.iter().enumerate() {
+        if o.name.trim().is_empty() {
+            problems.push(format!("organiser {}: needs a name", i + 1));
+        } else if players.organisers[..i]
+            .iter()
+            .any(|x| x.name.trim().eq_ignore_ascii_case(o.name.trim()))
+        {
+            problems.push(format!("organiser {} is listed twice", o.name));
+        }
+        if !o.email.contains('@') {
+            problems.push(format!(
+                "organiser {}: {:?} is not an email address",
+                o.name, o.email
+            ));
+        }
+        if let Some(tz) = &o.time_zone
+            && let Err(e) = super::deadlines::parse_time_zone(tz)
+        {
+            problems.push(format!("organiser {}: time_zone: {e}", o.name));
+        }
+    }
+    if let Err(errs) = super::organise::LeagueSettings::of(players.deadlines.as_ref()) {
+        problems.extend(errs.into_iter().map(|(k, e)| format!("{k}: {e}")));
     }
     for o in &players.observers {
         if !o.email.contains('@') {
