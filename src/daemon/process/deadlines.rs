@@ -143,12 +143,13 @@ impl Daemon {
         // Each pass adjudicates a stage and starts the next one's clock;
         // the bound only guards against a policy that cannot advance.
         for _ in 0..64 {
-            self.ensure_pass_reports(id, &m, &roster)?;
             if m.log().chain().paused().is_some() {
                 // Resuming writes to the log, which brings the next look.
+                self.ensure_pass_reports(id, &m, &roster)?;
                 return Ok(None);
             }
             let Some(cur) = organise::current_stage(&m) else {
+                self.ensure_pass_reports(id, &m, &roster)?;
                 return Ok(None);
             };
             // Played with no orders at once: a power that is out, or whose
@@ -158,6 +159,8 @@ impl Daemon {
                 .iter()
                 .any(|(f, u, a)| *a == Absence::Play && *f <= now && now < *u);
             if m.log().chain().is_out(&cur.power) || playing_away {
+                // The reports of the stage played before this one.
+                self.ensure_pass_reports(id, &m, &roster)?;
                 let st = StageNow {
                     power: cur.power.clone(),
                     round: cur.round,
@@ -184,9 +187,11 @@ impl Daemon {
                 .map(|(f, _, _)| *f)
                 .min();
             if settings.stage.is_none() {
+                self.ensure_pass_reports(id, &m, &roster)?;
                 return Ok(away_from);
             }
             let Some(st) = ensure_stage_set(&mut m, &settings)? else {
+                self.ensure_pass_reports(id, &m, &roster)?;
                 return Ok(away_from);
             };
             // After the `set` entry: the reports of a pass quote the next
