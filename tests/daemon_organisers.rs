@@ -547,3 +547,53 @@ fn missed_deadlines_alert_the_organisers_and_the_policy_applies() {
     assert_eq!(of_kind(&env, "fft", "adjudication").len(), 2);
     assert_eq!(of_kind(&env, "esc", "adjudication").len(), 1);
 }
+
+#[test]
+fn a_rollback_by_mail_replays_a_stage_with_a_new_dice_turn() {
+    let env = Env::new("organisers-rollback", None);
+    new_match(&env, "rb", "");
+    env.run_once();
+    let secret = olga_secret(&env, "rb");
+    let germany_secret = env.secret("rb", "Germany");
+    let g = player_address("rb", "Germany");
+    let (_, orders) = daemon_support::burst_orders("rb", 0, &|_| germany_secret.clone());
+    env.drop_mail(1, &mail(&g, &orders_to("rb"), "g-1@x", "orders", &orders));
+    env.run_once();
+    assert_eq!(of_kind(&env, "rb", "adjudication").len(), 1);
+
+    // Back to the start: the stage is played again in a new dice turn.
+    olga_mail(
+        &env,
+        2,
+        "rb",
+        &secret,
+        "action: rollback\nentry: 1\nreason: wrong setup\n",
+    );
+    env.run_once();
+    let done = mail_to(&env, OLGA, "Organiser: done", "rolled the match back");
+    assert!(done.body.contains("Reason: wrong setup"), "{}", done.body);
+    let notice = mail_to(&env, &g, "Organiser: rollback (Olga)", "");
+    assert!(
+        notice
+            .body
+            .contains("every die already shown stays as it was"),
+        "{}",
+        notice.body
+    );
+    let opens: Vec<u64> = of_kind(&env, "rb", "turn_open")
+        .iter()
+        .map(|e| e["body"]["turn"].as_u64().unwrap())
+        .collect();
+    assert_eq!(opens, [1, 2], "a new commitment for the stage played again");
+
+    // The same orders again: a new turn, so a new digest, accepted.
+    env.drop_mail(
+        3,
+        &mail(&g, &orders_to("rb"), "g-3@x", "orders again", &orders),
+    );
+    env.run_once();
+    let adj = of_kind(&env, "rb", "adjudication");
+    assert_eq!(adj.len(), 2);
+    assert_eq!(adj[1]["body"]["turn"], 2);
+    env.verify("rb");
+}

@@ -279,3 +279,202 @@ fn a_rewritten_organiser_history_is_refused_by_both_verifiers() {
         "only a ruling may follow",
     );
 }
+
+fn submit(dir: &Path, power: &str, orders: &str) {
+    let file = dir.join("orders.yaml");
+    std::fs::write(&file, orders).unwrap();
+    let out = adjutant(&[
+        "submit",
+        "--match",
+        dir.to_str().unwrap(),
+        "--as",
+        power,
+        file.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}
+
+fn rollback(dir: &Path, entry: u64) -> Output {
+    adjutant(&[
+        "organise",
+        "--match",
+        dir.to_str().unwrap(),
+        "--as",
+        "Olga",
+        "rollback",
+        "--entry",
+        &entry.to_string(),
+    ])
+}
+
+fn both_accept(log: &Path) {
+    let out = adjutant(&["verify", log.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let out = python(log);
+    assert!(
+        out.status.success(),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}
+
+/// A match of four players and Olga, no actions yet.
+fn plain_match(name: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("organiser-log-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let players = root.join("players.yaml");
+    std::fs::write(
+        &players,
+        "match: roll\norganisers:\n  - {name: Olga, email: olga@league.test}\nplayers:\n  Germany: {name: G, email: g@x.test}\n  Soviet Union: {name: S, email: s@x.test}\n  United Kingdom: {name: K, email: k@x.test}\n  United States: {name: U, email: u@x.test}\n",
+    )
+    .unwrap();
+    let dir = root.join("roll");
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let out = adjutant(&[
+        "new",
+        "--game",
+        "aae",
+        "--players",
+        players.to_str().unwrap(),
+        "--dir",
+        dir.to_str().unwrap(),
+        "--games",
+        games.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    dir
+}
+
+fn turn_opens(entries: &[Entry]) -> Vec<u32> {
+    entries
+        .iter()
+        .filter_map(|e| match &e.body {
+            Body::TurnOpen(t) => Some(t.turn),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_rollback_replays_from_an_earlier_position_with_new_dice_turns_and_verifies() {
+    let dir = plain_match("rollback");
+    let log = dir.join("log.jsonl");
+    // Germany's turn: stage 1 reveals dice turn 1; the Soviet turn opens 2.
+    submit(&dir, "Germany", "purchase: 1 infantry\n");
+    submit(&dir, "Germany", "place:\n  Germany: 1 infantry\n");
+    let before = read(&log);
+    assert_eq!(turn_opens(&before), [1, 2]);
+    let germany_stage_1 = before
+        .iter()
+        .find(|e| matches!(&e.body, Body::Adjudication(a) if a.stage == 1))
+        .unwrap()
+        .seq;
+
+    // Back to the start: turn 2, committed and unused, is revealed in the
+    // rollback entry, and Germany's stage 1 gets a new turn, 3.
+    let out = rollback(&dir, 1);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout)
+            .contains("rolled the match back to the position after log entry 1 (the start)")
+    );
+    let after = read(&log);
+    let rb = after
+        .iter()
+        .find(|e| matches!(&e.body, Body::Organiser(o) if o.action.as_str() == "rollback"))
+        .unwrap();
+    let Body::Organiser(o) = &rb.body else {
+        unreachable!()
+    };
+    assert_eq!(o.turn, Some(2));
+    assert!(o.secret.is_some());
+    assert_eq!(turn_opens(&after), [1, 2, 3]);
+    assert!(
+        !dir.join("secrets/turn-2.secret").exists(),
+        "a revealed secret is not kept"
+    );
+    let shown = adjutant(&["show", "--match", dir.to_str().unwrap()]);
+    assert!(
+        text(&shown.stdout).contains("Germany"),
+        "{}",
+        text(&shown.stdout)
+    );
+    both_accept(&log);
+
+    // Germany plays its turn again, differently; then a rollback to the
+    // middle of it (stage 2 to play again, no new dice turn needed).
+    submit(&dir, "Germany", "purchase: 2 infantry\n");
+    both_accept(&log);
+    let replayed_stage_1 = read(&log)
+        .iter()
+        .rev()
+        .find(|e| matches!(&e.body, Body::Adjudication(a) if a.stage == 1))
+        .unwrap()
+        .seq;
+    submit(&dir, "Germany", "place:\n  Germany: 2 infantry\n");
+    let out = rollback(&dir, replayed_stage_1);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    submit(
+        &dir,
+        "Germany",
+        "place:\n  Germany: 2 infantry\nentropy: again\n",
+    );
+    both_accept(&log);
+
+    // A position the first rollback undid is no longer one to go back to.
+    let out = rollback(&dir, germany_stage_1);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("is not a position to go back to"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // Forgeries of the rollback, re-hashed: both verifiers refuse them.
+    let entries = read(&log);
+    let at = entries
+        .iter()
+        .position(|e| matches!(&e.body, Body::Organiser(o) if o.action.as_str() == "rollback"))
+        .unwrap();
+    let path = |n: &str| dir.join(format!("{n}.jsonl"));
+    let mut e = entries.clone();
+    if let Body::Organiser(o) = &mut e[at].body {
+        o.secret = Some(Digest32([7; 32]));
+    }
+    write_rechained(&path("bad-secret"), &e);
+    both_refuse(&path("bad-secret"), at as u64 + 1, "commitment");
+    let mut e = entries.clone();
+    if let Body::Organiser(o) = &mut e[at].body {
+        o.turn = None;
+        o.secret = None;
+    }
+    write_rechained(&path("no-reveal"), &e);
+    both_refuse(&path("no-reveal"), at as u64 + 1, "must reveal it");
+    let mut e = entries.clone();
+    let second = entries
+        .iter()
+        .rposition(|e| matches!(&e.body, Body::Organiser(o) if o.action.as_str() == "rollback"))
+        .unwrap();
+    if let Body::Organiser(o) = &mut e[second].body {
+        o.entry = Some(germany_stage_1);
+    }
+    write_rechained(&path("undone"), &e);
+    both_refuse(
+        &path("undone"),
+        second as u64 + 1,
+        "not a position of the match's current line",
+    );
+}

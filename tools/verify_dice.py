@@ -449,6 +449,7 @@ class Verifier:
         self.paused = None       # the entry that paused the match, while paused
         self.ended = None        # the entry that ended the match
         self.out = []            # powers that forfeited or resigned
+        self.positions = []      # adjudication entries of the current line (rollback targets)
         # turn state (log.md kinds table)
         self.turn = 0            # number of the last opened turn (0: none yet)
         self.commit = None       # C_T of the open turn
@@ -540,6 +541,8 @@ class Verifier:
                        "order, reveal, dice, adjudication, received, welcome, deadline, organiser, "
                        "escalation)" % (kind,))
         handler(body)
+        if kind == "adjudication":
+            self.positions.append(seq)
 
     def genesis(self, body):
         _check_keys(body, ["format", "match", "dice", "engine"],
@@ -785,10 +788,11 @@ class Verifier:
                   "replace": (["power", "name"], []),
                   "absent": (["power", "from", "until", "absence"], []),
                   "forfeit": ([], ["power", "side"]), "resign": ([], ["power", "side"]),
-                  "ruling": (["entry"], [])}
+                  "ruling": (["entry"], []),
+                  "rollback": (["entry"], ["turn", "secret"])}
         _check_keys(body, ["organiser", "via", "action"],
                     ["power", "side", "name", "due", "from", "until", "absence", "entry",
-                     "text", "mail_sha256"])
+                     "turn", "secret", "text", "mail_sha256"])
         _check_string(body["organiser"], "organiser")
         if not body["organiser"].strip():
             raise _Bad("an organiser entry must name its organiser")
@@ -806,7 +810,8 @@ class Verifier:
             raise _Bad("%s after the match ended at entry %d: only a ruling may follow the end"
                        % (action, self.ended))
         required, optional = fields[action]
-        for f in ("power", "side", "name", "due", "from", "until", "absence", "entry"):
+        for f in ("power", "side", "name", "due", "from", "until", "absence", "entry", "turn",
+                  "secret"):
             if f in body and f not in required and f not in optional:
                 raise _Bad("an organiser's %s takes no %s" % (action, f))
             if f not in body and f in required:
@@ -852,6 +857,31 @@ class Verifier:
                                "adjudication" % self.pending[0])
                 self.ended = seq
                 self.paused = None
+        elif action == "rollback":
+            e = body["entry"]
+            if not _is_int(e) or (e != 1 and e not in self.positions):
+                raise _Bad("a rollback to entry %r, which is not a position of the match's current "
+                           "line (entry 1, the start, or an adjudication not undone by an earlier "
+                           "rollback)" % (e,))
+            if self.paired() and self.pending is not None:
+                raise _Bad("a rollback while the orders of entry %d wait for their adjudication"
+                           % self.pending[0])
+            # dice.md: a rollback reveals the open turn if it is not revealed,
+            # so no die of it can be rolled again in secret.
+            unrevealed = self.turn and not self.revealed
+            if unrevealed:
+                if "turn" not in body or "secret" not in body or body["turn"] != self.turn:
+                    raise _Bad("a rollback while dice turn %d is not revealed must reveal it "
+                               "(turn %d and its secret)" % (self.turn, self.turn))
+                if not is_hex64(body["secret"]):
+                    raise _Bad("the rollback's secret is not 64 lowercase hex digits")
+                if commitment(self.match, self.turn, bytes.fromhex(body["secret"])) != self.commit:
+                    raise _Bad("the rollback's secret does not match turn %d's commitment"
+                               % self.turn)
+                self.revealed = True
+            elif "turn" in body or "secret" in body:
+                raise _Bad("a rollback reveals a turn only when the open turn is not revealed")
+            self.positions = [p for p in self.positions if p <= e]
         else:  # ruling
             e = body["entry"]
             if not _is_int(e) or e < 1 or e >= seq:

@@ -129,6 +129,10 @@ struct LeagueState {
     ended: Option<u64>,
     /// Powers that forfeited or resigned (and were not replaced since).
     out: Vec<String>,
+    /// The adjudication entries on the match's current line (a rollback
+    /// drops those after the position it goes back to): the positions a
+    /// rollback may go back to, with entry 1, the start.
+    positions: Vec<u64>,
 }
 
 impl Chain {
@@ -284,6 +288,42 @@ impl Chain {
                     time_ms,
                     self.pending.as_ref().map(|p| p.seq),
                 )?;
+                // A rollback reveals the open turn if it is not revealed,
+                // so that no die of it can be rolled again in secret.
+                let mut key = None;
+                if o.action == super::entry::OrganiserAction::Rollback {
+                    let unrevealed = self.open.as_ref().filter(|t| t.key.is_none());
+                    match (unrevealed, o.turn, &o.secret) {
+                        (None, None, None) => {}
+                        (Some(t), Some(turn), Some(secret)) if t.turn == turn => {
+                            let secret = TurnSecret::from_bytes(secret.0);
+                            let commitment = secret.commitment(match_id, turn);
+                            if commitment != t.commitment {
+                                return Err(format!(
+                                    "the rollback's secret gives commitment {commitment}, but turn {turn} committed to {}",
+                                    t.commitment
+                                ));
+                            }
+                            let digests = rules.key_order(&t.digests);
+                            key = Some(secret.turn_key(match_id, turn, &digests));
+                        }
+                        (Some(t), _, _) => {
+                            return Err(format!(
+                                "a rollback while dice turn {} is not revealed must reveal it (turn {} and its secret)",
+                                t.turn, t.turn
+                            ));
+                        }
+                        (None, _, _) => {
+                            return Err(
+                                "a rollback reveals a turn only when the open turn is not revealed"
+                                    .into(),
+                            );
+                        }
+                    }
+                }
+                if let Some(k) = key {
+                    self.open.as_mut().expect("checked above").key = Some(k);
+                }
                 self.league = next;
                 Ok(())
             }
@@ -477,6 +517,7 @@ impl Chain {
                     }
                     self.pending = None;
                 }
+                self.league.positions.push(seq);
                 Ok(())
             }
             // The daemon's records of mail: allowed at any point after
@@ -680,6 +721,8 @@ fn check_organiser(
         ("until", o.until.is_some()),
         ("absence", o.absence.is_some()),
         ("entry", o.entry.is_some()),
+        ("turn", o.turn.is_some()),
+        ("secret", o.secret.is_some()),
     ];
     let (required, optional): (&[&str], &[&str]) = match o.action {
         A::Pause | A::Resume => (&[], &[]),
@@ -688,6 +731,7 @@ fn check_organiser(
         A::Absent => (&["power", "from", "until", "absence"], &[]),
         A::Forfeit | A::Resign => (&[], &["power", "side"]),
         A::Ruling => (&["entry"], &[]),
+        A::Rollback => (&["entry"], &["turn", "secret"]),
     };
     for (field, present) in given {
         if present && !required.contains(&field) && !optional.contains(&field) {
@@ -775,6 +819,20 @@ fn check_organiser(
                 ));
             }
         },
+        A::Rollback => {
+            let entry = o.entry.unwrap_or_default();
+            if entry != 1 && !league.positions.contains(&entry) {
+                return Err(format!(
+                    "a rollback to entry {entry}, which is not a position of the match's current line (entry 1, the start, or an adjudication not undone by an earlier rollback)"
+                ));
+            }
+            if let Some(p) = pending {
+                return Err(format!(
+                    "a rollback while the orders of entry {p} wait for their adjudication"
+                ));
+            }
+            next.positions.retain(|&p| p <= entry);
+        }
         A::Ruling => {
             let entry = o.entry.unwrap_or_default();
             if entry == 0 || entry >= seq {

@@ -275,11 +275,15 @@ pub enum OrganiserAction {
     Resign,
     /// A ruling: `text`, about entry `entry`.
     Ruling,
+    /// The match goes back to the position after entry `entry` (1: the
+    /// start); the open dice turn, if unrevealed, is revealed by `turn` and
+    /// `secret`, so no die can be rolled again in secret.
+    Rollback,
 }
 
 impl OrganiserAction {
     /// Every action, in the order the documents list them.
-    pub const ALL: [OrganiserAction; 8] = [
+    pub const ALL: [OrganiserAction; 9] = [
         OrganiserAction::Pause,
         OrganiserAction::Resume,
         OrganiserAction::Extend,
@@ -288,6 +292,7 @@ impl OrganiserAction {
         OrganiserAction::Forfeit,
         OrganiserAction::Resign,
         OrganiserAction::Ruling,
+        OrganiserAction::Rollback,
     ];
 
     /// The word written in the log (and by an organiser).
@@ -301,6 +306,7 @@ impl OrganiserAction {
             OrganiserAction::Forfeit => "forfeit",
             OrganiserAction::Resign => "resign",
             OrganiserAction::Ruling => "ruling",
+            OrganiserAction::Rollback => "rollback",
         }
     }
 
@@ -347,9 +353,15 @@ pub struct Organiser {
     /// (the stages are played with no orders).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub absence: Option<String>,
-    /// The entry a ruling is about.
+    /// The entry a ruling is about; the entry a rollback goes back to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entry: Option<u64>,
+    /// A rollback's reveal: the open dice turn it reveals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<u32>,
+    /// A rollback's reveal: that turn's secret `s_T`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<Digest32>,
     /// A ruling's text, or the reason given for any other action.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,

@@ -361,20 +361,46 @@ impl Match {
     /// move the game (orders, reveals, dice, adjudications) are written by
     /// [`Match::submit`] alone, so they are refused here.
     pub fn record(&mut self, body: Body) -> Result<Written, MatchError> {
-        if !matches!(
-            body,
-            Body::Received(_)
-                | Body::Welcome(_)
-                | Body::Deadline(_)
-                | Body::Organiser(_)
-                | Body::Escalation(_)
-        ) {
+        let rollback = matches!(&body, Body::Organiser(o)
+            if o.action == crate::log::OrganiserAction::Rollback);
+        if rollback
+            || !matches!(
+                body,
+                Body::Received(_)
+                    | Body::Welcome(_)
+                    | Body::Deadline(_)
+                    | Body::Organiser(_)
+                    | Body::Escalation(_)
+            )
+        {
             return Err(MatchError::Invalid(format!(
                 "a {} entry is written by the match itself, not recorded",
                 body.kind()
             )));
         }
         Ok(self.log.append(body)?)
+    }
+
+    /// Rolls the match back (an organiser's `rollback`, `body`): the open
+    /// dice turn, if unrevealed, is revealed in the entry itself (its
+    /// secret is known to the server, so it must not stay usable), the
+    /// position becomes the one after entry `body.entry`, and a stage 1 to
+    /// play gets a new dice turn with a new commitment.
+    pub fn rollback(&mut self, mut body: crate::log::Organiser) -> Result<Written, MatchError> {
+        if let Some(dt) = &self.open {
+            body.turn = Some(dt.turn());
+            body.secret = Some(dt.secret_revealed());
+        }
+        let written = self.log.append(Body::Organiser(body))?;
+        if let Some(dt) = self.open.take() {
+            remove_secret(&self.dir, dt.turn());
+        }
+        let (state, _, _) = replay_entries(&self.game, self.log.entries(), u64::MAX, Memo::Ignore)?;
+        self.state = state;
+        if self.turn_over() {
+            self.open_dice_turn()?;
+        }
+        Ok(written)
     }
 
     /// Applies one orders message of `power`. A rejected message changes
@@ -880,6 +906,17 @@ pub(crate) fn replay_entries(
     memo: Memo,
 ) -> Result<(GameState, Option<Pending>, usize), MatchError> {
     let entries: Vec<&crate::log::Entry> = entries.iter().take_while(|e| e.seq <= until).collect();
+    // A rollback goes back to an earlier position: the positions of the
+    // current line are kept, and no remembered position is used or stored
+    // (the state after the last adjudication may not be the match's).
+    let rollbacks = entries.iter().any(|e| {
+        matches!(&e.body, Body::Organiser(o) if o.action == crate::log::OrganiserAction::Rollback)
+    });
+    let memo = if rollbacks { Memo::Ignore } else { memo };
+    let mut positions: Vec<(u64, GameState)> = Vec::new();
+    if rollbacks {
+        positions.push((1, GameState::initial(game)));
+    }
     let mut state = GameState::initial(game);
     let mut chain = crate::log::Chain::new();
     let mut pending: Option<Pending> = None;
@@ -1006,6 +1043,25 @@ pub(crate) fn replay_entries(
                 state = next;
                 matched += 1;
                 last_adjudication = Some(entry.hash);
+                if rollbacks {
+                    positions.push((seq, state.clone()));
+                }
+            }
+            Body::Organiser(o) if o.action == crate::log::OrganiserAction::Rollback => {
+                if let Some(p) = &pending {
+                    return Err(fail(format!(
+                        "a rollback while {}'s orders wait for their adjudication",
+                        p.power
+                    )));
+                }
+                let to = o.entry.unwrap_or(1);
+                let Some((_, at)) = positions.iter().find(|(s, _)| *s == to) else {
+                    return Err(fail(format!(
+                        "a rollback to entry {to}, which is no position of the current line"
+                    )));
+                };
+                state = at.clone();
+                positions.retain(|(s, _)| *s <= to);
             }
             _ => {}
         }

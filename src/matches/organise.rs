@@ -363,6 +363,24 @@ pub fn absences(entries: &[Entry], power: &str) -> Vec<(DateTime<Utc>, DateTime<
         .collect()
 }
 
+/// The positions a rollback may go back to: entry 1 (the start) and the
+/// adjudication entries of the match's current line (those a rollback
+/// undid are off it).
+pub fn positions(entries: &[Entry]) -> Vec<u64> {
+    let mut line = vec![1];
+    for e in entries {
+        match &e.body {
+            Body::Adjudication(_) => line.push(e.seq),
+            Body::Organiser(o) if o.action == OrganiserAction::Rollback => {
+                let to = o.entry.unwrap_or(1);
+                line.retain(|&p| p <= to);
+            }
+            _ => {}
+        }
+    }
+    line
+}
+
 /// The organiser entry written for the mail with this SHA-256, if any (so
 /// a mail seen again after a crash is not applied twice).
 pub fn applied_mail(entries: &[Entry], sha: &Digest32) -> Option<u64> {
@@ -410,6 +428,7 @@ fn keys_of(action: OrganiserAction) -> &'static [&'static str] {
         A::Absent => &["power", "from", "until", "reason"],
         A::Forfeit | A::Resign => &["power", "side", "reason"],
         A::Ruling => &["entry", "text"],
+        A::Rollback => &["entry", "reason"],
     }
 }
 
@@ -496,6 +515,8 @@ pub fn plan(m: &Match, req: &Request, now: DateTime<Utc>) -> Result<Plan, Vec<St
         until: None,
         absence: None,
         entry: None,
+        turn: None,
+        secret: None,
         text: if action == A::Ruling {
             req.text.clone()
         } else {
@@ -702,6 +723,33 @@ pub fn plan(m: &Match, req: &Request, now: DateTime<Utc>) -> Result<Plan, Vec<St
                 action.as_str()
             )),
         },
+        A::Rollback => {
+            let line = positions(m.log().entries());
+            match req.entry {
+                Some(n) if line.contains(&n) => {
+                    if m.log().chain().unadjudicated_time_ms().is_some() {
+                        errors.push(
+                            "orders wait for their adjudication; try again once they are played"
+                                .into(),
+                        );
+                    }
+                    body.entry = Some(n);
+                }
+                other => {
+                    let recent: Vec<String> = line
+                        .iter()
+                        .rev()
+                        .take(8)
+                        .map(u64::to_string)
+                        .collect();
+                    errors.push(format!(
+                        "{} is not a position to go back to; the match can go back to entry 1 (the start) or the adjudication entries of its current line, the latest: {}",
+                        other.map_or("no entry:".to_owned(), |n| format!("entry {n}")),
+                        recent.join(", ")
+                    ));
+                }
+            }
+        }
         A::Ruling => {
             let last = m.log().chain().seq();
             match req.entry {
@@ -752,7 +800,11 @@ pub fn carry_out(m: &mut Match, organiser: &str, via: Via, plan: Plan) -> Result
     if let Some(seat) = &seat {
         replace_seat(m, seat)?;
     }
-    let written = m.record(Body::Organiser(body))?;
+    let written = if body.action == OrganiserAction::Rollback {
+        m.rollback(body)?
+    } else {
+        m.record(Body::Organiser(body))?
+    };
     if let Some((d, _)) = set_due {
         m.record(Body::Deadline(d))?;
     }
@@ -930,6 +982,22 @@ pub fn describe(o: &Organiser) -> String {
                 ),
             }
         }
+        A::Rollback => format!(
+            "{who} (organiser) rolled the match back to the position after log entry {}{}: play continues from there. The entries after it stay in the log, and every die already shown stays as it was; {}",
+            o.entry.unwrap_or_default(),
+            if o.entry == Some(1) {
+                " (the start)"
+            } else {
+                ""
+            },
+            match o.turn {
+                Some(t) => format!(
+                    "dice turn {t}, committed but not used, is revealed now, and the stage played again gets a new dice turn with a new commitment."
+                ),
+                None =>
+                    "a stage 1 played again gets a new dice turn with a new commitment.".to_owned(),
+            }
+        ),
         A::Ruling => format!(
             "{who} (organiser) made a ruling on log entry {}:\n\n{}",
             o.entry.unwrap_or_default(),
