@@ -165,6 +165,10 @@ pub fn is_organiser_mail(text: &str) -> bool {
 /// Reads an organiser's mail.
 pub fn parse_mail(text: &str) -> Result<Request, Vec<String>> {
     serde_saphyr::from_str::<Request>(text).map_err(|e| {
+        // The parser's words for a number are a programmer's.
+        let e = e
+            .to_string()
+            .replace("invalid u64", "not a whole number (entry: is the number of a log entry, e.g. entry: 212)");
         vec![format!(
             "the organiser's message does not read: {e}; write one action, e.g.\n\norganiser: YOUR NAME\nsecret: YOUR-SECRET\naction: extend\nby: 48h\nreason: a holiday"
         )]
@@ -1095,5 +1099,20 @@ mod tests {
             "match: m\nOrganiser: Olga\naction: pause\n"
         ));
         assert!(!is_organiser_mail("power: Germany\nsecret: x\n"));
+    }
+}
+
+#[cfg(test)]
+mod mail_tests {
+    use super::*;
+
+    #[test]
+    fn a_mail_with_an_unknown_key_is_answered_in_words() {
+        let e = parse_mail("organiser: Olga\nsecret: x\naction: extend\ndelay: 48h\n").unwrap_err();
+        assert!(e[0].contains("unknown field `delay`"), "{}", e[0]);
+        assert!(e[0].contains("action: extend"), "{}", e[0]);
+        let e = parse_mail("organiser: Olga\nentry: twelve\n").unwrap_err();
+        assert!(!e[0].contains("u64"), "{}", e[0]);
+        assert!(e[0].contains("not a whole number"), "{}", e[0]);
     }
 }

@@ -79,15 +79,22 @@ impl Daemon {
             }
             let looked = self.deadlines_of(&id, &dir, now);
             // After the deadlines: an escalation they logged is mailed now.
-            if let Err(e) = self.organisers_of(&id, &dir) {
-                tracing::error!(match_id = %id, error = %format!("{e:#}"), "organisers' mail not sent");
+            let mailed = self.organisers_of(&id, &dir);
+            if let Err(e) = &mailed {
+                tracing::error!(match_id = %id, error = %format!("{e:#}"), "organisers' mail not sent; tried again on the next pass");
             }
             match looked {
                 Ok(next) => {
                     self.clocks.insert(
                         id,
                         Clock {
-                            seen: seen(&dir),
+                            // Mail not sent (the match was busy): looked at
+                            // again on the next pass, as if it had changed.
+                            seen: if mailed.is_ok() {
+                                seen(&dir)
+                            } else {
+                                (u64::MAX, None)
+                            },
                             next,
                         },
                     );
