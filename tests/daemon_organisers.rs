@@ -320,6 +320,13 @@ fn every_organiser_action_by_mail_and_command_line_is_logged_mailed_and_verified
         "{}",
         notice.body
     );
+    // The player who left is told too.
+    mail_to(
+        &env,
+        &old_address,
+        "Organiser: replace (Olga)",
+        "Nina plays it from now on",
+    );
     env.drop_mail(
         6,
         &mail(
@@ -348,6 +355,25 @@ fn every_organiser_action_by_mail_and_command_line_is_logged_mailed_and_verified
     );
     let status = mail_to(&env, "nina@league.test", "status", "");
     assert!(status.body.contains("Deadline:"), "{}", status.body);
+
+    // Olga's secret from another address: done, and Olga is told.
+    env.drop_mail(
+        11,
+        &mail(
+            "someone@elsewhere.test",
+            &orders_to("org"),
+            "else-11@x",
+            "organiser",
+            &format!("organiser: Olga\nsecret: {secret}\naction: extend\nby: 1h\n"),
+        ),
+    );
+    env.run_once();
+    mail_to(
+        &env,
+        OLGA,
+        "Your organiser's secret was used from another address",
+        "someone@elsewhere.test",
+    );
 
     // A ruling by mail, about entry 1, mailed to everyone with its text.
     olga_mail(

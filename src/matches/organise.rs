@@ -801,6 +801,14 @@ pub fn carry_out(m: &mut Match, organiser: &str, via: Via, plan: Plan) -> Result
         }
         Via::Server => body.via = "server".into(),
     }
+    // The player who leaves the seat is told too: their address, which
+    // the players file no longer has, is kept beside it for that notice.
+    let former = seat.as_ref().and_then(|s| {
+        Roster::load(m.dir(), m.game())
+            .ok()?
+            .seat(&s.power)
+            .map(|x| x.email.clone())
+    });
     if let Some(seat) = &seat {
         replace_seat(m, seat)?;
     }
@@ -809,6 +817,13 @@ pub fn carry_out(m: &mut Match, organiser: &str, via: Via, plan: Plan) -> Result
     } else {
         m.record(Body::Organiser(body))?
     };
+    if let Some(address) = former {
+        let mut all = former_players(m.dir());
+        all.insert(written.seq.to_string(), address);
+        let path = m.dir().join(FORMER_PLAYERS);
+        let bytes = serde_json::to_vec_pretty(&all).expect("a map of strings serializes");
+        std::fs::write(&path, bytes).map_err(|source| MatchError::Io { path, source })?;
+    }
     if let Some((d, _)) = set_due {
         m.record(Body::Deadline(d))?;
     }
@@ -821,6 +836,19 @@ pub fn carry_out(m: &mut Match, organiser: &str, via: Via, plan: Plan) -> Result
             .map_err(|e| MatchError::Invalid(e.to_string()))?;
     }
     Ok(written.seq)
+}
+
+/// The file of a match directory that keeps the address of each replaced
+/// player, by the sequence number of the `replace` entry (addresses stay
+/// out of the log).
+pub const FORMER_PLAYERS: &str = "former-players.json";
+
+/// The addresses of replaced players, by the `replace` entry's number.
+pub fn former_players(dir: &std::path::Path) -> std::collections::BTreeMap<String, String> {
+    std::fs::read(dir.join(FORMER_PLAYERS))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
 }
 
 /// Writes a replacement's seat into `players.yaml`: the power's entry under

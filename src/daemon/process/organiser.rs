@@ -37,6 +37,16 @@ use super::{Daemon, log_received};
 /// The command word that `received` entries of organisers' actions record.
 pub(super) const ORGANISE: &str = "organise";
 
+/// The organiser whose accepted action the `received` entry `r` records.
+pub(super) fn organiser_of(m: &Match, r: &Received) -> Option<String> {
+    let entries = m.log().entries();
+    let seq = applied_mail(entries, &r.mail_sha256)?;
+    match &entries.get(seq as usize - 1)?.body {
+        Body::Organiser(o) => Some(o.organiser.clone()),
+        _ => None,
+    }
+}
+
 /// The value of a message's top-level `organiser:` line.
 fn organiser_line(text: &str) -> Option<String> {
     text.lines().find_map(|l| {
@@ -232,6 +242,7 @@ impl Daemon {
         }
         let entries = m.log().entries();
         let game_name = m.game().files().game.name.clone();
+        let former = organise::former_players(dir);
         for (i, e) in entries.iter().enumerate() {
             let (subject, words) = match &e.body {
                 Body::Organiser(o) => (
@@ -262,7 +273,20 @@ impl Daemon {
                 Body::Escalation(_) => "escalation",
                 _ => "organiser",
             };
-            for (addr, _) in roster.notice_recipients() {
+            let mut recipients: Vec<&str> = roster
+                .notice_recipients()
+                .into_iter()
+                .map(|(a, _)| a)
+                .collect();
+            // The player a replacement took the seat from.
+            if let Some(old) = former.get(&e.seq.to_string())
+                && !recipients
+                    .iter()
+                    .any(|a| address_key(a) == address_key(old))
+            {
+                recipients.push(old);
+            }
+            for addr in recipients {
                 let key = format!("{id}/{}/{kind}/{}", e.seq, address_key(addr));
                 if self.outbox.status(&key)?.is_some() {
                     continue;

@@ -195,6 +195,32 @@ impl Daemon {
                     return Ok(());
                 }
                 if cmd == super::organiser::ORGANISE {
+                    // The organiser's secret from another address: their
+                    // address of record is told, as a player's would be.
+                    if let Some(o) = super::organiser::organiser_of(m, &r)
+                        && let Some(who) = roster.organiser(&o)
+                        && address_key(&who.email) != sender
+                    {
+                        let key = format!("{id}/{seq}/alert/{}", address_key(&who.email));
+                        let out = self.outgoing(
+                            id,
+                            &who.email,
+                            Kind::Report,
+                            Some(format_subject_tag(id, None, None)),
+                            "Your organiser's secret was used from another address".into(),
+                            text::answer_text(
+                                &self.templates,
+                                "Your organiser's secret was used from another address",
+                                &format!(
+                                    "A message from {from} carried your organiser's secret for match {id}, and its action was carried out (log entry {seq}).\nIf it was not you, tell the server's operator: your secret is known to someone else.\n"
+                                ),
+                            ),
+                            None,
+                            &key,
+                            Some(head),
+                        );
+                        self.enqueue(&key, &out)?;
+                    }
                     let body = self.organiser_reply_text(m, &r);
                     let out = self.outgoing(
                         id,
