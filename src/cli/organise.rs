@@ -8,9 +8,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::log::Body;
+use crate::log::{Body, WriteError};
 use crate::matches::organise::{self, Request, Via};
-use crate::matches::{Match, Roster};
+use crate::matches::{Match, MatchError, Roster};
 
 /// Arguments of `adjutant organise`.
 #[derive(Debug, Args)]
@@ -59,7 +59,18 @@ pub struct OrganiseArgs {
 }
 
 pub fn run(args: OrganiseArgs) -> anyhow::Result<ExitCode> {
-    let mut m = Match::open(&args.dir)?;
+    // A running daemon holds the match's log while it handles a message
+    // for it: wait a little for it rather than fail.
+    let mut tries = 0;
+    let mut m = loop {
+        match Match::open(&args.dir) {
+            Err(MatchError::Log(WriteError::Locked(_))) if tries < 50 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            other => break other?,
+        }
+    };
     let roster = Roster::load(&args.dir, m.game())?;
     let Some(who) = roster.organiser(&args.organiser) else {
         let names: Vec<&str> = roster
