@@ -146,6 +146,12 @@ fn a_log_with_every_organiser_action_verifies_in_both_verifiers() {
         text(&out.stdout),
         text(&out.stderr)
     );
+    assert!(
+        text(&out.stdout)
+            .contains("6 organiser action(s), 0 rollback(s); the match ended at entry"),
+        "{}",
+        text(&out.stdout)
+    );
     let out = python(&log);
     assert!(
         out.status.success(),

@@ -62,6 +62,12 @@ pub struct Summary {
     /// choose extra order entries to feed a turn key (`docs/log.md`,
     /// "Format versions").
     pub legacy_format: bool,
+    /// Organiser actions (`organiser` entries), rollbacks among them.
+    pub organiser_actions: u64,
+    /// Rollbacks.
+    pub rollbacks: u64,
+    /// The entry that ended the match, if one did.
+    pub ended: Option<u64>,
 }
 
 /// Whose rules a log follows, from its genesis `format`.
@@ -118,6 +124,8 @@ pub struct Chain {
     dice: u64,
     /// Organiser actions so far (`organiser` and `escalation` entries).
     league: LeagueState,
+    organiser_actions: u64,
+    rollbacks: u64,
 }
 
 /// What the organisers' entries have done to a match so far.
@@ -325,6 +333,10 @@ impl Chain {
                     self.open.as_mut().expect("checked above").key = Some(k);
                 }
                 self.league = next;
+                self.organiser_actions += 1;
+                if o.action == super::entry::OrganiserAction::Rollback {
+                    self.rollbacks += 1;
+                }
                 Ok(())
             }
             Body::Escalation(e) => {
@@ -655,6 +667,9 @@ impl Chain {
             head_entry,
             unadjudicated: self.pending.as_ref().map(|p| p.seq),
             legacy_format: self.rules == Some(Rules::V1),
+            organiser_actions: self.organiser_actions,
+            rollbacks: self.rollbacks,
+            ended: self.league.ended,
         }
     }
 }
