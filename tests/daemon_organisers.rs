@@ -572,6 +572,21 @@ fn missed_deadlines_alert_the_organisers_and_the_policy_applies() {
     // Forfeit: stage 2 too, at once; standing: stage 2 waits for its deadline.
     assert_eq!(of_kind(&env, "fft", "adjudication").len(), 2);
     assert_eq!(of_kind(&env, "esc", "adjudication").len(), 1);
+    // Forfeit revokes the power's secret: its player's status is refused.
+    let fft_germany = env.secret("fft", "Germany");
+    let g = player_address("fft", "Germany");
+    env.drop_mail(
+        1,
+        &mail(
+            &g,
+            &orders_to("fft"),
+            "fft-g-1@x",
+            "status",
+            &format!("secret: {fft_germany}\ncommand: status\n"),
+        ),
+    );
+    env.run_once();
+    mail_to(&env, &g, "Refused", "the secret is wrong");
 }
 
 #[test]

@@ -243,6 +243,12 @@ impl Daemon {
                         missed,
                         policy: league.escalation,
                     }))?;
+                    if league.escalation == EscalationPolicy::Forfeit {
+                        // Out, as by an organiser's forfeit: its secret too.
+                        let mut secrets = crate::matches::PlayerSecrets::load(dir)?;
+                        secrets.revoke(&st.power);
+                        secrets.save()?;
+                    }
                     tracing::info!(match_id = %id, power = %st.power, missed, "missed deadlines: escalated");
                 }
             }
