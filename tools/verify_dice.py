@@ -444,6 +444,12 @@ class Verifier:
         # adjudication, as [seq, turn, power, revealed-by-it]
         self.pending = None
         self.seen = {}           # digest -> entry, for the open turn before its reveal
+        # log.md kind `organiser`: what the organisers did so far
+        self.powers = []         # the genesis players' powers
+        self.paused = None       # the entry that paused the match, while paused
+        self.ended = None        # the entry that ended the match
+        self.out = []            # powers that forfeited or resigned
+        self.positions = []      # adjudication entries of the current line (rollback targets)
         # turn state (log.md kinds table)
         self.turn = 0            # number of the last opened turn (0: none yet)
         self.commit = None       # C_T of the open turn
@@ -514,6 +520,14 @@ class Verifier:
             if kind != "genesis":
                 raise _Bad("first entry is %r, not genesis" % kind)
             return self.genesis(body)
+        if self.ended is not None and kind in ("turn_open", "order", "reveal", "dice",
+                                               "adjudication"):
+            raise _Bad("a %s entry after the match ended at entry %d: an ended match takes no "
+                       "more orders or dice" % (kind, self.ended))
+        if kind == "organiser":
+            return self.organiser(body, seq)
+        if kind == "escalation":
+            return self.escalation(body)
         if kind == "order":
             return self.order(body, seq)
         handler = {"turn_open": self.turn_open,
@@ -524,8 +538,11 @@ class Verifier:
             raise _Bad("genesis is only allowed as entry 1")
         if handler is None:
             raise _Bad("unknown kind %r (formats 1 and 2 have genesis, turn_open, "
-                       "order, reveal, dice, adjudication, received, welcome, deadline)" % (kind,))
+                       "order, reveal, dice, adjudication, received, welcome, deadline, organiser, "
+                       "escalation)" % (kind,))
         handler(body)
+        if kind == "adjudication":
+            self.positions.append(seq)
 
     def genesis(self, body):
         _check_keys(body, ["format", "match", "dice", "engine"],
@@ -557,6 +574,7 @@ class Verifier:
             _check_keys(p, ["power", "name"], what="players[%d]" % i)
             _check_string(p["power"], "power")
             _check_string(p["name"], "name")
+            self.powers.append(p["power"])
         if body["format"] not in (LOG_FORMAT, LOG_FORMAT_V1):
             raise _Bad("unknown format %r (expected %r or %r)"
                        % (body["format"], LOG_FORMAT, LOG_FORMAT_V1))
@@ -755,6 +773,136 @@ class Verifier:
         if body["event"] not in ("set", "reminder", "late", "passed"):
             raise _Bad("deadline event %r is not set, reminder, late or passed" % (body["event"],))
 
+    def _check_power(self, power):
+        _check_string(power, "power")
+        if self.powers and power not in self.powers:
+            raise _Bad("%r is not a power of this match; its players are %s"
+                       % (power, ", ".join(self.powers)))
+
+    def organiser(self, body, seq):
+        # log.md kind `organiser`: an organiser's action, checked against the
+        # match so far (pause/resume alternate, nothing but a ruling after the
+        # end, the fields each action takes).
+        fields = {"pause": ([], []), "resume": ([], []),
+                  "extend": (["power", "due"], []),
+                  "replace": (["power", "name"], []),
+                  "absent": (["power", "from", "until", "absence"], []),
+                  "forfeit": ([], ["power", "side"]), "resign": ([], ["power", "side"]),
+                  "ruling": (["entry"], []),
+                  "rollback": (["entry"], ["turn", "secret"])}
+        _check_keys(body, ["organiser", "via", "action"],
+                    ["power", "side", "name", "due", "from", "until", "absence", "entry",
+                     "turn", "secret", "text", "mail_sha256"])
+        _check_string(body["organiser"], "organiser")
+        if not body["organiser"].strip():
+            raise _Bad("an organiser entry must name its organiser")
+        if body["via"] not in ("mail", "server"):
+            raise _Bad("via %r: an organiser acts by mail or on the server" % (body["via"],))
+        if "mail_sha256" in body:
+            if body["via"] != "mail":
+                raise _Bad("a mail hash on an organiser entry that did not come by mail")
+            if not is_hex64(body["mail_sha256"]):
+                raise _Bad("mail_sha256 is not 64 lowercase hex digits")
+        action = body["action"]
+        if action not in fields:
+            raise _Bad("organiser action %r is not one of %s" % (action, ", ".join(fields)))
+        if self.ended is not None and action != "ruling":
+            raise _Bad("%s after the match ended at entry %d: only a ruling may follow the end"
+                       % (action, self.ended))
+        required, optional = fields[action]
+        for f in ("power", "side", "name", "due", "from", "until", "absence", "entry", "turn",
+                  "secret"):
+            if f in body and f not in required and f not in optional:
+                raise _Bad("an organiser's %s takes no %s" % (action, f))
+            if f not in body and f in required:
+                raise _Bad("an organiser's %s needs %s" % (action, f))
+        for f in ("side", "name", "due", "from", "until", "absence", "text"):
+            if f in body:
+                _check_string(body[f], f)
+        if "power" in body:
+            self._check_power(body["power"])
+        if action == "pause":
+            if self.paused is not None:
+                raise _Bad("pause while the match is paused since entry %d" % self.paused)
+            self.paused = seq
+        elif action == "resume":
+            if self.paused is None:
+                raise _Bad("resume while the match is not paused")
+            self.paused = None
+        elif action == "extend":
+            due = _time_ms(body["due"], "due")
+            if due <= _time_ms(self.entry_time, "time"):
+                raise _Bad("an extended deadline must be later than the entry that sets it")
+        elif action == "replace":
+            if not body["name"].strip():
+                raise _Bad("a replacement player needs a name")
+            self.out = [p for p in self.out if p != body["power"]]
+        elif action == "absent":
+            if _time_ms(body["from"], "from") >= _time_ms(body["until"], "until"):
+                raise _Bad("an absence must end after it begins")
+            if body["absence"] not in ("extend", "play"):
+                raise _Bad("absence %r is not extend or play" % (body["absence"],))
+        elif action in ("forfeit", "resign"):
+            if ("power" in body) == ("side" in body):
+                raise _Bad("an organiser's %s names a power or a side, exactly one" % action)
+            if "power" in body:
+                if body["power"] in self.out:
+                    raise _Bad("%s has already forfeited or resigned" % body["power"])
+                self.out.append(body["power"])
+            else:
+                if not body["side"].strip():
+                    raise _Bad("the side that ends the match must be named")
+                if self.paired() and self.pending is not None:
+                    raise _Bad("the match ends while the orders of entry %d wait for their "
+                               "adjudication" % self.pending[0])
+                self.ended = seq
+                self.paused = None
+        elif action == "rollback":
+            e = body["entry"]
+            if not _is_int(e) or (e != 1 and e not in self.positions):
+                raise _Bad("a rollback to entry %r, which is not a position of the match's current "
+                           "line (entry 1, the start, or an adjudication not undone by an earlier "
+                           "rollback)" % (e,))
+            if self.paired() and self.pending is not None:
+                raise _Bad("a rollback while the orders of entry %d wait for their adjudication"
+                           % self.pending[0])
+            # dice.md: a rollback reveals the open turn if it is not revealed,
+            # so no die of it can be rolled again in secret.
+            unrevealed = self.turn and not self.revealed
+            if unrevealed:
+                if "turn" not in body or "secret" not in body or body["turn"] != self.turn:
+                    raise _Bad("a rollback while dice turn %d is not revealed must reveal it "
+                               "(turn %d and its secret)" % (self.turn, self.turn))
+                if not is_hex64(body["secret"]):
+                    raise _Bad("the rollback's secret is not 64 lowercase hex digits")
+                if commitment(self.match, self.turn, bytes.fromhex(body["secret"])) != self.commit:
+                    raise _Bad("the rollback's secret does not match turn %d's commitment"
+                               % self.turn)
+                self.revealed = True
+            elif "turn" in body or "secret" in body:
+                raise _Bad("a rollback reveals a turn only when the open turn is not revealed")
+            self.positions = [p for p in self.positions if p <= e]
+        else:  # ruling
+            e = body["entry"]
+            if not _is_int(e) or e < 1 or e >= seq:
+                raise _Bad("a ruling about entry %r, which is not an earlier entry of this log"
+                           % (e,))
+            if not body.get("text", "").strip():
+                raise _Bad("a ruling needs its text")
+
+    def escalation(self, body):
+        # log.md kind `escalation`: a power missed too many deadlines.
+        _check_keys(body, ["power", "missed", "policy"])
+        if self.ended is not None:
+            raise _Bad("an escalation after the match ended at entry %d" % self.ended)
+        self._check_power(body["power"])
+        if not _is_int(body["missed"]) or body["missed"] < 1:
+            raise _Bad("an escalation after %r missed deadlines" % (body["missed"],))
+        if body["policy"] not in ("standing", "forfeit"):
+            raise _Bad("escalation policy %r is not standing or forfeit" % (body["policy"],))
+        if body["policy"] == "forfeit" and body["power"] not in self.out:
+            self.out.append(body["power"])
+
     def dice(self, body):
         _check_keys(body, ["turn", "rolls"])
         t = self._open_turn(body, "dice")
@@ -843,6 +991,23 @@ def _plausible_time(t):
 
 # docs/log.md deadline `due`: an RFC 3339 time (any offset)
 RFC3339_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})")
+
+
+def _time_ms(t, what):
+    """Milliseconds since 1970 of an RFC 3339 time (log.md organiser entries)."""
+    import datetime
+    if not isinstance(t, str) or not _rfc3339(t):
+        raise _Bad("%s %r is not an RFC 3339 time" % (what, t))
+    m = RFC3339_RE.fullmatch(t)
+    y, mo, d, h, mi, s = (int(g) for g in m.groups()[:6])
+    frac = m.group(7) or ""
+    ms = int((frac[1:] + "000")[:3]) if frac else 0
+    dt = datetime.datetime(y, mo, d, h, mi, min(s, 59), tzinfo=datetime.timezone.utc)
+    off = m.group(8)
+    minutes = 0
+    if off not in ("Z", "z"):
+        minutes = (int(off[1:3]) * 60 + int(off[4:6])) * (1 if off[0] == "+" else -1)
+    return (int(dt.timestamp()) - minutes * 60) * 1000 + ms
 
 
 def _rfc3339(t):

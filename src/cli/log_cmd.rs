@@ -157,6 +157,21 @@ fn describe(body: &Body) -> Vec<String> {
             d.stage,
             d.due
         )],
+        Body::Organiser(o) => {
+            let mut s = format!("organiser {} ({}): ", o.organiser, o.via);
+            let words = crate::matches::organise::describe(o);
+            let mut lines = words.lines();
+            s.push_str(lines.next().unwrap_or_default());
+            let mut out = vec![s];
+            out.extend(lines.filter(|l| !l.is_empty()).map(str::to_owned));
+            out
+        }
+        Body::Escalation(e) => vec![format!(
+            "escalation: {} missed {} deadlines; policy {}",
+            e.power,
+            e.missed,
+            e.policy.as_str()
+        )],
         Body::Dice(d) => {
             let n: usize = d.rolls.iter().map(|g| g.values.len()).sum();
             let mut lines = vec![format!("turn {}, {n} dice", d.turn)];

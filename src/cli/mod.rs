@@ -14,6 +14,7 @@ mod log_cmd;
 mod map;
 mod match_cmd;
 mod odds;
+mod organise;
 mod report;
 mod run;
 mod scenario;
@@ -47,6 +48,8 @@ enum Command {
     New(match_cmd::NewArgs),
     /// Submit one power's orders to a match, as the mail daemon would.
     Submit(match_cmd::SubmitArgs),
+    /// An organiser's action: pause, resume, extend, replace, absent, forfeit, resign, ruling.
+    Organise(organise::OrganiseArgs),
     /// Show a match: the board, treasuries, whose turn and which stage.
     Show(match_cmd::ShowArgs),
     /// Re-render the turn report of an adjudication entry from the match log.
@@ -81,6 +84,7 @@ pub fn main() -> ExitCode {
         Command::Scenario(args) => scenario::run(args),
         Command::New(args) => match_cmd::new(args),
         Command::Submit(args) => match_cmd::submit(args),
+        Command::Organise(args) => organise::run(args),
         Command::Show(args) => match_cmd::show(args),
         Command::Report(args) => report::run(args),
         Command::Map(args) => map::run(args),

@@ -59,6 +59,16 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
                     "note: this log is of format adjutant-log/1, whose order entries need no adjudication: a forging server could have fed a turn key extra order entries, which format adjutant-log/2 rules out (docs/log.md, \"Format versions\")"
                 );
             }
+            if s.organiser_actions > 0 {
+                println!(
+                    "{} organiser action(s), {} rollback(s){}: each checked against the match so far (adjutant log show lists them)",
+                    s.organiser_actions,
+                    s.rollbacks,
+                    s.ended
+                        .map(|e| format!("; the match ended at entry {e}"))
+                        .unwrap_or_default()
+                );
+            }
             if let Some(n) = s.head_entry {
                 println!("the given head is entry {n}");
             }

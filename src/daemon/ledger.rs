@@ -158,6 +158,8 @@ impl<'a> Ledger<'a> {
             .find(|&i| match &self.entries[i].body {
                 Body::Adjudication(a) => a.stage != 0,
                 Body::Welcome(_) | Body::Genesis(_) => true,
+                // A rollback starts the clock of the stage played again.
+                Body::Organiser(o) => o.action == crate::log::OrganiserAction::Rollback,
                 _ => false,
             })?;
         Some((i, time_of(&self.entries[i])?))

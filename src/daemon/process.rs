@@ -46,6 +46,7 @@ mod apply;
 mod authenticate;
 mod deadlines;
 mod inbound;
+mod organiser;
 mod replies;
 mod welcome;
 
@@ -328,10 +329,16 @@ impl Daemon {
         let i = match self.dedupe(&mut m, &msg)? {
             Dedupe::Handled(i) => i,
             // 6: authenticate; 7: apply or answer.
-            Dedupe::New { retry } => match self.authenticate(&m, &roster, &msg, retry)? {
-                Verdict::Drop => return Ok(()),
-                Verdict::Answer(r) => log_received(&mut m, r)?,
-                Verdict::Sender(sender) => self.apply(&mut m, &msg.id, sender)?,
+            // 6 and 7 for an organiser's action (`organiser:`).
+            Dedupe::New { retry } => match self.organiser_message(&mut m, &roster, &msg)? {
+                Some(Some(i)) => i,
+                Some(None) => return Ok(()),
+                // 6: authenticate; 7: apply or answer.
+                None => match self.authenticate(&m, &roster, &msg, retry)? {
+                    Verdict::Drop => return Ok(()),
+                    Verdict::Answer(r) => log_received(&mut m, r)?,
+                    Verdict::Sender(sender) => self.apply(&mut m, &msg.id, sender)?,
+                },
             },
         };
         // 8: the replies.

@@ -62,6 +62,12 @@ pub struct Summary {
     /// choose extra order entries to feed a turn key (`docs/log.md`,
     /// "Format versions").
     pub legacy_format: bool,
+    /// Organiser actions (`organiser` entries), rollbacks among them.
+    pub organiser_actions: u64,
+    /// Rollbacks.
+    pub rollbacks: u64,
+    /// The entry that ended the match, if one did.
+    pub ended: Option<u64>,
 }
 
 /// Whose rules a log follows, from its genesis `format`.
@@ -116,6 +122,25 @@ pub struct Chain {
     turns: u32,
     orders: u64,
     dice: u64,
+    /// Organiser actions so far (`organiser` and `escalation` entries).
+    league: LeagueState,
+    organiser_actions: u64,
+    rollbacks: u64,
+}
+
+/// What the organisers' entries have done to a match so far.
+#[derive(Clone, Debug, Default)]
+struct LeagueState {
+    /// The entry that paused the match, while it is paused.
+    paused: Option<u64>,
+    /// The entry that ended the match (a side forfeited or resigned).
+    ended: Option<u64>,
+    /// Powers that forfeited or resigned (and were not replaced since).
+    out: Vec<String>,
+    /// The adjudication entries on the match's current line (a rollback
+    /// drops those after the position it goes back to): the positions a
+    /// rollback may go back to, with entry 1, the start.
+    positions: Vec<u64>,
 }
 
 impl Chain {
@@ -191,6 +216,21 @@ impl Chain {
         open.seen.get(digest).copied()
     }
 
+    /// The entry that ended the match (a side forfeited or resigned), if any.
+    pub fn ended(&self) -> Option<u64> {
+        self.league.ended
+    }
+
+    /// The entry that paused the match, while it is paused.
+    pub fn paused(&self) -> Option<u64> {
+        self.league.paused
+    }
+
+    /// Whether `power` forfeited or resigned (and was not replaced since).
+    pub fn is_out(&self, power: &str) -> bool {
+        self.league.out.iter().any(|p| p == power)
+    }
+
     /// When the order entry still waiting for its adjudication was logged
     /// (Unix milliseconds): its beacon round is the first due after it.
     pub fn unadjudicated_time_ms(&self) -> Option<i64> {
@@ -229,8 +269,100 @@ impl Chain {
         // Version 2 binds every order to one adjudication (docs/log.md,
         // "Messages"), so no entry can feed a key without being played.
         let paired = rules == Rules::V2;
+        if let Some(end) = self.league.ended
+            && matches!(
+                body,
+                Body::TurnOpen(_)
+                    | Body::Order(_)
+                    | Body::Reveal(_)
+                    | Body::Dice(_)
+                    | Body::Adjudication(_)
+            )
+        {
+            return Err(format!(
+                "a {} entry after the match ended at entry {end}: an ended match takes no more orders or dice",
+                body.kind()
+            ));
+        }
         match body {
             Body::Genesis(_) => Err("a second genesis entry".into()),
+            Body::Organiser(o) => {
+                let players: Vec<&str> = genesis.players.iter().map(|p| p.power.as_str()).collect();
+                let next = check_organiser(
+                    &self.league,
+                    o,
+                    &players,
+                    seq,
+                    time_ms,
+                    self.pending.as_ref().map(|p| p.seq),
+                )?;
+                // A rollback reveals the open turn if it is not revealed,
+                // so that no die of it can be rolled again in secret.
+                let mut key = None;
+                if o.action == super::entry::OrganiserAction::Rollback {
+                    let unrevealed = self.open.as_ref().filter(|t| t.key.is_none());
+                    match (unrevealed, o.turn, &o.secret) {
+                        (None, None, None) => {}
+                        (Some(t), Some(turn), Some(secret)) if t.turn == turn => {
+                            let secret = TurnSecret::from_bytes(secret.0);
+                            let commitment = secret.commitment(match_id, turn);
+                            if commitment != t.commitment {
+                                return Err(format!(
+                                    "the rollback's secret gives commitment {commitment}, but turn {turn} committed to {}",
+                                    t.commitment
+                                ));
+                            }
+                            let digests = rules.key_order(&t.digests);
+                            key = Some(secret.turn_key(match_id, turn, &digests));
+                        }
+                        (Some(t), _, _) => {
+                            return Err(format!(
+                                "a rollback while dice turn {} is not revealed must reveal it (turn {} and its secret)",
+                                t.turn, t.turn
+                            ));
+                        }
+                        (None, _, _) => {
+                            return Err(
+                                "a rollback reveals a turn only when the open turn is not revealed"
+                                    .into(),
+                            );
+                        }
+                    }
+                }
+                if let Some(k) = key {
+                    self.open.as_mut().expect("checked above").key = Some(k);
+                }
+                self.league = next;
+                self.organiser_actions += 1;
+                if o.action == super::entry::OrganiserAction::Rollback {
+                    self.rollbacks += 1;
+                }
+                Ok(())
+            }
+            Body::Escalation(e) => {
+                if let Some(end) = self.league.ended {
+                    return Err(format!(
+                        "an escalation after the match ended at entry {end}"
+                    ));
+                }
+                check_power(
+                    &e.power,
+                    &genesis
+                        .players
+                        .iter()
+                        .map(|p| p.power.as_str())
+                        .collect::<Vec<_>>(),
+                )?;
+                if e.missed == 0 {
+                    return Err("an escalation after 0 missed deadlines".into());
+                }
+                if e.policy == super::entry::EscalationPolicy::Forfeit
+                    && !self.league.out.contains(&e.power)
+                {
+                    self.league.out.push(e.power.clone());
+                }
+                Ok(())
+            }
             Body::TurnOpen(t) => {
                 if let Some(open) = &self.open
                     && open.key.is_none()
@@ -397,6 +529,7 @@ impl Chain {
                     }
                     self.pending = None;
                 }
+                self.league.positions.push(seq);
                 Ok(())
             }
             // The daemon's records of mail: allowed at any point after
@@ -534,8 +667,200 @@ impl Chain {
             head_entry,
             unadjudicated: self.pending.as_ref().map(|p| p.seq),
             legacy_format: self.rules == Some(Rules::V1),
+            organiser_actions: self.organiser_actions,
+            rollbacks: self.rollbacks,
+            ended: self.league.ended,
         }
     }
+}
+
+/// A power named by an organiser or escalation entry must be one of the
+/// match's players (when the genesis lists them).
+fn check_power(power: &str, players: &[&str]) -> Result<(), String> {
+    if !players.is_empty() && !players.contains(&power) {
+        return Err(format!(
+            "{power:?} is not a power of this match; its players are {}",
+            players.join(", ")
+        ));
+    }
+    Ok(())
+}
+
+fn rfc3339_ms(what: &str, t: &str) -> Result<i64, String> {
+    chrono::DateTime::parse_from_rfc3339(t)
+        .map(|t| t.timestamp_millis())
+        .map_err(|e| format!("{what} {t:?} is not an RFC 3339 time: {e}"))
+}
+
+/// Checks an organiser entry against the match so far (`docs/log.md`,
+/// kind `organiser`) and returns the match's new league state.
+fn check_organiser(
+    league: &LeagueState,
+    o: &super::entry::Organiser,
+    players: &[&str],
+    seq: u64,
+    time_ms: i64,
+    pending: Option<u64>,
+) -> Result<LeagueState, String> {
+    use super::entry::OrganiserAction as A;
+    let mut next = league.clone();
+    if o.organiser.trim().is_empty() {
+        return Err("an organiser entry must name its organiser".into());
+    }
+    match o.via.as_str() {
+        "mail" | "server" => {}
+        other => {
+            return Err(format!(
+                "via {other:?}: an organiser acts by mail or on the server"
+            ));
+        }
+    }
+    if o.mail_sha256.is_some() && o.via != "mail" {
+        return Err("a mail hash on an organiser entry that did not come by mail".into());
+    }
+    if let Some(end) = league.ended
+        && o.action != A::Ruling
+    {
+        return Err(format!(
+            "{} after the match ended at entry {end}: only a ruling may follow the end",
+            o.action.as_str()
+        ));
+    }
+    // The fields each action takes; any other is an error.
+    let given = [
+        ("power", o.power.is_some()),
+        ("side", o.side.is_some()),
+        ("name", o.name.is_some()),
+        ("due", o.due.is_some()),
+        ("from", o.from.is_some()),
+        ("until", o.until.is_some()),
+        ("absence", o.absence.is_some()),
+        ("entry", o.entry.is_some()),
+        ("turn", o.turn.is_some()),
+        ("secret", o.secret.is_some()),
+    ];
+    let (required, optional): (&[&str], &[&str]) = match o.action {
+        A::Pause | A::Resume => (&[], &[]),
+        A::Extend => (&["power", "due"], &[]),
+        A::Replace => (&["power", "name"], &[]),
+        A::Absent => (&["power", "from", "until", "absence"], &[]),
+        A::Forfeit | A::Resign => (&[], &["power", "side"]),
+        A::Ruling => (&["entry"], &[]),
+        A::Rollback => (&["entry"], &["turn", "secret"]),
+    };
+    for (field, present) in given {
+        if present && !required.contains(&field) && !optional.contains(&field) {
+            return Err(format!(
+                "an organiser's {} takes no {field}",
+                o.action.as_str()
+            ));
+        }
+        if !present && required.contains(&field) {
+            return Err(format!(
+                "an organiser's {} needs {field}",
+                o.action.as_str()
+            ));
+        }
+    }
+    if let Some(p) = &o.power {
+        check_power(p, players)?;
+    }
+    match o.action {
+        A::Pause => {
+            if let Some(at) = league.paused {
+                return Err(format!("pause while the match is paused since entry {at}"));
+            }
+            next.paused = Some(seq);
+        }
+        A::Resume => {
+            if league.paused.is_none() {
+                return Err("resume while the match is not paused".into());
+            }
+            next.paused = None;
+        }
+        A::Extend => {
+            let due = rfc3339_ms("due", o.due.as_deref().unwrap_or_default())?;
+            if due <= time_ms {
+                return Err(
+                    "an extended deadline must be later than the entry that sets it".into(),
+                );
+            }
+        }
+        A::Replace => {
+            if o.name.as_deref().unwrap_or_default().trim().is_empty() {
+                return Err("a replacement player needs a name".into());
+            }
+            // A new player brings a forfeited power back.
+            next.out.retain(|p| Some(p) != o.power.as_ref());
+        }
+        A::Absent => {
+            let from = rfc3339_ms("from", o.from.as_deref().unwrap_or_default())?;
+            let until = rfc3339_ms("until", o.until.as_deref().unwrap_or_default())?;
+            if from >= until {
+                return Err("an absence must end after it begins".into());
+            }
+            match o.absence.as_deref() {
+                Some("extend" | "play") => {}
+                other => {
+                    return Err(format!(
+                        "absence {other:?} is not extend (deadlines move) or play (played with no orders)"
+                    ));
+                }
+            }
+        }
+        A::Forfeit | A::Resign => match (&o.power, &o.side) {
+            (Some(p), None) => {
+                if league.out.contains(p) {
+                    return Err(format!("{p} has already forfeited or resigned"));
+                }
+                next.out.push(p.clone());
+            }
+            (None, Some(side)) => {
+                if side.trim().is_empty() {
+                    return Err("the side that ends the match must be named".into());
+                }
+                if let Some(p) = pending {
+                    return Err(format!(
+                        "the match ends while the orders of entry {p} wait for their adjudication"
+                    ));
+                }
+                next.ended = Some(seq);
+                next.paused = None;
+            }
+            _ => {
+                return Err(format!(
+                    "an organiser's {} names a power or a side, exactly one",
+                    o.action.as_str()
+                ));
+            }
+        },
+        A::Rollback => {
+            let entry = o.entry.unwrap_or_default();
+            if entry != 1 && !league.positions.contains(&entry) {
+                return Err(format!(
+                    "a rollback to entry {entry}, which is not a position of the match's current line (entry 1, the start, or an adjudication not undone by an earlier rollback)"
+                ));
+            }
+            if let Some(p) = pending {
+                return Err(format!(
+                    "a rollback while the orders of entry {p} wait for their adjudication"
+                ));
+            }
+            next.positions.retain(|&p| p <= entry);
+        }
+        A::Ruling => {
+            let entry = o.entry.unwrap_or_default();
+            if entry == 0 || entry >= seq {
+                return Err(format!(
+                    "a ruling about entry {entry}, which is not an earlier entry of this log"
+                ));
+            }
+            if o.text.as_deref().unwrap_or_default().trim().is_empty() {
+                return Err("a ruling needs its text".into());
+            }
+        }
+    }
+    Ok(next)
 }
 
 impl Rules {

@@ -251,6 +251,160 @@ pub struct Deadline {
     pub event: DeadlineEvent,
 }
 
+/// What an organiser did (`organiser` entries, `docs/daemon.md`,
+/// "Organisers").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OrganiserAction {
+    /// Deadlines stop: no reminders, late notices or no-orders plays.
+    Pause,
+    /// Deadlines run again; the current stage's deadline moves by the time
+    /// the match was paused.
+    Resume,
+    /// The current stage's deadline moves to `due`.
+    Extend,
+    /// A new player takes `power` (`name`); the old secret no longer works.
+    Replace,
+    /// The player of `power` is away from `from` to `until`; `absence`
+    /// says what happens to their stages meanwhile.
+    Absent,
+    /// `power` forfeits (played with no orders from now on), or with
+    /// `side` the whole match ends, that side forfeiting.
+    Forfeit,
+    /// As `forfeit`, but the player's or side's own choice.
+    Resign,
+    /// A ruling: `text`, about entry `entry`.
+    Ruling,
+    /// The match goes back to the position after entry `entry` (1: the
+    /// start); the open dice turn, if unrevealed, is revealed by `turn` and
+    /// `secret`, so no die can be rolled again in secret.
+    Rollback,
+}
+
+impl OrganiserAction {
+    /// Every action, in the order the documents list them.
+    pub const ALL: [OrganiserAction; 9] = [
+        OrganiserAction::Pause,
+        OrganiserAction::Resume,
+        OrganiserAction::Extend,
+        OrganiserAction::Replace,
+        OrganiserAction::Absent,
+        OrganiserAction::Forfeit,
+        OrganiserAction::Resign,
+        OrganiserAction::Ruling,
+        OrganiserAction::Rollback,
+    ];
+
+    /// The word written in the log (and by an organiser).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OrganiserAction::Pause => "pause",
+            OrganiserAction::Resume => "resume",
+            OrganiserAction::Extend => "extend",
+            OrganiserAction::Replace => "replace",
+            OrganiserAction::Absent => "absent",
+            OrganiserAction::Forfeit => "forfeit",
+            OrganiserAction::Resign => "resign",
+            OrganiserAction::Ruling => "ruling",
+            OrganiserAction::Rollback => "rollback",
+        }
+    }
+
+    /// The action of a word, if it is one (case does not matter).
+    pub fn from_word(word: &str) -> Option<OrganiserAction> {
+        let w = word.trim().to_ascii_lowercase();
+        OrganiserAction::ALL.into_iter().find(|a| a.as_str() == w)
+    }
+}
+
+/// An organiser's action: authenticated (by their secret, by mail, or on
+/// the server's command line) and logged before it takes effect, so that
+/// anyone holding the log sees what the organisers did. Addresses and
+/// secrets stay out of it, as everywhere in the log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Organiser {
+    /// The organiser's name, as the players file lists them.
+    pub organiser: String,
+    /// How it came: `mail` (authenticated by the organiser's secret) or
+    /// `server` (`adjutant organise` on the server).
+    pub via: String,
+    /// What they did.
+    pub action: OrganiserAction,
+    /// The power concerned (extend, replace, absent, forfeit, resign).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power: Option<String>,
+    /// The side that forfeits or resigns the whole match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    /// The new player's name (replace).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The new deadline (extend), RFC 3339 UTC.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub due: Option<String>,
+    /// An absence's first moment, RFC 3339 UTC.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// An absence's end (the player is back), RFC 3339 UTC.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<String>,
+    /// What an absence does: `extend` (deadlines move past it) or `play`
+    /// (the stages are played with no orders).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub absence: Option<String>,
+    /// The entry a ruling is about; the entry a rollback goes back to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<u64>,
+    /// A rollback's reveal: the open dice turn it reveals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<u32>,
+    /// A rollback's reveal: that turn's secret `s_T`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<Digest32>,
+    /// A ruling's text, or the reason given for any other action.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// SHA-256 of the organiser's mail, when it came by mail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mail_sha256: Option<Digest32>,
+}
+
+/// What the server does about a power that missed too many deadlines
+/// (`escalation` entries).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EscalationPolicy {
+    /// The power is played with no orders at each of its deadlines from
+    /// now on (standing orders apply), whatever the match's `no_orders`.
+    Standing,
+    /// The power forfeits.
+    Forfeit,
+}
+
+impl EscalationPolicy {
+    /// The word written in the log and the players file.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EscalationPolicy::Standing => "standing",
+            EscalationPolicy::Forfeit => "forfeit",
+        }
+    }
+}
+
+/// A power missed its `missed`-th deadline: the organisers were alerted,
+/// and the match's policy applies from now on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Escalation {
+    /// The power.
+    pub power: String,
+    /// How many deadlines it missed (since its player took the seat).
+    pub missed: u32,
+    /// What happens to it now.
+    pub policy: EscalationPolicy,
+}
+
 /// The body of an entry, tagged by its kind.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "body", rename_all = "snake_case")]
@@ -273,6 +427,10 @@ pub enum Body {
     Welcome(Welcome),
     /// See [`Deadline`].
     Deadline(Deadline),
+    /// See [`Organiser`].
+    Organiser(Organiser),
+    /// See [`Escalation`].
+    Escalation(Escalation),
 }
 
 impl Body {
@@ -288,6 +446,8 @@ impl Body {
             Body::Received(_) => "received",
             Body::Welcome(_) => "welcome",
             Body::Deadline(_) => "deadline",
+            Body::Organiser(_) => "organiser",
+            Body::Escalation(_) => "escalation",
         }
     }
 }
@@ -372,9 +532,11 @@ impl<'de: 'a, 'a> serde::de::Visitor<'de> for LineVisitor<'a> {
             "received" => Body::Received(m.next_value()?),
             "welcome" => Body::Welcome(m.next_value()?),
             "deadline" => Body::Deadline(m.next_value()?),
+            "organiser" => Body::Organiser(m.next_value()?),
+            "escalation" => Body::Escalation(m.next_value()?),
             other => {
                 return Err(M::Error::custom(format!(
-                    "unknown kind {other:?}; this version knows genesis, turn_open, order, reveal, dice, adjudication, received, welcome, deadline"
+                    "unknown kind {other:?}; this version knows genesis, turn_open, order, reveal, dice, adjudication, received, welcome, deadline, organiser, escalation"
                 )));
             }
         };

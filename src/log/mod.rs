@@ -11,8 +11,8 @@ pub mod writer;
 
 pub use chain::{Chain, Summary, VerifyError, VerifyOptions, verify_bytes, verify_file};
 pub use entry::{
-    Adjudication, Body, Deadline, DeadlineEvent, DiceEntry, Entry, Genesis, LOG_FORMAT,
-    LOG_FORMAT_V1, LineError, OrderEntry, Outcome, PlayerEntry, Received, Reveal, TurnOpen,
-    Welcome, encode_line, parse_line,
+    Adjudication, Body, Deadline, DeadlineEvent, DiceEntry, Entry, Escalation, EscalationPolicy,
+    Genesis, LOG_FORMAT, LOG_FORMAT_V1, LineError, OrderEntry, Organiser, OrganiserAction, Outcome,
+    PlayerEntry, Received, Reveal, TurnOpen, Welcome, encode_line, parse_line,
 };
 pub use writer::{MatchLog, WriteError, Written};

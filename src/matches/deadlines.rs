@@ -349,6 +349,7 @@ mod tests {
             stage: Some("48h".into()),
             reminder_before: None,
             no_orders: Some("pass".into()),
+            ..MatchDeadlines::default()
         };
         let s = DeadlineSettings::with_match(base, Some(&m)).unwrap();
         assert_eq!(s.stage, Some(Duration::from_secs(48 * 3600)));
@@ -367,6 +368,7 @@ mod tests {
             stage: Some("soon".into()),
             reminder_before: Some("1w".into()),
             no_orders: Some("skip".into()),
+            ..MatchDeadlines::default()
         };
         let errs = DeadlineSettings::with_match(base, Some(&bad)).unwrap_err();
         let keys: Vec<&str> = errs.iter().map(|(k, _)| k.as_str()).collect();

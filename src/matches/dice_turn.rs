@@ -89,6 +89,12 @@ impl DiceTurn {
         Ok((digest, written))
     }
 
+    /// The secret as a reveal writes it: for a rollback, which reveals a
+    /// turn that will never roll.
+    pub fn secret_revealed(&self) -> crate::dice::Digest32 {
+        self.secret.reveal()
+    }
+
     /// Reveals the secret and returns the turn's dice, keyed by the secret and
     /// every order digest logged so far.
     pub fn reveal(self, log: &mut MatchLog) -> Result<Dice, DiceTurnError> {

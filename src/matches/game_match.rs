@@ -45,6 +45,10 @@ pub struct PlayersFile {
     /// Addresses that get every turn report but send no orders.
     #[serde(default)]
     pub observers: Vec<Observer>,
+    /// The match's organisers: each gets every report and notice, and acts
+    /// on the match with their own secret (`docs/daemon.md`, "Organisers").
+    #[serde(default)]
+    pub organisers: Vec<Observer>,
     /// A public randomness beacon mixed into every turn key, and where to
     /// fetch its rounds (`docs/dice.md` §3, "Beacon"); none by default.
     #[serde(default)]
@@ -65,6 +69,19 @@ pub struct MatchDeadlines {
     /// `wait` or `pass`.
     #[serde(default)]
     pub no_orders: Option<String>,
+    /// What an organiser's `absent` does: `extend` (the absent player's
+    /// deadlines move past the absence, the default) or `play` (their
+    /// stages are played with no orders meanwhile).
+    #[serde(default)]
+    pub absence: Option<String>,
+    /// After how many missed deadlines of one power the organisers are
+    /// alerted and `escalation` applies; none by default.
+    #[serde(default)]
+    pub escalate_after: Option<u32>,
+    /// `standing` (the power is played with no orders at each deadline
+    /// from then on, the default) or `forfeit`.
+    #[serde(default)]
+    pub escalation: Option<String>,
 }
 
 /// An observer of a match.
@@ -329,6 +346,11 @@ impl Match {
         &self.state
     }
 
+    /// The match's directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// The log.
     pub fn log(&self) -> &MatchLog {
         &self.log
@@ -339,16 +361,46 @@ impl Match {
     /// move the game (orders, reveals, dice, adjudications) are written by
     /// [`Match::submit`] alone, so they are refused here.
     pub fn record(&mut self, body: Body) -> Result<Written, MatchError> {
-        if !matches!(
-            body,
-            Body::Received(_) | Body::Welcome(_) | Body::Deadline(_)
-        ) {
+        let rollback = matches!(&body, Body::Organiser(o)
+            if o.action == crate::log::OrganiserAction::Rollback);
+        if rollback
+            || !matches!(
+                body,
+                Body::Received(_)
+                    | Body::Welcome(_)
+                    | Body::Deadline(_)
+                    | Body::Organiser(_)
+                    | Body::Escalation(_)
+            )
+        {
             return Err(MatchError::Invalid(format!(
                 "a {} entry is written by the match itself, not recorded",
                 body.kind()
             )));
         }
         Ok(self.log.append(body)?)
+    }
+
+    /// Rolls the match back (an organiser's `rollback`, `body`): the open
+    /// dice turn, if unrevealed, is revealed in the entry itself (its
+    /// secret is known to the server, so it must not stay usable), the
+    /// position becomes the one after entry `body.entry`, and a stage 1 to
+    /// play gets a new dice turn with a new commitment.
+    pub fn rollback(&mut self, mut body: crate::log::Organiser) -> Result<Written, MatchError> {
+        if let Some(dt) = &self.open {
+            body.turn = Some(dt.turn());
+            body.secret = Some(dt.secret_revealed());
+        }
+        let written = self.log.append(Body::Organiser(body))?;
+        if let Some(dt) = self.open.take() {
+            remove_secret(&self.dir, dt.turn());
+        }
+        let (state, _, _) = replay_entries(&self.game, self.log.entries(), u64::MAX, Memo::Ignore)?;
+        self.state = state;
+        if self.turn_over() {
+            self.open_dice_turn()?;
+        }
+        Ok(written)
     }
 
     /// Applies one orders message of `power`. A rejected message changes
@@ -369,6 +421,11 @@ impl Match {
         };
         let to_move = self.state.current_power(game);
         let power_name = game.powers()[power_id].name.clone();
+        if let Some(end) = self.log.chain().ended() {
+            return Ok(Err(vec![general(format!(
+                "the match ended at log entry {end} (a side forfeited or resigned); it takes no more orders"
+            ))]));
+        }
         let message = match parse_message(game, yaml) {
             Ok(m) => m,
             Err(errors) => return Ok(Err(errors)),
@@ -631,6 +688,30 @@ fn check_players(game: &GameDef, players: &PlayersFile) -> Result<Vec<PlayerEntr
             ));
         }
     }
+    for (i, o) in players.organisers.iter().enumerate() {
+        if o.name.trim().is_empty() {
+            problems.push(format!("organiser {}: needs a name", i + 1));
+        } else if players.organisers[..i]
+            .iter()
+            .any(|x| x.name.trim().eq_ignore_ascii_case(o.name.trim()))
+        {
+            problems.push(format!("organiser {} is listed twice", o.name));
+        }
+        if !o.email.contains('@') {
+            problems.push(format!(
+                "organiser {}: {:?} is not an email address",
+                o.name, o.email
+            ));
+        }
+        if let Some(tz) = &o.time_zone
+            && let Err(e) = super::deadlines::parse_time_zone(tz)
+        {
+            problems.push(format!("organiser {}: time_zone: {e}", o.name));
+        }
+    }
+    if let Err(errs) = super::organise::LeagueSettings::of(players.deadlines.as_ref()) {
+        problems.extend(errs.into_iter().map(|(k, e)| format!("{k}: {e}")));
+    }
     for o in &players.observers {
         if !o.email.contains('@') {
             problems.push(format!(
@@ -825,6 +906,17 @@ pub(crate) fn replay_entries(
     memo: Memo,
 ) -> Result<(GameState, Option<Pending>, usize), MatchError> {
     let entries: Vec<&crate::log::Entry> = entries.iter().take_while(|e| e.seq <= until).collect();
+    // A rollback goes back to an earlier position: the positions of the
+    // current line are kept, and no remembered position is used or stored
+    // (the state after the last adjudication may not be the match's).
+    let rollbacks = entries.iter().any(|e| {
+        matches!(&e.body, Body::Organiser(o) if o.action == crate::log::OrganiserAction::Rollback)
+    });
+    let memo = if rollbacks { Memo::Ignore } else { memo };
+    let mut positions: Vec<(u64, GameState)> = Vec::new();
+    if rollbacks {
+        positions.push((1, GameState::initial(game)));
+    }
     let mut state = GameState::initial(game);
     let mut chain = crate::log::Chain::new();
     let mut pending: Option<Pending> = None;
@@ -951,6 +1043,25 @@ pub(crate) fn replay_entries(
                 state = next;
                 matched += 1;
                 last_adjudication = Some(entry.hash);
+                if rollbacks {
+                    positions.push((seq, state.clone()));
+                }
+            }
+            Body::Organiser(o) if o.action == crate::log::OrganiserAction::Rollback => {
+                if let Some(p) = &pending {
+                    return Err(fail(format!(
+                        "a rollback while {}'s orders wait for their adjudication",
+                        p.power
+                    )));
+                }
+                let to = o.entry.unwrap_or(1);
+                let Some((_, at)) = positions.iter().find(|(s, _)| *s == to) else {
+                    return Err(fail(format!(
+                        "a rollback to entry {to}, which is no position of the current line"
+                    )));
+                };
+                state = at.clone();
+                positions.retain(|(s, _)| *s <= to);
             }
             _ => {}
         }

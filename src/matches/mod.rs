@@ -10,6 +10,7 @@ mod dice_turn;
 mod game_match;
 pub mod history;
 pub mod match_id;
+pub mod organise;
 pub mod players;
 mod replay_memo;
 

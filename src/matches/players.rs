@@ -73,6 +73,7 @@ pub struct Roster {
     seats: Vec<Seat>,
     deadlines: Option<MatchDeadlines>,
     observers: Vec<Observer>,
+    organisers: Vec<Observer>,
 }
 
 impl Roster {
@@ -108,6 +109,7 @@ impl Roster {
             seats,
             deadlines: file.deadlines,
             observers: file.observers,
+            organisers: file.organisers,
         })
     }
 
@@ -119,6 +121,33 @@ impl Roster {
     /// The match's observers.
     pub fn observers(&self) -> &[Observer] {
         &self.observers
+    }
+
+    /// The match's organisers.
+    pub fn organisers(&self) -> &[Observer] {
+        &self.organisers
+    }
+
+    /// The organiser called `name` (case does not matter).
+    pub fn organiser(&self, name: &str) -> Option<&Observer> {
+        self.organisers
+            .iter()
+            .find(|o| o.name.trim().eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// Who gets the organisers' notices: every player, observer and
+    /// organiser, each address once, with its time zone.
+    pub fn notice_recipients(&self) -> Vec<(&str, Option<&str>)> {
+        let mut out = self.report_recipients();
+        for o in &self.organisers {
+            if !out
+                .iter()
+                .any(|(a, _)| address_key(a) == address_key(&o.email))
+            {
+                out.push((o.email.as_str(), o.time_zone.as_deref()));
+            }
+        }
+        out
     }
 
     /// Every seat, in the players file's order.
@@ -182,6 +211,11 @@ pub fn address_hash(address: &str) -> Digest32 {
     Digest32::sha256(&m)
 }
 
+/// An organiser's name as their secret is filed: trimmed, lowercased.
+fn organiser_key(name: &str) -> String {
+    name.trim().to_lowercase()
+}
+
 /// A fresh secret: five `CVCVC` groups joined by `-` (80 bits).
 pub fn generate_secret() -> Result<String, PlayersError> {
     let mut bytes = [0u8; 2 * GROUPS];
@@ -218,6 +252,10 @@ fn normalise(secret: &str) -> String {
 struct SecretsFile {
     salt: Digest32,
     players: BTreeMap<String, Digest32>,
+    /// Organisers' secrets by name (absent in files written before there
+    /// were organisers).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    organisers: BTreeMap<String, Digest32>,
 }
 
 /// The hashes of a match's player secrets.
@@ -226,6 +264,7 @@ pub struct PlayerSecrets {
     path: PathBuf,
     salt: Digest32,
     hashes: BTreeMap<String, Digest32>,
+    organisers: BTreeMap<String, Digest32>,
 }
 
 impl PlayerSecrets {
@@ -244,6 +283,7 @@ impl PlayerSecrets {
                     path,
                     salt: f.salt,
                     hashes: f.players,
+                    organisers: f.organisers,
                 })
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -253,6 +293,7 @@ impl PlayerSecrets {
                     path,
                     salt: Digest32(salt),
                     hashes: BTreeMap::new(),
+                    organisers: BTreeMap::new(),
                 })
             }
             Err(source) => Err(PlayersError::Io { path, source }),
@@ -276,6 +317,44 @@ impl PlayerSecrets {
         let h = self.hash(power, &secret);
         self.hashes.insert(power.to_owned(), h);
         Ok(secret)
+    }
+
+    /// Revokes the secret of `power`: no secret works for it until a new
+    /// one is issued. Call [`Self::save`].
+    pub fn revoke(&mut self, power: &str) {
+        self.hashes.remove(power);
+    }
+
+    fn organiser_hash(&self, name: &str, secret: &str) -> Digest32 {
+        let mut m = b"adjutant/v1/organiser-secret\0".to_vec();
+        m.extend_from_slice(&self.salt.0);
+        m.extend_from_slice(organiser_key(name).as_bytes());
+        m.push(0);
+        m.extend_from_slice(normalise(secret).as_bytes());
+        Digest32::sha256(&m)
+    }
+
+    /// Gives the organiser `name` a new secret, returned in clear (the only
+    /// time it exists outside their mail). Call [`Self::save`].
+    pub fn issue_organiser(&mut self, name: &str) -> Result<String, PlayersError> {
+        let secret = generate_secret()?;
+        let h = self.organiser_hash(name, &secret);
+        self.organisers.insert(organiser_key(name), h);
+        Ok(secret)
+    }
+
+    /// Is `secret` the secret of the organiser `name`? (Constant time.)
+    pub fn verify_organiser(&self, name: &str, secret: &str) -> bool {
+        let Some(stored) = self.organisers.get(&organiser_key(name)) else {
+            return false;
+        };
+        let h = self.organiser_hash(name, secret);
+        stored
+            .0
+            .iter()
+            .zip(h.0.iter())
+            .fold(0u8, |a, (x, y)| a | (x ^ y))
+            == 0
     }
 
     /// Does `power` have a secret?
@@ -316,6 +395,7 @@ impl PlayerSecrets {
         let file = SecretsFile {
             salt: self.salt,
             players: self.hashes.clone(),
+            organisers: self.organisers.clone(),
         };
         let bytes = serde_json::to_vec_pretty(&file).expect("secrets serialize");
         let tmp = self.path.with_extension("json.tmp");
@@ -361,6 +441,18 @@ mod tests {
         assert_eq!(s.powers_with(&r), vec!["Soviet Union".to_string()]);
         let text = fs::read_to_string(dir.join(SECRETS_FILE)).unwrap();
         assert!(!text.contains(&g) && !text.contains(&normalise(&g)));
+        // Organisers' secrets are their own: a player's secret is no
+        // organiser's, and revoking a power's secret leaves no way in.
+        let mut s = PlayerSecrets::load(&dir).unwrap();
+        let o = s.issue_organiser("Olga").unwrap();
+        assert!(s.verify_organiser("olga ", &o));
+        assert!(!s.verify_organiser("Olga", &g));
+        assert!(s.powers_with(&o).is_empty());
+        s.revoke("Germany");
+        s.save().unwrap();
+        let s = PlayerSecrets::load(&dir).unwrap();
+        assert!(!s.verify("Germany", &g));
+        assert!(s.verify_organiser("Olga", &o));
         let _ = fs::remove_dir_all(&dir);
     }
 }

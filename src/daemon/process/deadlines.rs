@@ -17,17 +17,19 @@ use std::path::Path;
 use anyhow::Context;
 use chrono::{DateTime, Utc};
 
-use crate::log::{Body, Deadline, DeadlineEvent};
+use crate::log::{Body, Deadline, DeadlineEvent, Escalation, EscalationPolicy};
 use crate::mail::compose::Kind;
 use crate::mail::route::format_subject_tag;
-use crate::matches::deadlines::{Action, DeadlineSettings, format_due, next_action};
+use crate::matches::deadlines::{Action, DeadlineSettings, NoOrders, format_due, next_action};
+use crate::matches::organise::{self, Absence, LeagueSettings};
 use crate::matches::players::address_key;
-use crate::matches::{Match, Roster, stage_of};
+use crate::matches::{Match, Roster};
 use crate::report::mail::DeadlineNotice;
 
 use super::super::ledger::Ledger;
 use super::super::text::{self, MailBody};
 use super::Daemon;
+use super::organiser::has_league_entries;
 
 /// What the daemon remembers of a match between looks: the log's length
 /// when it last looked and when to look again.
@@ -75,12 +77,24 @@ impl Daemon {
                 wake = earliest(wake, c.next);
                 continue;
             }
-            match self.deadlines_of(&id, &dir, now) {
+            let looked = self.deadlines_of(&id, &dir, now);
+            // After the deadlines: an escalation they logged is mailed now.
+            let mailed = self.organisers_of(&id, &dir);
+            if let Err(e) = &mailed {
+                tracing::error!(match_id = %id, error = %format!("{e:#}"), "organisers' mail not sent; tried again on the next pass");
+            }
+            match looked {
                 Ok(next) => {
                     self.clocks.insert(
                         id,
                         Clock {
-                            seen: seen(&dir),
+                            // Mail not sent (the match was busy): looked at
+                            // again on the next pass, as if it had changed.
+                            seen: if mailed.is_ok() {
+                                seen(&dir)
+                            } else {
+                                (u64::MAX, None)
+                            },
                             next,
                         },
                     );
@@ -103,7 +117,11 @@ impl Daemon {
     }
 
     /// One match: take every action due, make sure the mail of every event
-    /// of the current stage is enqueued, and say when to look again.
+    /// of the current stage is enqueued, and say when to look again. A
+    /// paused match does nothing; a power that is out (forfeited, resigned)
+    /// or whose player is away with `absence: play` is played with no
+    /// orders at once; a power that missed `escalate_after` deadlines is
+    /// escalated (`docs/daemon.md`, "Organisers").
     fn deadlines_of(
         &mut self,
         id: &str,
@@ -112,7 +130,10 @@ impl Daemon {
     ) -> anyhow::Result<Option<DateTime<Utc>>> {
         // Most matches of a league without deadlines: decided from the
         // players file alone, without replaying the match.
-        if self.config.deadlines.stage.is_none() && !has_own_deadlines(dir) {
+        if self.config.deadlines.stage.is_none()
+            && !has_own_deadlines(dir)
+            && !has_league_entries(dir)
+        {
             return Ok(None);
         }
         let mut m = Match::open(dir)?;
@@ -122,16 +143,63 @@ impl Daemon {
                 let list: Vec<String> = errs.iter().map(|(k, e)| format!("{k}: {e}")).collect();
                 anyhow::anyhow!("players.yaml: {}", list.join("; "))
             })?;
-        if settings.stage.is_none() {
-            self.ensure_pass_reports(id, &m, &roster)?;
-            return Ok(None);
-        }
+        let league = LeagueSettings::of(roster.deadlines()).map_err(|errs| {
+            let list: Vec<String> = errs.iter().map(|(k, e)| format!("{k}: {e}")).collect();
+            anyhow::anyhow!("players.yaml: {}", list.join("; "))
+        })?;
         // Each pass adjudicates a stage and starts the next one's clock;
         // the bound only guards against a policy that cannot advance.
         for _ in 0..64 {
-            let Some(st) = ensure_stage_set(&mut m, &settings)? else {
+            if m.log().chain().paused().is_some() {
+                // Resuming writes to the log, which brings the next look.
                 self.ensure_pass_reports(id, &m, &roster)?;
                 return Ok(None);
+            }
+            let Some(cur) = organise::current_stage(&m) else {
+                self.ensure_pass_reports(id, &m, &roster)?;
+                return Ok(None);
+            };
+            // Played with no orders at once: a power that is out, or whose
+            // player is away and the match plays for them.
+            let away = organise::absences(m.log().entries(), &cur.power);
+            let playing_away = away
+                .iter()
+                .any(|(f, u, a)| *a == Absence::Play && *f <= now && now < *u);
+            if m.log().chain().is_out(&cur.power) || playing_away {
+                // The reports of the stage played before this one.
+                self.ensure_pass_reports(id, &m, &roster)?;
+                let st = StageNow {
+                    power: cur.power.clone(),
+                    round: cur.round,
+                    stage: cur.stage,
+                    since: cur.since,
+                    start: cur.start,
+                    due: cur.due.unwrap_or(now),
+                };
+                let passed = Ledger::of(&m)
+                    .deadline_events(cur.since, cur.round, &cur.power, cur.stage)
+                    .iter()
+                    .any(|(_, e, _)| *e == DeadlineEvent::Passed);
+                if !passed {
+                    append_deadline(&mut m, &st, DeadlineEvent::Passed)?;
+                    tracing::info!(match_id = %id, power = %st.power, round = st.round, stage = st.stage, "played with no orders (out or away)");
+                }
+                play_pass(&mut m, &st.power, st.round)?;
+                continue;
+            }
+            // An absence with `play` that has not begun: look again then.
+            let away_from = away
+                .iter()
+                .filter(|(f, _, a)| *a == Absence::Play && *f > now)
+                .map(|(f, _, _)| *f)
+                .min();
+            if settings.stage.is_none() {
+                self.ensure_pass_reports(id, &m, &roster)?;
+                return Ok(away_from);
+            }
+            let Some(st) = ensure_stage_set(&mut m, &settings)? else {
+                self.ensure_pass_reports(id, &m, &roster)?;
+                return Ok(away_from);
             };
             // After the `set` entry: the reports of a pass quote the next
             // stage's deadline.
@@ -146,16 +214,43 @@ impl Daemon {
                 play_pass(&mut m, &st.power, st.round)?;
                 continue;
             }
-            let (action, next) = next_action(&settings, st.start, st.due, &logged, now);
+            // A power escalated to `standing` is played at its deadlines,
+            // whatever the match's policy.
+            let mut policy = settings;
+            if organise::escalated(m.log().entries(), &st.power) == Some(EscalationPolicy::Standing)
+            {
+                policy.no_orders = NoOrders::Pass;
+            }
+            let (action, next) = next_action(&policy, st.start, st.due, &logged, now);
             let Some(action) = action else {
-                return Ok(next);
+                return Ok(earliest(next, away_from));
             };
             let written = append_deadline(&mut m, &st, action.event())?;
             tracing::info!(match_id = %id, power = %st.power, round = st.round, stage = st.stage, event = action.event().as_str(), "deadline event logged");
             if action == Action::Pass {
                 play_pass(&mut m, &st.power, st.round)?;
             } else {
-                self.ensure_deadline_mail(id, &roster, written, action.event(), &st, &settings)?;
+                self.ensure_deadline_mail(id, &roster, written, action.event(), &st, &policy)?;
+            }
+            if action == Action::Late
+                && let Some(limit) = league.escalate_after
+            {
+                let entries = m.log().entries();
+                let missed = organise::missed(entries, &st.power);
+                if missed >= limit && organise::escalated(entries, &st.power).is_none() {
+                    m.record(Body::Escalation(Escalation {
+                        power: st.power.clone(),
+                        missed,
+                        policy: league.escalation,
+                    }))?;
+                    if league.escalation == EscalationPolicy::Forfeit {
+                        // Out, as by an organiser's forfeit: its secret too.
+                        let mut secrets = crate::matches::PlayerSecrets::load(dir)?;
+                        secrets.revoke(&st.power);
+                        secrets.save()?;
+                    }
+                    tracing::info!(match_id = %id, power = %st.power, missed, "missed deadlines: escalated");
+                }
             }
         }
         anyhow::bail!("deadlines: more than 64 stages passed in one look; stopped")
@@ -178,7 +273,7 @@ impl Daemon {
             // Reported by the deadline check; the reply goes without.
             return Ok(());
         };
-        if settings.stage.is_some() {
+        if settings.stage.is_some() && m.log().chain().paused().is_none() {
             ensure_stage_set(m, &settings)?;
         }
         Ok(())
@@ -317,62 +412,74 @@ pub(super) struct StageNow {
     power: String,
     round: u32,
     stage: u8,
-    /// The index of the entry that started the stage's clock.
+    /// The index of the entry after which the stage's deadline events
+    /// count: its last `set` entry (an extension or a resume sets it anew,
+    /// and the reminder and late notice go again for the new deadline).
     since: usize,
     start: DateTime<Utc>,
     due: DateTime<Utc>,
 }
 
-/// The stage the match in `dir` waits for, with its `set` entry logged if
-/// it had none (the deadline from the stage's start and `settings`);
-/// `None` once the game is won.
+/// The stage the match in `dir` waits for, with a `set` entry logged if
+/// it had none (the deadline from the stage's start, or the last resume
+/// after it, and `settings`) or if its deadline falls in an absence of the
+/// player with `absence: extend` (then a full stage after the absence);
+/// `None` once the game is won or ended.
 fn ensure_stage_set(
     m: &mut Match,
     settings: &DeadlineSettings,
 ) -> anyhow::Result<Option<StageNow>> {
-    if m.state().winner.is_some() {
-        return Ok(None);
-    }
-    let game = m.game();
-    let power = game.powers()[m.state().current_power(game)].name.clone();
-    let round = m.state().round;
-    let stage = stage_of(m.state());
-    let ledger = Ledger::of(m);
-    let Some((since, start)) = ledger.stage_clock_start() else {
+    let Some(cur) = organise::current_stage(m) else {
         return Ok(None);
     };
-    let set = ledger
-        .deadline_events(since, round, &power, stage)
-        .into_iter()
-        .find(|(_, e, _)| *e == DeadlineEvent::Set);
-    let due = match set {
-        Some((_, _, due)) => DateTime::parse_from_rfc3339(&due)
-            .with_context(|| format!("deadline entry: due {due:?}"))?
-            .with_timezone(&Utc),
-        None => {
-            let Some(due) = settings.due(start) else {
-                return Ok(None);
-            };
-            let st = StageNow {
-                power,
-                round,
-                stage,
-                since,
-                start,
-                due,
-            };
-            append_deadline(m, &st, DeadlineEvent::Set)?;
-            return Ok(Some(st));
+    let entries = m.log().entries();
+    // The clock of a stage that began before a resume starts at the resume.
+    let start = match organise::resumed_after(entries, cur.since) {
+        Some(r) if r > cur.start => r,
+        _ => cur.start,
+    };
+    let due = match cur.due {
+        Some(d) => d,
+        None => match settings.due(start) {
+            Some(d) => d,
+            None => return Ok(None),
+        },
+    };
+    // A deadline in an absence moves to a full stage after it.
+    let mut moved = due;
+    for (from, until, what) in organise::absences(entries, &cur.power) {
+        if what == Absence::Extend
+            && from <= moved
+            && moved < until
+            && let Some(d) = settings.due(until)
+        {
+            moved = d;
         }
-    };
-    Ok(Some(StageNow {
-        power,
-        round,
-        stage,
-        since,
+    }
+    let mut st = StageNow {
+        power: cur.power,
+        round: cur.round,
+        stage: cur.stage,
+        since: cur.since,
         start,
-        due,
-    }))
+        due: moved,
+    };
+    if cur.due.is_none() || moved != due {
+        append_deadline(m, &st, DeadlineEvent::Set)?;
+    }
+    st.since = last_set_index(m.log().entries(), &st).unwrap_or(st.since);
+    Ok(Some(st))
+}
+
+/// The index of the stage's last `set` entry.
+fn last_set_index(entries: &[crate::log::Entry], st: &StageNow) -> Option<usize> {
+    (st.since..entries.len()).rev().find(|&i| {
+        matches!(&entries[i].body, Body::Deadline(d)
+            if d.event == DeadlineEvent::Set
+                && d.round == st.round
+                && d.power == st.power
+                && d.stage == st.stage)
+    })
 }
 
 /// Adjudicates the stage of `power` with no orders.

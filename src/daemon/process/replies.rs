@@ -194,6 +194,47 @@ impl Daemon {
                 if self.outbox.status(&key)?.is_some() {
                     return Ok(());
                 }
+                if cmd == super::organiser::ORGANISE {
+                    // The organiser's secret from another address: their
+                    // address of record is told, as a player's would be.
+                    if let Some(o) = super::organiser::organiser_of(m, &r)
+                        && let Some(who) = roster.organiser(&o)
+                        && address_key(&who.email) != sender
+                    {
+                        let key = format!("{id}/{seq}/alert/{}", address_key(&who.email));
+                        let out = self.outgoing(
+                            id,
+                            &who.email,
+                            Kind::Report,
+                            Some(format_subject_tag(id, None, None)),
+                            "Your organiser's secret was used from another address".into(),
+                            text::answer_text(
+                                &self.templates,
+                                "Your organiser's secret was used from another address",
+                                &format!(
+                                    "A message from {from} carried your organiser's secret for match {id}, and its action was carried out (log entry {seq}).\nIf it was not you, tell the server's operator: your secret is known to someone else.\n"
+                                ),
+                            ),
+                            None,
+                            &key,
+                            Some(head),
+                        );
+                        self.enqueue(&key, &out)?;
+                    }
+                    let body = self.organiser_reply_text(m, &r);
+                    let out = self.outgoing(
+                        id,
+                        from,
+                        Kind::Reply,
+                        Some(format_subject_tag(id, None, None)),
+                        "Organiser: done".into(),
+                        text::answer_text(&self.templates, "Done", &body),
+                        thread,
+                        &key,
+                        Some(head),
+                    );
+                    return self.enqueue(&key, &out);
+                }
                 let Some(command) = Command::from_word(&cmd) else {
                     anyhow::bail!("entry {seq}: unknown command {cmd:?}");
                 };
@@ -382,16 +423,35 @@ impl Daemon {
     }
 
     /// The current stage's deadline as `reader` sees it (UTC, and their
-    /// own zone when set).
+    /// own zone when set): the stage's last `set` entry (an organiser may
+    /// have moved it), else the settings from the stage's start.
     fn deadline_text(&self, ledger: Ledger<'_>, roster: &Roster, reader: &str) -> String {
         let settings = crate::matches::deadlines::DeadlineSettings::with_match(
             self.config.deadlines,
             roster.deadlines(),
         )
         .unwrap_or(self.config.deadlines);
-        let due = ledger
-            .stage_clock_start()
-            .and_then(|(_, start)| settings.due(start));
+        let entries = ledger.entries();
+        if let Some(i) = crate::matches::organise::paused_index(entries) {
+            return format!(
+                "none while the match is paused (by an organiser, log entry {})",
+                entries[i].seq
+            );
+        }
+        let due = ledger.stage_clock_start().and_then(|(since, start)| {
+            let set = entries[since + 1..]
+                .iter()
+                .rev()
+                .find_map(|e| match &e.body {
+                    Body::Deadline(d) if d.event == crate::log::DeadlineEvent::Set => {
+                        chrono::DateTime::parse_from_rfc3339(&d.due)
+                            .ok()
+                            .map(|t| t.with_timezone(&Utc))
+                    }
+                    _ => None,
+                });
+            set.or_else(|| settings.due(start))
+        });
         match due {
             Some(due) => {
                 let tz = roster
