@@ -336,6 +336,23 @@ fn stages_1_and_2_in_one_message_are_labelled_as_both() {
     );
     assert!(!body.contains("now sends stage 2"), "{body}");
     assert!(body.contains("Soviet Union to move"), "{body}");
+    // The report carries the map once: inline in the HTML part under its
+    // Content-ID, and offered as map.png; the whole mail under 400 KB.
+    assert!(
+        report.body.contains("Content-Type: image/png"),
+        "no map part"
+    );
+    assert!(report.body.contains("map.png"), "the map's file name");
+    assert!(
+        report.body.contains("cid:map."),
+        "the HTML part shows the map"
+    );
+    assert_eq!(report.body.matches("Content-Type: image/png").count(), 1);
+    let size = report.headers.len() + report.body.len();
+    assert!(
+        size > 50_000 && size < 400_000,
+        "report mail of {size} bytes"
+    );
 
     // `adjutant report` re-renders the same words.
     let seq = env

@@ -182,6 +182,10 @@ pub struct MailFile {
     /// reply is complete without it.
     #[serde(default)]
     pub help_url: Option<String>,
+    /// Whether each turn report carries the map of the board, inline and as
+    /// `map.png` (default `true`; games without map data send none).
+    #[serde(default)]
+    pub map_in_reports: Option<bool>,
 }
 
 /// `limits:`.
@@ -302,6 +306,8 @@ pub struct Config {
     pub from: Mailbox,
     /// The organiser's page for players, linked from the help reply.
     pub help_url: Option<String>,
+    /// Turn reports carry the map of the board (`mail.map_in_reports`).
+    pub map_in_reports: bool,
     /// Limits.
     pub limits: Limits,
     /// Deadlines.
@@ -864,6 +870,7 @@ impl ConfigFile {
             orders_local_part: local,
             from,
             help_url,
+            map_in_reports: self.mail.map_in_reports.unwrap_or(true),
             limits,
             deadlines: Deadlines {
                 stage,

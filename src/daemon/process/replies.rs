@@ -15,7 +15,7 @@ use chrono::Utc;
 
 use crate::dice::Digest32;
 use crate::log::{Body, Outcome};
-use crate::mail::compose::{Kind, Outgoing, Thread, compose, message_id_for};
+use crate::mail::compose::{Kind, MailImage, Outgoing, Thread, compose_with_image, message_id_for};
 use crate::mail::message::Mailbox;
 use crate::mail::route::format_subject_tag;
 use crate::matches::players::address_key;
@@ -124,13 +124,19 @@ impl Daemon {
                 // The report is replayed from the log once, and only if some
                 // copy is not queued yet (a duplicate message finds them all).
                 let mut turn = None;
+                let mut map: Option<MailImage> = None;
                 for (addr, zone) in roster.report_recipients() {
                     let key = format!("{id}/{seq}/report/{}", address_key(addr));
                     if self.outbox.status(&key)?.is_some() {
                         continue;
                     }
                     if turn.is_none() {
-                        turn = Some(text::turn_report_of(m, adjudication)?);
+                        let mut report = text::turn_report_of(m, adjudication)?;
+                        map = self.report_map(m, adjudication);
+                        if let Some(image) = &map {
+                            report = report.with_map(&image.content_id);
+                        }
+                        turn = Some(report);
                     }
                     let turn = turn.as_ref().expect("just built");
                     let report: MailBody = text::report_text(&self.templates, turn, zone).into();
@@ -150,7 +156,7 @@ impl Daemon {
                         &key,
                         Some(head),
                     );
-                    self.enqueue(&key, &out)?;
+                    self.enqueue_with_image(&key, &out, map.as_ref())?;
                 }
             }
             Outcome::Rejected => {
@@ -407,10 +413,42 @@ impl Daemon {
 
     /// Composes and enqueues under `key`, unless the key is already known.
     pub(super) fn enqueue(&mut self, key: &str, out: &Outgoing) -> anyhow::Result<()> {
+        self.enqueue_with_image(key, out, None)
+    }
+
+    /// The map of the board after adjudication `seq`, for a turn report
+    /// (`mail.map_in_reports`); `None` when the setting is off or the game
+    /// has no map data, and when it cannot be drawn (logged: a report
+    /// without its picture is still the whole report).
+    fn report_map(&self, m: &Match, seq: u64) -> Option<MailImage> {
+        if !self.config.map_in_reports {
+            return None;
+        }
+        match crate::report::map::adjudication_png(m.game(), m.log().entries(), seq) {
+            Ok(png) => Some(MailImage {
+                content_id: format!("map.{seq}@{}", self.config.domain),
+                filename: "map.png".into(),
+                png,
+            }),
+            Err(e) => {
+                tracing::warn!(game = %m.game().id(), error = %e, "no map in the report");
+                None
+            }
+        }
+    }
+
+    /// [`Self::enqueue`], with `image` inline in the HTML part and listed
+    /// as an attachment.
+    pub(super) fn enqueue_with_image(
+        &mut self,
+        key: &str,
+        out: &Outgoing,
+        image: Option<&MailImage>,
+    ) -> anyhow::Result<()> {
         if self.outbox.status(key)?.is_some() {
             return Ok(());
         }
-        match compose(out) {
+        match compose_with_image(out, image) {
             Ok(c) => {
                 self.outbox
                     .enqueue(&c.bytes, &c.envelope, key, Utc::now())?;
