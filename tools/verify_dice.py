@@ -546,7 +546,10 @@ class Verifier:
 
     def genesis(self, body):
         _check_keys(body, ["format", "match", "dice", "engine"],
-                    ["game", "game_hash", "players", "beacon"])
+                    ["game", "game_hash", "players", "beacon", "rules_version"])
+        if "rules_version" in body and (not _is_int(body["rules_version"])
+                                        or body["rules_version"] < 1):
+            raise _Bad("rules_version is not a positive whole number")
         if "beacon" in body:
             b = body["beacon"]
             _check_keys(b, ["name", "chain_hash", "public_key", "genesis_time", "period", "scheme"],

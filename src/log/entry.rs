@@ -46,6 +46,11 @@ pub struct Genesis {
     /// (`docs/dice.md` §3, "Beacon"), when the match uses one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub beacon: Option<BeaconNetwork>,
+    /// The rules version of the engine that started the match
+    /// ([`crate::rules::version`]); absent in logs written before versions
+    /// were recorded (replayed as version 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules_version: Option<u32>,
 }
 
 /// A player as the log records them.

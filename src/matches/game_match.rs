@@ -266,6 +266,7 @@ impl Match {
             game_hash: Some(game_hash),
             players: entries,
             beacon: beacon.as_ref().map(|(net, _)| net.clone()),
+            rules_version: Some(crate::rules::version::RULES_VERSION),
         };
         let (log, _) = MatchLog::create(&dir.join(LOG_FILE), genesis)?;
         let state = GameState::initial(&game);
@@ -789,6 +790,10 @@ pub fn state_digest(game: &GameDef, state: &GameState) -> Digest32 {
 /// Loads the match's copy of its game and checks it against the genesis
 /// entry's `game_hash`.
 pub(crate) fn match_game(dir: &Path, genesis: &Genesis) -> Result<GameDef, MatchError> {
+    let version = crate::rules::version::of_log(genesis.rules_version);
+    if let Some(why) = crate::rules::version::cannot_replay(version) {
+        return Err(MatchError::Invalid(why));
+    }
     let game_id = genesis
         .game
         .as_deref()

@@ -29,6 +29,7 @@ pub mod state;
 pub mod state_text;
 pub mod turn;
 pub mod variants;
+pub mod version;
 pub mod victory;
 pub mod vocab;
 

@@ -41,6 +41,7 @@ pub fn genesis(match_id: &str, dice: DiceKind) -> Genesis {
         game_hash: None,
         players: Vec::new(),
         beacon: None,
+        rules_version: None,
     }
 }
 
