@@ -545,6 +545,20 @@ fn changed(value: Option<u8>, by: i32) -> Option<u8> {
     })
 }
 
+/// The sum of one number (`pick`) of `owner`'s developments that change
+/// units of type `t`.
+fn added(
+    game: &GameDef,
+    state: &GameState,
+    owner: PowerId,
+    t: &UnitType,
+    pick: fn(&DevelopmentValues) -> i8,
+) -> i32 {
+    values_for(game, state, owner, t)
+        .map(|v| i32::from(pick(v)))
+        .sum()
+}
+
 /// A unit's attack value with its owner's developments (Anniversary: Super
 /// Submarines and Jet Fighters, +1).
 pub(crate) fn attack(
@@ -553,10 +567,7 @@ pub(crate) fn attack(
     owner: PowerId,
     t: &UnitType,
 ) -> Option<u8> {
-    let by: i32 = values_for(game, state, owner, t)
-        .map(|v| i32::from(v.attack))
-        .sum();
-    changed(t.attack, by)
+    changed(t.attack, added(game, state, owner, t, |v| v.attack))
 }
 
 /// A unit's defense value with its owner's developments (Classic: Jet
@@ -567,10 +578,7 @@ pub(crate) fn defense(
     owner: PowerId,
     t: &UnitType,
 ) -> Option<u8> {
-    let by: i32 = values_for(game, state, owner, t)
-        .map(|v| i32::from(v.defense))
-        .sum();
-    changed(t.defense, by)
+    changed(t.defense, added(game, state, owner, t, |v| v.defense))
 }
 
 /// The dice each unit of type `t` rolls when `owner` attacks or raids with
@@ -602,10 +610,7 @@ pub(crate) fn extra_movement(
     owner: PowerId,
     t: &UnitType,
 ) -> usize {
-    let by: i32 = values_for(game, state, owner, t)
-        .map(|v| i32::from(v.movement))
-        .sum();
-    usize::try_from(by.max(0)).unwrap_or(0)
+    usize::try_from(added(game, state, owner, t, |v| v.movement).max(0)).unwrap_or(0)
 }
 
 /// Improved Mechanized Infantry: how many infantry of `owner` moving in one
@@ -752,9 +757,7 @@ pub(crate) fn unit_cost(
                 .map(|(_, c)| *c)
         });
     // Industrial Technology (Classic): every unit 1 IPC less, never below 1.
-    let by: i32 = values_for(game, state, owner, t)
-        .map(|v| i32::from(v.cost))
-        .sum();
+    let by = added(game, state, owner, t, |v| v.cost);
     t.cost.map(|c| {
         let price = shipyard.unwrap_or(c);
         if by == 0 {
