@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 mod demo;
 mod import_triplea;
 mod ingest;
+mod league;
 mod log_cmd;
 mod map;
 mod match_cmd;
@@ -48,6 +49,8 @@ enum Command {
     New(match_cmd::NewArgs),
     /// Submit one power's orders to a match, as the mail daemon would.
     Submit(match_cmd::SubmitArgs),
+    /// A league's standings from its matches' logs (`league standings --league FILE`).
+    League(league::LeagueArgs),
     /// An organiser's action: pause, resume, extend, replace, absent, forfeit, resign, ruling.
     Organise(organise::OrganiseArgs),
     /// Show a match: the board, treasuries, whose turn and which stage.
@@ -85,6 +88,7 @@ pub fn main() -> ExitCode {
         Command::New(args) => match_cmd::new(args),
         Command::Submit(args) => match_cmd::submit(args),
         Command::Organise(args) => organise::run(args),
+        Command::League(args) => league::run(args),
         Command::Show(args) => match_cmd::show(args),
         Command::Report(args) => report::run(args),
         Command::Map(args) => map::run(args),

@@ -9,6 +9,7 @@ pub mod deadlines;
 mod dice_turn;
 mod game_match;
 pub mod history;
+pub mod league;
 pub mod match_id;
 pub mod organise;
 pub mod players;

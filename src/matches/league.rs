@@ -1,0 +1,344 @@
+//! Leagues and standings (issue 21, item 5): a league is a `league.yaml`
+//! naming its matches, organisers and scoring; its standings are derived
+//! from the matches' logs alone (who played which power, how each match
+//! ended, which deadlines were missed), so anyone holding the logs can
+//! recompute them.
+//!
+//! A match ends in a victory (the engine's, `state.winner`, with the
+//! reason its `Victory` event gave) or when a side forfeits or resigns (an
+//! organiser entry, `docs/daemon.md`); the other side of a two-sided game
+//! then wins. The rating is Elo (`docs/league.md`): each finished match, in
+//! the order the matches ended, moves each player by `k * (score -
+//! expected)`, where a side's rating is the mean of its players' and the
+//! expected score is `1 / (1 + 10^((other - own) / 400))`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::log::{Body, OrganiserAction};
+
+use super::Match;
+
+/// `league.yaml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeagueFile {
+    /// The league's name.
+    pub name: String,
+    /// Who runs it (names, as the matches' players files list organisers).
+    #[serde(default)]
+    pub organisers: Vec<String>,
+    /// Points and rating.
+    #[serde(default)]
+    pub scoring: Scoring,
+    /// The league's matches: ids of match directories.
+    pub matches: Vec<String>,
+}
+
+/// Points for a result and the rating's constants.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Scoring {
+    /// Points for a win.
+    pub win: f64,
+    /// Points for a loss.
+    pub loss: f64,
+    /// Elo: a new player's rating.
+    pub initial_rating: f64,
+    /// Elo: the most one match moves a rating.
+    pub k: f64,
+}
+
+impl Default for Scoring {
+    fn default() -> Self {
+        Scoring {
+            win: 1.0,
+            loss: 0.0,
+            initial_rating: 1500.0,
+            k: 32.0,
+        }
+    }
+}
+
+/// How a match stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Still being played.
+    Ongoing,
+    /// `side` won: `how`, in words; the log entry that decided it.
+    Won {
+        /// The winning side's name.
+        side: String,
+        /// Why (the victory's reason, or who forfeited or resigned).
+        how: String,
+        /// The deciding entry.
+        entry: u64,
+    },
+}
+
+/// One match of the league as its log tells it.
+#[derive(Debug, Clone)]
+pub struct MatchResult {
+    /// The match id.
+    pub id: String,
+    /// The game id.
+    pub game: String,
+    /// How it stands.
+    pub outcome: Outcome,
+    /// Each player's name with their side, and the stages their powers
+    /// were due and the deadlines they missed.
+    pub players: Vec<PlayerInMatch>,
+}
+
+/// A player in one match.
+#[derive(Debug, Clone)]
+pub struct PlayerInMatch {
+    /// The player's name (genesis `players`).
+    pub name: String,
+    /// Their side.
+    pub side: String,
+    /// Stages their powers played (adjudications).
+    pub stages: u32,
+    /// Deadlines their powers missed.
+    pub missed: u32,
+}
+
+/// A row of the standings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// The player.
+    pub player: String,
+    /// Finished matches won.
+    pub wins: u32,
+    /// Finished matches lost.
+    pub losses: u32,
+    /// Matches still being played.
+    pub current: u32,
+    /// Points by the league's scoring.
+    pub points: f64,
+    /// The Elo rating.
+    pub rating: f64,
+    /// Stages played on time over stages played (1 when none missed).
+    pub on_time: f64,
+}
+
+/// What a match's log says about it.
+pub fn result_of(dir: &Path) -> Result<MatchResult, String> {
+    let m = Match::open(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let game = m.game();
+    let genesis = m
+        .log()
+        .chain()
+        .genesis()
+        .ok_or_else(|| format!("{}: the log has no genesis", dir.display()))?;
+    let entries = m.log().entries();
+    let side_name = |power: &str| -> Option<String> {
+        let p = game.power(power)?;
+        Some(game.files().game.sides[game.side_of(p)].name.clone())
+    };
+    let mut players: Vec<PlayerInMatch> = Vec::new();
+    for seat in &genesis.players {
+        let Some(side) = side_name(&seat.power) else {
+            continue;
+        };
+        let stages = entries
+            .iter()
+            .filter(|e| matches!(&e.body, Body::Adjudication(a) if a.power == seat.power))
+            .count() as u32;
+        let missed = super::organise::missed(entries, &seat.power);
+        match players
+            .iter_mut()
+            .find(|p| p.name == seat.name && p.side == side)
+        {
+            Some(p) => {
+                p.stages += stages;
+                p.missed += missed;
+            }
+            None => players.push(PlayerInMatch {
+                name: seat.name.clone(),
+                side,
+                stages,
+                missed,
+            }),
+        }
+    }
+    let sides: Vec<String> = game
+        .files()
+        .game
+        .sides
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
+    let outcome = if let Some(end) = m.log().chain().ended() {
+        let e = entries
+            .iter()
+            .find(|e| e.seq == end)
+            .ok_or_else(|| format!("{}: entry {end} is not in the log", dir.display()))?;
+        match &e.body {
+            Body::Organiser(o) => {
+                let loser = o.side.clone().unwrap_or_default();
+                let verb = if o.action == OrganiserAction::Resign {
+                    "resigned"
+                } else {
+                    "forfeited"
+                };
+                match sides.iter().find(|s| !s.eq_ignore_ascii_case(&loser)) {
+                    Some(winner) if sides.len() == 2 => Outcome::Won {
+                        side: winner.clone(),
+                        how: format!("the {loser} {verb}"),
+                        entry: end,
+                    },
+                    _ => Outcome::Ongoing,
+                }
+            }
+            _ => Outcome::Ongoing,
+        }
+    } else if let Some(side) = m.state().winner {
+        let (entry, how) = entries
+            .iter()
+            .rev()
+            .find_map(|e| match &e.body {
+                Body::Adjudication(a) => a
+                    .events
+                    .iter()
+                    .find_map(|ev| ev.split_once(" win: ").map(|(_, why)| why.to_owned()))
+                    .map(|why| (e.seq, why)),
+                _ => None,
+            })
+            .unwrap_or((0, "victory".into()));
+        Outcome::Won {
+            side: sides[side].clone(),
+            how,
+            entry,
+        }
+    } else {
+        Outcome::Ongoing
+    };
+    Ok(MatchResult {
+        id: genesis.match_id.clone(),
+        game: game.id().to_owned(),
+        outcome,
+        players,
+    })
+}
+
+/// The league's standings: a row per player, best first (points, then
+/// rating), and each match's result.
+pub fn standings(
+    league: &LeagueFile,
+    matches_dir: &Path,
+) -> Result<(Vec<Row>, Vec<MatchResult>), String> {
+    let mut results = Vec::new();
+    for id in &league.matches {
+        results.push(result_of(&matches_dir.join(id))?);
+    }
+    let s = league.scoring;
+    let mut rows: BTreeMap<String, Row> = BTreeMap::new();
+    let mut stages: BTreeMap<String, (u32, u32)> = BTreeMap::new();
+    for r in &results {
+        for p in &r.players {
+            let row = rows.entry(p.name.clone()).or_insert_with(|| Row {
+                player: p.name.clone(),
+                wins: 0,
+                losses: 0,
+                current: 0,
+                points: 0.0,
+                rating: s.initial_rating,
+                on_time: 1.0,
+            });
+            match &r.outcome {
+                Outcome::Ongoing => row.current += 1,
+                Outcome::Won { side, .. } if *side == p.side => {
+                    row.wins += 1;
+                    row.points += s.win;
+                }
+                Outcome::Won { .. } => {
+                    row.losses += 1;
+                    row.points += s.loss;
+                }
+            }
+            let t = stages.entry(p.name.clone()).or_default();
+            t.0 += p.stages;
+            t.1 += p.missed;
+        }
+    }
+    // Elo, in the order the matches ended.
+    let mut finished: Vec<&MatchResult> = results
+        .iter()
+        .filter(|r| matches!(r.outcome, Outcome::Won { .. }))
+        .collect();
+    finished.sort_by_key(|r| match r.outcome {
+        Outcome::Won { entry, .. } => entry,
+        Outcome::Ongoing => 0,
+    });
+    for r in finished {
+        let Outcome::Won { side: winner, .. } = &r.outcome else {
+            continue;
+        };
+        let mean = |own: bool| -> f64 {
+            let ratings: Vec<f64> = r
+                .players
+                .iter()
+                .filter(|p| (p.side == *winner) == own)
+                .map(|p| rows[&p.name].rating)
+                .collect();
+            ratings.iter().sum::<f64>() / ratings.len().max(1) as f64
+        };
+        let (won, lost) = (mean(true), mean(false));
+        let expected_win = 1.0 / (1.0 + 10f64.powf((lost - won) / 400.0));
+        for p in &r.players {
+            let row = rows.get_mut(&p.name).expect("every player has a row");
+            row.rating += if p.side == *winner {
+                s.k * (1.0 - expected_win)
+            } else {
+                s.k * (0.0 - (1.0 - expected_win))
+            };
+        }
+    }
+    for (name, (played, missed)) in stages {
+        if played > 0 {
+            rows.get_mut(&name).expect("a row").on_time =
+                f64::from(played.saturating_sub(missed)) / f64::from(played);
+        }
+    }
+    let mut rows: Vec<Row> = rows.into_values().collect();
+    rows.sort_by(|a, b| {
+        b.points
+            .total_cmp(&a.points)
+            .then(b.rating.total_cmp(&a.rating))
+            .then(a.player.cmp(&b.player))
+    });
+    Ok((rows, results))
+}
+
+/// The standings as a table of text.
+pub fn standings_text(league: &LeagueFile, rows: &[Row], results: &[MatchResult]) -> String {
+    let mut out = format!("Standings of {}\n\n", league.name);
+    out.push_str(&format!(
+        "{:<20} {:>4} {:>4} {:>4} {:>7} {:>7} {:>8}\n",
+        "player", "won", "lost", "now", "points", "rating", "on time"
+    ));
+    for r in rows {
+        out.push_str(&format!(
+            "{:<20} {:>4} {:>4} {:>4} {:>7.1} {:>7.0} {:>7.0}%\n",
+            r.player,
+            r.wins,
+            r.losses,
+            r.current,
+            r.points,
+            r.rating,
+            r.on_time * 100.0
+        ));
+    }
+    out.push_str("\nMatches\n");
+    for m in results {
+        let how = match &m.outcome {
+            Outcome::Ongoing => "being played".to_owned(),
+            Outcome::Won { side, how, entry } => format!("{side} won ({how}; log entry {entry})"),
+        };
+        out.push_str(&format!("{} ({}): {how}\n", m.id, m.game));
+    }
+    out
+}
