@@ -29,7 +29,12 @@ impl Rng {
 fn a_burst_survives_sigkill_exactly_once() {
     let env = Env::new(
         "sigkill",
-        Some("limits: {per_sender_per_hour: 1000, per_match_per_hour: 1000}\npoll_interval: 1s\n"),
+        // No map in the reports: this test is about crash safety, and a
+        // picture per report only slows each run between kills.
+        Some(
+            "limits: {per_sender_per_hour: 1000, per_match_per_hour: 1000}\npoll_interval: 1s\n\
+             mail: {map_in_reports: false}\n",
+        ),
     );
     let ids: Vec<String> = (0..MATCHES).map(|i| format!("k{i}")).collect();
     for id in &ids {
