@@ -602,8 +602,11 @@ pub(crate) fn fight(
                     },
                 }
             );
+            // Where aircraft stay in the zone (DAAK), the retreat of the
+            // others ends the battle.
             if retreat::retreat(ctx, state, space, amphibious, &why, events)
-                && attackers(ctx, state, space).is_empty()
+                && (attackers(ctx, state, space).is_empty()
+                    || (!amphibious && !ctx.rules.aircraft_retreat_with_the_force))
             {
                 retreated = true;
                 break;

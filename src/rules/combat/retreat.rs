@@ -96,6 +96,16 @@ pub(crate) fn retreat(
             .unit(*id)
             .is_some_and(|u| ctx.ut(u).kind == Some(UnitKind::Air))
     });
+    if amphibious && !ctx.rules.aircraft_retreat_from_amphibious {
+        events.push(Event::Decision {
+            space,
+            rule: "DAAK-C §4.3(b): no unit may withdraw from an amphibious assault, aircraft \
+                   included, even when every attacking land unit is destroyed"
+                .into(),
+            detail: "the attackers fight on to the bitter end".into(),
+        });
+        return false;
+    }
     if amphibious && !air_present {
         events.push(Event::Decision {
             space,
@@ -128,13 +138,37 @@ pub(crate) fn retreat(
             }
         },
     };
+    let stay_in_zone = !ctx.rules.aircraft_retreat_with_the_force;
     let leaving: Vec<u32> = attackers(ctx, state, space)
         .into_iter()
         .filter(|id| {
-            let kind = state.unit(*id).and_then(|u| ctx.ut(u).kind);
-            !amphibious || kind == Some(UnitKind::Air)
+            let air = state.unit(*id).and_then(|u| ctx.ut(u).kind) == Some(UnitKind::Air);
+            if amphibious {
+                air
+            } else {
+                !(air && stay_in_zone)
+            }
         })
         .collect();
+    let staying = attackers(ctx, state, space).len() - leaving.len();
+    if stay_in_zone && staying > 0 {
+        // DAAK: the aircraft stay in the zone, out of the battle, which ends
+        // with the retreat; they fly to a landing in the non-combat move.
+        events.push(Event::Decision {
+            space,
+            rule: "DAAK-C §4.1(b): aircraft do not join retreating units; they stay in the \
+                   battle zone until combat is over and fly to a landing in the non-combat \
+                   move with the moves they have left"
+                .into(),
+            detail: format!(
+                "{staying} aircraft stay in {} and the battle ends",
+                game.space_name(space)
+            ),
+        });
+        if leaving.is_empty() {
+            return true;
+        }
+    }
     if leaving.is_empty() {
         events.push(Event::Decision {
             space,

@@ -170,6 +170,7 @@ pub fn order(
     }
 
     // Unloading: where, and what goes ashore.
+    let rules = mover.game.rule_set().combat_rules(mover.game);
     let end = *path.last().expect("a path has a start");
     let mut landing: Vec<u32> = Vec::new();
     let mut assault = false;
@@ -199,8 +200,21 @@ pub fn order(
             // `unload: 1 infantry to Finland`: only that part of the cargo
             // goes ashore; the rest stays aboard (and may follow into the
             // same territory later in the turn).
+            let whole = own.len();
             let own = match unload_units {
                 Some(wanted) => match part_of_cargo(mover, state, &own, wanted) {
+                    Ok(part)
+                        if part.len() < whole
+                            && mover.combat
+                            && rules.whole_cargo_unloads_in_combat =>
+                    {
+                        mover.errors.push(err(format!(
+                            "{here} would unload only part of its cargo: in the combat move a \
+                             transport unloads all of it (DAAK-C §3.2(e): no partial unloading in \
+                             the combat phase; leave out the units to unload them all)"
+                        )));
+                        return;
+                    }
                     Ok(part) => part,
                     Err(reason) => {
                         mover.errors.push(err(format!("{here} {reason}")));
@@ -445,7 +459,16 @@ fn why_not(
     loads: bool,
     unload: Option<SpaceId>,
 ) -> Option<String> {
-    if mover.used.contains(&t.id) {
+    // DAAK-C §3.2(e): in the non-combat move a transport that unloaded may
+    // unload again where it stands, into another territory beside it.
+    let several = !mover.combat
+        && mover
+            .game
+            .rule_set()
+            .combat_rules(mover.game)
+            .noncombat_unloading_into_several_territories;
+    let unloads_again = several && t.unloaded_to.is_some() && steps == 0 && !loads;
+    if mover.used.contains(&t.id) && !unloads_again {
         return Some("has already moved in an earlier order of this message".into());
     }
     if let Some(done) = t.unloaded_to {
@@ -457,6 +480,7 @@ fn why_not(
         }
         if let Some(to) = unload
             && to != done
+            && !several
         {
             return Some(format!(
                 "already unloaded into {} this turn; a transport unloads into only one territory",

@@ -135,6 +135,11 @@ impl RuleSetHooks for Base {
             sea_battle_ends_movement: false,
             raid_beside_battle: false,
             shared_turn_combat_first: false,
+            default_losses: None,
+            aircraft_retreat_from_amphibious: true,
+            aircraft_retreat_with_the_force: true,
+            whole_cargo_unloads_in_combat: false,
+            noncombat_unloading_into_several_territories: false,
         }
     }
 

@@ -121,6 +121,43 @@ pub struct CombatRules {
     /// mobilization and the second one's (Anniversary, KQ-1, option
     /// `us_china_turn`). When `false` each plays a whole turn in turn order.
     pub shared_turn_combat_first: bool,
+    /// The order of loss of a side whose owner named none for the unit
+    /// types in the battle (battle plan `losses`, standing orders `losses`):
+    /// DAAK's standard order (Classic, digest §6.1). `None`: the cheapest
+    /// unit first (AAE).
+    pub default_losses: Option<&'static DefaultLosses>,
+    /// Aircraft may retreat from an amphibious assault while the landed
+    /// ground units fight on (AAE FAQ). When `false` no unit withdraws from
+    /// an amphibious assault, aircraft included (DAAK-C §4.3(b)).
+    pub aircraft_retreat_from_amphibious: bool,
+    /// Retreating aircraft go with the rest of the force to the retreat
+    /// space (AAE). When `false` they stay in the battle zone until combat
+    /// is over and fly to a landing in the non-combat move with the moves
+    /// they have left, and the battle ends (DAAK-C §4.1(b)).
+    pub aircraft_retreat_with_the_force: bool,
+    /// In the combat move a transport that unloads lands all of its cargo:
+    /// no partial unloading (DAAK-C §3.2(e)). When `false` part of the cargo
+    /// may stay aboard (AAE FAQ).
+    pub whole_cargo_unloads_in_combat: bool,
+    /// In the non-combat move a transport may unload into several
+    /// territories beside its sea zone (DAAK-C §3.2(e), the EGY/SYR
+    /// example). When `false` it unloads into one territory a turn (AAE
+    /// FAQ).
+    pub noncombat_unloading_into_several_territories: bool,
+}
+
+/// A standard order of loss ([`CombatRules::default_losses`]): unit type
+/// names (as `units.yaml` writes them), the first lost first, for land
+/// battles and for sea battles; unit types not listed go after them,
+/// cheapest first.
+#[derive(Debug, PartialEq, Eq)]
+pub struct DefaultLosses {
+    /// The order in a land battle.
+    pub land: &'static [&'static str],
+    /// The order in a sea battle.
+    pub sea: &'static [&'static str],
+    /// The rule, as the casualty events name it.
+    pub rule: &'static str,
 }
 
 /// The values of the air battle before a raid under the Anniversary FAQ's

@@ -1,5 +1,8 @@
 //! Axis & Allies Classic (Milton Bradley 2nd edition) as played at DAAK.
 
+mod combat;
+
+use super::CombatRules;
 use super::base::Base;
 use super::{
     DevelopmentSelection, OptionKind, OptionSpec, ResearchProcedure, RuleSetHooks, inherit,
@@ -93,10 +96,14 @@ impl RuleSetHooks for Classic {
         freed_capital_regains_territories,
         ships_blocked_by,
         sea_passage_closed,
-        combat_rules,
         standing_orders_problem,
         take_over_units,
     );
+
+    /// DAAK's combat (DAAK-C §3, §4; `combat`).
+    fn combat_rules(&self, game: &GameDef) -> CombatRules {
+        combat::combat_rules(game)
+    }
 
     fn options(&self) -> &'static [OptionSpec] {
         OPTIONS

@@ -1,0 +1,34 @@
+//! Classic's combat as DAAK plays it (DAAK-C §3, §4; digest §4, §6): the
+//! points where it differs from the base rule set's (AAE's) combat, as
+//! [`CombatRules`] fields. The rest of DAAK's combat rulings are what the
+//! engine already does (`docs/rules/classic.md`, "Units and combat").
+
+use crate::rules::GameDef;
+use crate::rules::variants::base::Base;
+use crate::rules::variants::{CombatRules, DefaultLosses, RuleSetHooks};
+
+/// DAAK's standard order of loss, for a side that sent none (digest §6.1,
+/// DAAK-A): land infantry, armor, bomber, fighter; sea transport,
+/// submarine, fighter, carrier, battleship.
+pub static DAAK_ORDER_OF_LOSS: DefaultLosses = DefaultLosses {
+    land: &["infantry", "armor", "bomber", "fighter"],
+    sea: &["transport", "submarine", "fighter", "carrier", "battleship"],
+    rule: "DAAK standard order of loss (digest §6.1): land infantry, armor, bomber, fighter; \
+           sea transport, submarine, fighter, carrier, battleship",
+};
+
+/// Classic's combat rules: the base's, with DAAK's order of loss, no
+/// withdrawal of any unit from an amphibious assault (§4.3(b)), aircraft
+/// that stay in the battle zone when the others retreat (§4.1(b)), no
+/// partial unloading in the combat move and unloading into several
+/// territories in the non-combat move (§3.2(e)).
+pub(crate) fn combat_rules(game: &GameDef) -> CombatRules {
+    CombatRules {
+        default_losses: Some(&DAAK_ORDER_OF_LOSS),
+        aircraft_retreat_from_amphibious: false,
+        aircraft_retreat_with_the_force: false,
+        whole_cargo_unloads_in_combat: true,
+        noncombat_unloading_into_several_territories: true,
+        ..Base.combat_rules(game)
+    }
+}
