@@ -12,7 +12,7 @@
 
 use super::{CombatRules, OptionSpec, RuleSetHooks, ShipBlocking, TakeOver};
 use crate::rules::events::Event;
-use crate::rules::orders::{MiddleEastPayment, StandingOrders};
+use crate::rules::orders::{MiddleEastPayment, StandingOrders, SubmarinePolicy};
 use crate::rules::problem::Problem;
 use crate::rules::production::{self, Complex};
 use crate::rules::state::GameState;
@@ -140,12 +140,26 @@ impl RuleSetHooks for Base {
             aircraft_retreat_with_the_force: true,
             whole_cargo_unloads_in_combat: false,
             noncombat_unloading_into_several_territories: false,
+            submarines_withdraw: false,
+            defending_subs_withdraw_beyond_adjacent: false,
         }
     }
 
     /// Every standing order but a place in AAE's Middle East payment, which
-    /// no rule here reads.
+    /// no rule here reads, and a submarine withdrawal where submarines do
+    /// not withdraw.
     fn standing_orders_problem(&self, game: &GameDef, standing: &StandingOrders) -> Option<String> {
+        if matches!(
+            standing.submarines,
+            SubmarinePolicy::WithdrawAfterRound { .. }
+        ) && !game.rule_set().combat_rules(game).submarines_withdraw
+        {
+            return Some(format!(
+                "in this game ({}) submarines do not withdraw from a battle to another sea zone: \
+                 submarines is fight, submerge or submerge_after_first_round",
+                game.files().game.name
+            ));
+        }
         (standing.middle_east_payment != MiddleEastPayment::default()).then(|| {
             format!(
                 "this game ({}) has no Middle East payment: leave out middle_east_payment",

@@ -144,6 +144,16 @@ pub struct CombatRules {
     /// example). When `false` it unloads into one territory a turn (AAE
     /// FAQ).
     pub noncombat_unloading_into_several_territories: bool,
+    /// Submarines in a sea battle may withdraw to another sea zone after
+    /// any full round, by the attacker's battle plan and the defenders'
+    /// standing orders (`submarines: {withdraw_after_round: N, to: ZONE}`;
+    /// DAAK-C §4.2, `combat::withdrawal`). When `false` no submarine
+    /// withdraws on its own and a withdrawal order is refused.
+    pub submarines_withdraw: bool,
+    /// Defending submarines may withdraw to any sea zone meeting DAAK-C
+    /// §4.2(d)'s conditions, not only to an adjacent one (Classic option
+    /// `defending_sub_withdrawal`).
+    pub defending_subs_withdraw_beyond_adjacent: bool,
 }
 
 /// A standard order of loss ([`CombatRules::default_losses`]): unit type

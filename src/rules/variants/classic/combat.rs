@@ -5,7 +5,23 @@
 
 use crate::rules::GameDef;
 use crate::rules::variants::base::Base;
-use crate::rules::variants::{CombatRules, DefaultLosses, RuleSetHooks};
+use crate::rules::variants::{CombatRules, DefaultLosses, OptionKind, OptionSpec, RuleSetHooks};
+
+/// Whether defending submarines withdraw only to an adjacent sea zone:
+/// DAAK-C §4.2(d) says "any sea zone" without enemy naval units and without
+/// a battle this turn, and the digest presumes adjacency (UNCONFIRMED,
+/// digest §4.4, §12). `adjacent` (default) or `any`.
+pub const DEFENDING_SUB_WITHDRAWAL: OptionSpec = OptionSpec {
+    name: "defending_sub_withdrawal",
+    pending: None,
+    kind: OptionKind::Choice {
+        default: "adjacent",
+        choices: &["adjacent", "any"],
+    },
+    about: "where defending submarines may withdraw (DAAK-C 4.2(d)): adjacent (an adjacent sea \
+            zone, the digest's presumption) or any (any sea zone on the board) without enemy \
+            naval units and without a battle this turn; UNCONFIRMED (digest §4.4)",
+};
 
 /// DAAK's standard order of loss, for a side that sent none (digest §6.1,
 /// DAAK-A): land infantry, armor, bomber, fighter; sea transport,
@@ -21,7 +37,8 @@ pub static DAAK_ORDER_OF_LOSS: DefaultLosses = DefaultLosses {
 /// withdrawal of any unit from an amphibious assault (§4.3(b)), aircraft
 /// that stay in the battle zone when the others retreat (§4.1(b)), no
 /// partial unloading in the combat move and unloading into several
-/// territories in the non-combat move (§3.2(e)).
+/// territories in the non-combat move (§3.2(e)), and submarines that
+/// withdraw after any full round (§4.2).
 pub(crate) fn combat_rules(game: &GameDef) -> CombatRules {
     CombatRules {
         default_losses: Some(&DAAK_ORDER_OF_LOSS),
@@ -29,6 +46,9 @@ pub(crate) fn combat_rules(game: &GameDef) -> CombatRules {
         aircraft_retreat_with_the_force: false,
         whole_cargo_unloads_in_combat: true,
         noncombat_unloading_into_several_territories: true,
+        submarines_withdraw: true,
+        defending_subs_withdraw_beyond_adjacent: DEFENDING_SUB_WITHDRAWAL.word(game).as_deref()
+            == Some("any"),
         ..Base.combat_rules(game)
     }
 }

@@ -56,6 +56,7 @@ static OPTIONS: &[OptionSpec] = &[
     },
     RESEARCH,
     WEAPONS_DEVELOPMENT_SELECTION,
+    combat::DEFENDING_SUB_WITHDRAWAL,
 ];
 
 impl RuleSetHooks for Classic {
