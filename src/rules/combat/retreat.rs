@@ -200,6 +200,17 @@ pub(crate) fn retreat(
             c.at = to;
         }
     }
+    // DAAK-C §3.2(f): ships that withdrew do nothing more this turn.
+    if ctx.rules.retreated_ships_stay {
+        for id in &leaving {
+            let ship = state
+                .unit(*id)
+                .is_some_and(|u| ctx.ut(u).kind == Some(UnitKind::Sea));
+            if ship && !state.fought_at_sea.contains(id) {
+                state.fought_at_sea.push(*id);
+            }
+        }
+    }
     events.push(Event::Retreated {
         space,
         power: ctx.power,

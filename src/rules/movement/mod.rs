@@ -117,10 +117,12 @@ pub fn lose_unlanded_aircraft(
 
 /// Why a ship that fought a sea battle this turn does not move in the
 /// non-combat move (recorded only where the rule set says so).
-pub(crate) fn fought_at_sea_reason() -> String {
-    "took part in a sea battle this turn, so it may not move, load or unload in the non-combat \
-     move (KQ-4; its cargo stays aboard until next turn)"
-        .into()
+pub(crate) fn fought_at_sea_reason(game: &GameDef) -> String {
+    format!(
+        "took part in a sea battle this turn, so it may not move, load or unload in the \
+         non-combat move ({})",
+        game.rule_set().combat_rules(game).fought_at_sea_rule
+    )
 }
 
 /// Clears what movement records about the turn that ends: spaces moved,
@@ -431,7 +433,7 @@ impl<'a> Mover<'a> {
             return Some("is submerged".into());
         }
         if !self.combat && state.fought_at_sea.contains(&unit.id) {
-            return Some(fought_at_sea_reason());
+            return Some(fought_at_sea_reason(self.game));
         }
         let left = movement.saturating_sub(unit.moved as usize);
         if left == 0 {

@@ -155,6 +155,25 @@ pub fn order(
             }
         }
     }
+    // DAAK-C §3.3(d): one nation's units to a transport.
+    if !boarding.is_empty()
+        && let Some(other) = state
+            .units
+            .iter()
+            .find(|u| u.cargo_of == Some(transport) && u.owner != mover.power)
+    {
+        mover.errors.push(
+            OrderError::new(
+                origin,
+                format!(
+                    "{here} carries units of {}: a transport carries one nation's units \
+                     (DAAK-C §3.3(d))",
+                    mover.game.powers()[other.owner].name
+                ),
+            )
+            .field("load"),
+        );
+    }
     if carried > capacity {
         mover.errors.push(
             OrderError::new(
@@ -201,6 +220,18 @@ pub fn order(
             // goes ashore; the rest stays aboard (and may follow into the
             // same territory later in the turn).
             let whole = own.len();
+            if t_unit.owner != mover.power
+                && unload_units.is_some()
+                && let Some(Ok(part)) = unload_units.map(|w| part_of_cargo(mover, state, &own, w))
+                && part.len() < whole
+            {
+                mover.errors.push(err(format!(
+                    "{here} belongs to {}: units carried by an ally's transport unload all \
+                     together (DAAK-C §3.3(b): partial unloading is not allowed)",
+                    mover.game.powers()[t_unit.owner].name
+                )));
+                return;
+            }
             let own = match unload_units {
                 Some(wanted) => match part_of_cargo(mover, state, &own, wanted) {
                     Ok(part)
@@ -391,7 +422,22 @@ fn choose(
         .units_at(start)
         .filter(|u| u.owner == mover.power && mover.utype(u).transport_capacity.unwrap_or(0) > 0)
         .collect();
-    if transports.is_empty() {
+    // DAAK-C §3.3: an ally's transports too, after the power's own.
+    let allied_transports = mover
+        .game
+        .rule_set()
+        .combat_rules(mover.game)
+        .allied_transports;
+    let theirs: Vec<&Unit> = state
+        .units_at(start)
+        .filter(|u| {
+            allied_transports
+                && u.owner != mover.power
+                && mover.friendly(u.owner)
+                && mover.utype(u).transport_capacity.unwrap_or(0) > 0
+        })
+        .collect();
+    if transports.is_empty() && theirs.is_empty() {
         return Err(format!(
             "{} has no transport in {here}",
             mover.game.powers()[mover.power].name
@@ -402,11 +448,19 @@ fn choose(
     for t in transports {
         let fought = !mover.combat && state.fought_at_sea.contains(&t.id);
         let refused = if fought {
-            Some(super::fought_at_sea_reason())
+            Some(super::fought_at_sea_reason(mover.game))
         } else {
             why_not(mover, t, steps, !loads.is_empty(), unload)
         };
         match refused {
+            None => eligible.push(t),
+            Some(reason) => {
+                first_reason.get_or_insert(reason);
+            }
+        }
+    }
+    for t in theirs {
+        match why_not_allied(mover, state, t, steps, !loads.is_empty(), unload) {
             None => eligible.push(t),
             Some(reason) => {
                 first_reason.get_or_insert(reason);
@@ -449,6 +503,61 @@ fn choose(
         None
     };
     Ok(preferred.unwrap_or(&eligible[0]).id)
+}
+
+/// Why a power may not use an ally's transport `t` for an order (DAAK-C
+/// §3.3), if it may not: only its owner moves it; a transport carries one
+/// nation's units; units unload in a later turn of their owner than the one
+/// they boarded in, after the transport's owner has had its turn.
+fn why_not_allied(
+    mover: &Mover,
+    state: &GameState,
+    t: &Unit,
+    steps: usize,
+    loads: bool,
+    unload: Option<SpaceId>,
+) -> Option<String> {
+    let owner = &mover.game.powers()[t.owner].name;
+    let power = &mover.game.powers()[mover.power].name;
+    if steps > 0 {
+        return Some(format!(
+            "of {owner} moves only in {owner}'s turn (DAAK-C §3.3(b): the transport's owner \
+             shuttles it); {power} may load or unload it where it stands"
+        ));
+    }
+    if mover.used.contains(&t.id) {
+        return Some("has already been used in an earlier order of this message".into());
+    }
+    let cargo: Vec<&Unit> = state
+        .units
+        .iter()
+        .filter(|u| u.cargo_of == Some(t.id))
+        .collect();
+    if let Some(other) = cargo.iter().find(|u| u.owner != mover.power) {
+        return Some(format!(
+            "of {owner} carries units of {}: a transport carries one nation's units (DAAK-C \
+             §3.3(d))",
+            mover.game.powers()[other.owner].name
+        ));
+    }
+    if loads && let Some(done) = t.unloaded_to {
+        return Some(format!(
+            "of {owner} already unloaded this turn (into {}), so nothing boards it again",
+            mover.sname(done)
+        ));
+    }
+    if unload.is_some() {
+        if cargo.is_empty() && !loads {
+            return Some(format!("of {owner} carries nothing of {power} to unload"));
+        }
+        if loads || cargo.iter().any(|u| u.moved > 0) {
+            return Some(format!(
+                "of {owner}: units that boarded an ally's transport this turn unload only in a \
+                 later turn of {power}, after {owner} has shuttled them (DAAK-C §3.3(b))"
+            ));
+        }
+    }
+    None
 }
 
 /// Why a transport may not carry out an order, if it may not.

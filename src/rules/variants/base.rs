@@ -142,6 +142,9 @@ impl RuleSetHooks for Base {
             noncombat_unloading_into_several_territories: false,
             submarines_withdraw: false,
             defending_subs_withdraw_beyond_adjacent: false,
+            allied_transports: false,
+            fought_at_sea_rule: "KQ-4; its cargo stays aboard until next turn",
+            retreated_ships_stay: false,
         }
     }
 

@@ -154,6 +154,20 @@ pub struct CombatRules {
     /// §4.2(d)'s conditions, not only to an adjacent one (Classic option
     /// `defending_sub_withdrawal`).
     pub defending_subs_withdraw_beyond_adjacent: bool,
+    /// A power's units may ride an ally's transport in three steps: loaded
+    /// in their owner's turn, moved (or left where it is) in the transport
+    /// owner's turn, unloaded whole in a later turn of their owner; one
+    /// nation's units to a transport (DAAK-C §3.3). When `false` only a
+    /// power's own transports carry its units (AAE).
+    pub allied_transports: bool,
+    /// The rule a ship kept from the non-combat move after a sea battle
+    /// cites (`sea_battle_ends_movement`, `retreated_ships_stay`).
+    pub fought_at_sea_rule: &'static str,
+    /// The attacker's ships that withdraw from a sea battle do not move,
+    /// load or unload in that turn's non-combat move, so a transport's cargo
+    /// stays aboard until its owner's next turn (DAAK-C §3.2(f)), also where
+    /// `sea_battle_ends_movement` is `false`.
+    pub retreated_ships_stay: bool,
 }
 
 /// A standard order of loss ([`CombatRules::default_losses`]): unit type

@@ -33,12 +33,32 @@ pub static DAAK_ORDER_OF_LOSS: DefaultLosses = DefaultLosses {
            sea transport, submarine, fighter, carrier, battleship",
 };
 
+/// Whether the attacker's transports (and other ships) that fought a sea
+/// battle and did not withdraw may still load or unload where they stand
+/// in the non-combat move: the AAMC FAQ lets them unload, IAAPA forbids
+/// both, DAAK is silent (digest §4.1, UNCONFIRMED). `stays` (default, as
+/// DAAK rules for a transport that withdrew, DAAK-C §3.2(f), and as the
+/// digest's §2 says of units that fought) or `may_unload`.
+pub const TRANSPORT_AFTER_SEA_BATTLE: OptionSpec = OptionSpec {
+    name: "transport_after_sea_battle",
+    pending: None,
+    kind: OptionKind::Choice {
+        default: "stays",
+        choices: &["stays", "may_unload"],
+    },
+    about: "whether the attacker's ships that fought a sea battle stay put in the non-combat \
+            move, cargo aboard (stays, IAAPA) or may still load or unload where they are \
+            (may_unload, AAMC FAQ); a transport that withdrew always keeps its cargo aboard \
+            (DAAK-C 3.2(f)); UNCONFIRMED (digest §4.1)",
+};
+
 /// Classic's combat rules: the base's, with DAAK's order of loss, no
 /// withdrawal of any unit from an amphibious assault (§4.3(b)), aircraft
 /// that stay in the battle zone when the others retreat (§4.1(b)), no
 /// partial unloading in the combat move and unloading into several
 /// territories in the non-combat move (§3.2(e)), and submarines that
-/// withdraw after any full round (§4.2).
+/// withdraw after any full round (§4.2); allied transports in three steps
+/// (§3.3).
 pub(crate) fn combat_rules(game: &GameDef) -> CombatRules {
     CombatRules {
         default_losses: Some(&DAAK_ORDER_OF_LOSS),
@@ -47,6 +67,12 @@ pub(crate) fn combat_rules(game: &GameDef) -> CombatRules {
         whole_cargo_unloads_in_combat: true,
         noncombat_unloading_into_several_territories: true,
         submarines_withdraw: true,
+        allied_transports: true,
+        sea_battle_ends_movement: TRANSPORT_AFTER_SEA_BATTLE.word(game).as_deref()
+            != Some("may_unload"),
+        fought_at_sea_rule: "DAAK-C §3.2(f) for a transport that withdrew; for one that fought \
+                             on, option transport_after_sea_battle (IAAPA; UNCONFIRMED)",
+        retreated_ships_stay: true,
         defending_subs_withdraw_beyond_adjacent: DEFENDING_SUB_WITHDRAWAL.word(game).as_deref()
             == Some("any"),
         ..Base.combat_rules(game)

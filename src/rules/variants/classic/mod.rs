@@ -57,6 +57,7 @@ static OPTIONS: &[OptionSpec] = &[
     RESEARCH,
     WEAPONS_DEVELOPMENT_SELECTION,
     combat::DEFENDING_SUB_WITHDRAWAL,
+    combat::TRANSPORT_AFTER_SEA_BATTLE,
 ];
 
 impl RuleSetHooks for Classic {
