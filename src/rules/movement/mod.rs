@@ -98,6 +98,7 @@ pub fn noncombat_move_after(
     }
     mover.run(state, moves, events);
     air::check_landings(&mut mover, state, events);
+    land::check_aa_guns(&mut mover, state);
     mover.finish()
 }
 
@@ -431,6 +432,23 @@ impl<'a> Mover<'a> {
         }
         if unit.submerged {
             return Some("is submerged".into());
+        }
+        if !self.combat
+            && unit.moved == 0
+            && unit.cargo_of.is_none()
+            && t.has(&Ability::CapturedWithTerritory)
+            && state.captured_this_turn.contains(&unit.at)
+            && self
+                .game
+                .rule_set()
+                .combat_rules(self.game)
+                .captured_aa_guns_stay
+        {
+            return Some(
+                "was captured with its territory this turn and may not move out of it in the \
+                 non-combat move (DAAK-C §4.4(b))"
+                    .into(),
+            );
         }
         if !self.combat && state.fought_at_sea.contains(&unit.id) {
             return Some(fought_at_sea_reason(self.game));

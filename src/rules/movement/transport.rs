@@ -128,7 +128,16 @@ pub fn order(
             )));
             continue;
         }
-        if mover.combat && mover.enemy_ships(state, at) > 0 {
+        // DAAK-C §3.2(c): boarding in an embattled zone only for an assault.
+        let for_assault = unload.is_some_and(|to| {
+            !mover.game.is_sea(to)
+                && (mover.hostile_land(state, to) || mover.defenders(state, to) > 0)
+        }) && mover
+            .game
+            .rule_set()
+            .combat_rules(mover.game)
+            .board_in_embattled_zone_for_assault;
+        if mover.combat && mover.enemy_ships(state, at) > 0 && !for_assault {
             let subs = state
                 .units_at(at)
                 .any(|u| mover.enemy_in_play(u) && mover.utype(u).has(&Ability::Submerge));

@@ -145,6 +145,9 @@ impl RuleSetHooks for Base {
             allied_transports: false,
             fought_at_sea_rule: "KQ-4; its cargo stays aboard until next turn",
             retreated_ships_stay: false,
+            one_aa_gun_per_territory: false,
+            captured_aa_guns_stay: false,
+            board_in_embattled_zone_for_assault: false,
         }
     }
 

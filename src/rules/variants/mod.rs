@@ -168,6 +168,17 @@ pub struct CombatRules {
     /// stays aboard until its owner's next turn (DAAK-C §3.2(f)), also where
     /// `sea_battle_ends_movement` is `false`.
     pub retreated_ships_stay: bool,
+    /// A land territory holds at most one AA gun at any time: a non-combat
+    /// move that would bring a second one is refused (DAAK-C §3.1(b)).
+    pub one_aa_gun_per_territory: bool,
+    /// AA guns captured with a territory this turn may not move in the
+    /// non-combat move (DAAK-C §4.4(b)).
+    pub captured_aa_guns_stay: bool,
+    /// In the combat move units may board a transport in a sea zone where a
+    /// sea battle is to be fought when the same transport order lands them
+    /// in an amphibious assault (DAAK-C §3.2(c)); when `false` no transport
+    /// loads in a zone with enemy ships during the combat move (AAE FAQ).
+    pub board_in_embattled_zone_for_assault: bool,
 }
 
 /// A standard order of loss ([`CombatRules::default_losses`]): unit type

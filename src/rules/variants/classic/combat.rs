@@ -58,7 +58,8 @@ pub const TRANSPORT_AFTER_SEA_BATTLE: OptionSpec = OptionSpec {
 /// partial unloading in the combat move and unloading into several
 /// territories in the non-combat move (§3.2(e)), and submarines that
 /// withdraw after any full round (§4.2); allied transports in three steps
-/// (§3.3).
+/// (§3.3); one AA gun per territory (§3.1(b)) and captured AA guns that
+/// stay put (§4.4(b)).
 pub(crate) fn combat_rules(game: &GameDef) -> CombatRules {
     CombatRules {
         default_losses: Some(&DAAK_ORDER_OF_LOSS),
@@ -73,6 +74,9 @@ pub(crate) fn combat_rules(game: &GameDef) -> CombatRules {
         fought_at_sea_rule: "DAAK-C §3.2(f) for a transport that withdrew; for one that fought \
                              on, option transport_after_sea_battle (IAAPA; UNCONFIRMED)",
         retreated_ships_stay: true,
+        one_aa_gun_per_territory: true,
+        captured_aa_guns_stay: true,
+        board_in_embattled_zone_for_assault: true,
         defending_subs_withdraw_beyond_adjacent: DEFENDING_SUB_WITHDRAWAL.word(game).as_deref()
             == Some("any"),
         ..Base.combat_rules(game)
