@@ -86,11 +86,40 @@ pub(crate) fn retreat(
 ) -> bool {
     let game = ctx.game;
     let plan = ctx.plan(space);
-    let candidates = if amphibious {
+    let mut candidates = if amphibious {
         entries(ctx, space, true)
     } else {
         came_from(ctx, space)
     };
+    if ctx.rules.retreat_to_friendly_only {
+        // DAAK-C §4.1(b): "Any retreating zone must be friendly controlled
+        // at the time of retreat."
+        let friendly = |s: SpaceId| {
+            if game.is_sea(s) {
+                !state
+                    .units_at(s)
+                    .any(|u| !crate::rules::conquest::allied(game, u.owner, ctx.power))
+            } else {
+                crate::rules::conquest::held_by_side_of(game, state, s, ctx.power)
+            }
+        };
+        let hostile: Vec<SpaceId> = candidates
+            .iter()
+            .copied()
+            .filter(|s| !friendly(*s))
+            .collect();
+        if !hostile.is_empty() {
+            let names: Vec<&str> = hostile.iter().map(|s| game.space_name(*s)).collect();
+            events.push(Event::Decision {
+                space,
+                rule: "DAAK-C §4.1(b): any retreating zone must be friendly controlled at the \
+                       time of retreat"
+                    .into(),
+                detail: format!("not a retreat zone now: {}", names.join(", ")),
+            });
+            candidates.retain(|s| !hostile.contains(s));
+        }
+    }
     let air_present = attackers(ctx, state, space).iter().any(|id| {
         state
             .unit(*id)

@@ -148,6 +148,7 @@ impl RuleSetHooks for Base {
             one_aa_gun_per_territory: false,
             captured_aa_guns_stay: false,
             board_in_embattled_zone_for_assault: false,
+            retreat_to_friendly_only: false,
         }
     }
 

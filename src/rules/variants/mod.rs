@@ -179,6 +179,12 @@ pub struct CombatRules {
     /// in an amphibious assault (DAAK-C §3.2(c)); when `false` no transport
     /// loads in a zone with enemy ships during the combat move (AAE FAQ).
     pub board_in_embattled_zone_for_assault: bool,
+    /// A retreat goes only into a space that is friendly when the attacker
+    /// retreats (a territory its side controls, a sea zone without enemy
+    /// units): a territory only flown over may be enemy land (DAAK-C
+    /// §4.1(b)). When `false` every space some attacker came from is taken
+    /// as it is.
+    pub retreat_to_friendly_only: bool,
 }
 
 /// A standard order of loss ([`CombatRules::default_losses`]): unit type

@@ -77,6 +77,7 @@ pub(crate) fn combat_rules(game: &GameDef) -> CombatRules {
         one_aa_gun_per_territory: true,
         captured_aa_guns_stay: true,
         board_in_embattled_zone_for_assault: true,
+        retreat_to_friendly_only: true,
         defending_subs_withdraw_beyond_adjacent: DEFENDING_SUB_WITHDRAWAL.word(game).as_deref()
             == Some("any"),
         ..Base.combat_rules(game)
