@@ -148,3 +148,37 @@ fn only_classic_submarines_withdraw() {
         None
     );
 }
+
+/// `docs/rules/classic.md` maps DAAK's clauses to their scenarios: every
+/// scenario of `tests/scenarios/classic/` is named there, and every one
+/// named there exists.
+#[test]
+fn the_classic_page_names_every_scenario_and_only_real_ones() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/rules/classic.md")).unwrap();
+    let dir = root.join("tests/scenarios/classic");
+    let mut unlisted = Vec::new();
+    for f in std::fs::read_dir(&dir).unwrap() {
+        let name = f.unwrap().file_name().into_string().unwrap();
+        if name.ends_with(".yaml") && !doc.contains(&format!("`{name}`")) {
+            unlisted.push(name);
+        }
+    }
+    assert!(
+        unlisted.is_empty(),
+        "not in docs/rules/classic.md: {unlisted:?}"
+    );
+    let mut missing = Vec::new();
+    for part in doc.split('`').skip(1).step_by(2) {
+        if part.ends_with(".yaml")
+            && (part.starts_with("daak-") || part.starts_with("digest-"))
+            && !dir.join(part).is_file()
+        {
+            missing.push(part.to_owned());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "named in docs/rules/classic.md but missing: {missing:?}"
+    );
+}

@@ -36,7 +36,8 @@ pub struct TakeOver {
 }
 
 /// How battles differ between rule sets: the points on which the editions'
-/// combat rules disagree, read by the combat engine
+/// combat rules disagree (and the transport and AA-gun rules around them,
+/// Classic's DAAK clarifications), read by the combat and movement engines
 /// ([`RuleSetHooks::combat_rules`]). The base rule set's are AAE's (2005 FAQ,
 /// [`base::Base`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
