@@ -20,7 +20,10 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Every scenario file whose steps script their dice.
+/// Every scenario file whose steps script their dice, of the games the
+/// binary has built in: a game of a rule set still to come (Classic, while
+/// issue 17 lands) is refused by the binary, and its scenarios run in
+/// `tests/scenarios.rs` through the unfinished loader.
 fn scripted_scenarios() -> Vec<PathBuf> {
     let mut files = Vec::new();
     for dir in std::fs::read_dir(root().join("tests/scenarios")).unwrap() {
@@ -30,11 +33,16 @@ fn scripted_scenarios() -> Vec<PathBuf> {
         }
         for f in std::fs::read_dir(&dir).unwrap() {
             let f = f.unwrap().path();
-            let scripted = f.extension().is_some_and(|e| e == "yaml")
-                && std::fs::read_to_string(&f)
-                    .unwrap()
-                    .lines()
-                    .any(|l| l.trim_start().starts_with("dice:"));
+            let text = if f.extension().is_some_and(|e| e == "yaml") {
+                std::fs::read_to_string(&f).unwrap()
+            } else {
+                String::new()
+            };
+            let built_in = text
+                .lines()
+                .find_map(|l| l.strip_prefix("game:"))
+                .is_some_and(|g| adjutant::rules::builtin::builtin(g.trim()).is_some());
+            let scripted = built_in && text.lines().any(|l| l.trim_start().starts_with("dice:"));
             if scripted {
                 files.push(f);
             }
