@@ -218,9 +218,13 @@ fn standing_text(game: &GameDef, s: &StandingOrders) -> String {
         },
         u8::from(*keep_one_land_unit),
         match submarines {
-            SubmarinePolicy::Fight => "fight",
-            SubmarinePolicy::Submerge => "submerge",
-            SubmarinePolicy::SubmergeAfterFirstRound => "submerge after first round",
+            SubmarinePolicy::Fight => "fight".to_owned(),
+            SubmarinePolicy::Submerge => "submerge".to_owned(),
+            SubmarinePolicy::SubmergeAfterFirstRound => "submerge after first round".to_owned(),
+            SubmarinePolicy::WithdrawAfterRound { after_round, to } => format!(
+                "withdraw after round {after_round} to {}",
+                to.map_or("-", |s| game.space_name(s))
+            ),
         },
         intercept.map_or("all".to_owned(), |n| n.to_string())
     );

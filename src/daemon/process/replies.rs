@@ -540,7 +540,16 @@ fn standing_text(m: &Match, power: &str) -> String {
             losses.join(", ")
         },
         s.keep_one_land_unit,
-        s.submarines.word(),
+        match s.submarines {
+            crate::rules::orders::SubmarinePolicy::WithdrawAfterRound { after_round, to } => {
+                format!(
+                    "{{withdraw_after_round: {after_round}{}}}",
+                    to.map(|z| format!(", to: {}", game.space_name(z)))
+                        .unwrap_or_default()
+                )
+            }
+            other => other.word().to_owned(),
+        },
         s.bystander_losses.word(),
         s.intercept
             .map(|n| format!("    intercept: {n}\n"))

@@ -12,7 +12,7 @@
 
 use super::casualties::{Chooser, HitClass, Hits, Taken, allocate, rank};
 use super::fire::{Group, join, volley};
-use super::{Ctx, attackers, bystanders, defenders, destroy, retreat};
+use super::{Ctx, attackers, bystanders, defenders, destroy, retreat, withdrawal};
 use crate::dice::DiceSource;
 use crate::rules::SpaceId;
 use crate::rules::conquest::allied;
@@ -380,6 +380,7 @@ pub(crate) fn fight(
     let mut retreated = false;
     let mut stalemate = false;
     let mut all_submerged = false;
+    let mut withdrew: Option<&str> = None;
     loop {
         let att = attackers(ctx, state, space);
         let def = defenders(ctx, state, space);
@@ -417,7 +418,7 @@ pub(crate) fn fight(
         let r = round.to_string();
         // Attacking submarines decide immediately before they roll.
         let subs_go = match sub_policy {
-            SubmarinePolicy::Fight => false,
+            SubmarinePolicy::Fight | SubmarinePolicy::WithdrawAfterRound { .. } => false,
             SubmarinePolicy::Submerge => true,
             SubmarinePolicy::SubmergeAfterFirstRound => round >= 2,
         } && !(ctx.rules.submerge_before_any_die && d_spots);
@@ -563,6 +564,20 @@ pub(crate) fn fight(
         if att.is_empty() || defenders(ctx, state, space).is_empty() {
             break;
         }
+        // Classic: the submarines' withdrawals come before the retreat
+        // (DAAK-C §4.2(b)).
+        if ctx.rules.submarines_withdraw {
+            withdrawal::after_round(ctx, state, space, round, events);
+            if attackers(ctx, state, space).is_empty() {
+                withdrew = Some("the attacking submarines withdrew; the defender holds");
+                break;
+            }
+            if defenders(ctx, state, space).is_empty() {
+                withdrew = Some("the defending submarines withdrew; the attacker holds the zone");
+                break;
+            }
+        }
+        let att = attackers(ctx, state, space);
         // The odds are those of fighting on from the survivors as they stand
         // (no bombardment or AA fire: those come before round 2).
         let mut chance = None;
@@ -602,8 +617,11 @@ pub(crate) fn fight(
                     },
                 }
             );
+            // Where aircraft stay in the zone (DAAK), the retreat of the
+            // others ends the battle.
             if retreat::retreat(ctx, state, space, amphibious, &why, events)
-                && attackers(ctx, state, space).is_empty()
+                && (attackers(ctx, state, space).is_empty()
+                    || (!amphibious && !ctx.rules.aircraft_retreat_with_the_force))
             {
                 retreated = true;
                 break;
@@ -612,7 +630,9 @@ pub(crate) fn fight(
     }
     let att = attackers(ctx, state, space);
     let def = defenders(ctx, state, space);
-    let result = if retreated {
+    let result = if let Some(how) = withdrew {
+        how.to_owned()
+    } else if retreated {
         "the attacker retreated; the defender holds".to_owned()
     } else if stalemate {
         "neither side can hit the other; both stay".to_owned()

@@ -110,8 +110,8 @@ fn default_reason() -> String {
 /// Sort key of the order of loss: transport (last), bystander spared by its
 /// owner's standing orders (after every unit of the attacker), position in
 /// the chooser's list, bystander (after the attacker's own of that rank),
-/// cost, strength, id.
-type RankKey = (u8, u8, usize, u8, u32, u8, u32);
+/// position in the rule set's standard order of loss, cost, strength, id.
+type RankKey = (u8, u8, usize, u8, usize, u32, u8, u32);
 
 /// Ranks `ids` (units of one side) for taking hits.
 pub(crate) fn rank(
@@ -121,7 +121,8 @@ pub(crate) fn rank(
     chooser: &Chooser,
 ) -> Vec<Candidate> {
     let types = game.unit_types();
-    let transports_last = game.rule_set().combat_rules(game).transports_last;
+    let rules = game.rule_set().combat_rules(game);
+    let transports_last = rules.transports_last;
     let mut keyed: Vec<(RankKey, Candidate)> = Vec::new();
     let any_non_transport = ids.iter().any(|id| {
         state
@@ -162,6 +163,15 @@ pub(crate) fn rank(
         } else {
             list.iter().position(|x| *x == u.unit)
         };
+        // The rule set's standard order of loss (DAAK), for types the
+        // chooser did not list.
+        let standard = rules.default_losses.and_then(|d| {
+            let order = if game.is_sea(u.at) { d.sea } else { d.land };
+            order
+                .iter()
+                .position(|n| n.eq_ignore_ascii_case(&t.name))
+                .map(|i| (i, d.rule))
+        });
         let strength = match chooser {
             Chooser::Attacker { .. } => t.attack.unwrap_or(0),
             Chooser::Defender { .. } => t.defense.unwrap_or(0),
@@ -184,6 +194,8 @@ pub(crate) fn rank(
             "rule: transports are lost only when nothing else can take the hit".to_owned()
         } else if let Some(i) = listed {
             format!("{source}, losses entry {} ({})", i + 1, t.name)
+        } else if let Some((_, rule)) = standard {
+            format!("{rule} ({source}: no {} in its losses)", t.name)
         } else {
             default_reason()
         };
@@ -193,6 +205,7 @@ pub(crate) fn rank(
                 u8::from(spared),
                 listed.unwrap_or(usize::MAX),
                 u8::from(bystander),
+                standard.map_or(usize::MAX, |(i, _)| i),
                 t.cost.unwrap_or(0),
                 strength,
                 id,

@@ -28,6 +28,7 @@ mod fire;
 mod retreat;
 pub mod rockets;
 mod strategic_bombing;
+mod withdrawal;
 
 use crate::dice::{DiceSource, Label};
 use crate::rules::conquest::{allied, capture_territory, is_warship, take_convoy};
@@ -194,6 +195,7 @@ pub fn fight_battles_declared(
         orders,
         plans,
         decl: declarations,
+        battles: state.battles.clone(),
         low_luck: LOW_LUCK.on(game),
         rules: game.rule_set().combat_rules(game),
     };
@@ -230,6 +232,10 @@ pub(crate) struct Ctx<'a> {
     pub orders: &'a [Located<MoveOrder>],
     pub plans: &'a [Located<BattlePlan>],
     pub decl: &'a Declarations,
+    /// The spaces where battles are fought this turn (as the combat phase
+    /// began): defending submarines do not withdraw into one (DAAK-C
+    /// §4.2(d)).
+    pub battles: Vec<SpaceId>,
     pub low_luck: bool,
     /// Where the rule set's combat differs from AAE's.
     pub rules: CombatRules,
@@ -522,6 +528,11 @@ fn validate(ctx: &Ctx, state: &GameState) -> Vec<OrderError> {
                     .field("retreat_to"),
                 );
             }
+        }
+        if let Some(SubmarinePolicy::WithdrawAfterRound { to, .. }) = p.submarines
+            && let Err(reason) = withdrawal::check_plan(ctx, state, p.space, to)
+        {
+            errors.push(OrderError::new(&plan.origin, reason).field("submarines"));
         }
         if let (true, Some(space)) = (p.ignore, p.space)
             && let Err(reason) = check_ignore(ctx, state, space)

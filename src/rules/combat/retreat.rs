@@ -86,16 +86,55 @@ pub(crate) fn retreat(
 ) -> bool {
     let game = ctx.game;
     let plan = ctx.plan(space);
-    let candidates = if amphibious {
+    let mut candidates = if amphibious {
         entries(ctx, space, true)
     } else {
         came_from(ctx, space)
     };
+    if ctx.rules.retreat_to_friendly_only {
+        // DAAK-C §4.1(b): "Any retreating zone must be friendly controlled
+        // at the time of retreat."
+        let friendly = |s: SpaceId| {
+            if game.is_sea(s) {
+                !state
+                    .units_at(s)
+                    .any(|u| !crate::rules::conquest::allied(game, u.owner, ctx.power))
+            } else {
+                crate::rules::conquest::held_by_side_of(game, state, s, ctx.power)
+            }
+        };
+        let hostile: Vec<SpaceId> = candidates
+            .iter()
+            .copied()
+            .filter(|s| !friendly(*s))
+            .collect();
+        if !hostile.is_empty() {
+            let names: Vec<&str> = hostile.iter().map(|s| game.space_name(*s)).collect();
+            events.push(Event::Decision {
+                space,
+                rule: "DAAK-C §4.1(b): any retreating zone must be friendly controlled at the \
+                       time of retreat"
+                    .into(),
+                detail: format!("not a retreat zone now: {}", names.join(", ")),
+            });
+            candidates.retain(|s| !hostile.contains(s));
+        }
+    }
     let air_present = attackers(ctx, state, space).iter().any(|id| {
         state
             .unit(*id)
             .is_some_and(|u| ctx.ut(u).kind == Some(UnitKind::Air))
     });
+    if amphibious && !ctx.rules.aircraft_retreat_from_amphibious {
+        events.push(Event::Decision {
+            space,
+            rule: "DAAK-C §4.3(b): no unit may withdraw from an amphibious assault, aircraft \
+                   included, even when every attacking land unit is destroyed"
+                .into(),
+            detail: "the attackers fight on to the bitter end".into(),
+        });
+        return false;
+    }
     if amphibious && !air_present {
         events.push(Event::Decision {
             space,
@@ -128,13 +167,37 @@ pub(crate) fn retreat(
             }
         },
     };
+    let stay_in_zone = !ctx.rules.aircraft_retreat_with_the_force;
     let leaving: Vec<u32> = attackers(ctx, state, space)
         .into_iter()
         .filter(|id| {
-            let kind = state.unit(*id).and_then(|u| ctx.ut(u).kind);
-            !amphibious || kind == Some(UnitKind::Air)
+            let air = state.unit(*id).and_then(|u| ctx.ut(u).kind) == Some(UnitKind::Air);
+            if amphibious {
+                air
+            } else {
+                !(air && stay_in_zone)
+            }
         })
         .collect();
+    let staying = attackers(ctx, state, space).len() - leaving.len();
+    if stay_in_zone && staying > 0 {
+        // DAAK: the aircraft stay in the zone, out of the battle, which ends
+        // with the retreat; they fly to a landing in the non-combat move.
+        events.push(Event::Decision {
+            space,
+            rule: "DAAK-C §4.1(b): aircraft do not join retreating units; they stay in the \
+                   battle zone until combat is over and fly to a landing in the non-combat \
+                   move with the moves they have left"
+                .into(),
+            detail: format!(
+                "{staying} aircraft stay in {} and the battle ends",
+                game.space_name(space)
+            ),
+        });
+        if leaving.is_empty() {
+            return true;
+        }
+    }
     if leaving.is_empty() {
         events.push(Event::Decision {
             space,
@@ -164,6 +227,17 @@ pub(crate) fn retreat(
         // Cargo travels with its transport.
         for c in state.units.iter_mut().filter(|c| c.cargo_of == Some(*id)) {
             c.at = to;
+        }
+    }
+    // DAAK-C §3.2(f): ships that withdrew do nothing more this turn.
+    if ctx.rules.retreated_ships_stay {
+        for id in &leaving {
+            let ship = state
+                .unit(*id)
+                .is_some_and(|u| ctx.ut(u).kind == Some(UnitKind::Sea));
+            if ship && !state.fought_at_sea.contains(id) {
+                state.fought_at_sea.push(*id);
+            }
         }
     }
     events.push(Event::Retreated {

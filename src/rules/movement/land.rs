@@ -14,7 +14,7 @@ use crate::rules::SpaceId;
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind};
 use crate::rules::orders::{OrderError, Origin};
-use crate::rules::state::GameState;
+use crate::rules::state::{GameState, Unit};
 use crate::rules::vocab::UnitList;
 
 /// The names of the order's land unit types, for messages ("armor",
@@ -125,4 +125,47 @@ pub fn after_combat_move(
             mover.battle(state, space, events);
         }
     }
+}
+
+/// DAAK-C §3.1(b): "Every land zone may contain a maximum of one AA at any
+/// point in time" (where the rule set says so): after the non-combat
+/// moves, a land territory holding more than one AA gun is an error on the
+/// order that brought one there.
+pub(crate) fn check_aa_guns(mover: &mut Mover, state: &GameState) {
+    let game = mover.game;
+    if !game.rule_set().combat_rules(game).one_aa_gun_per_territory {
+        return;
+    }
+    let aa = |u: &Unit| {
+        u.cargo_of.is_none()
+            && !game.is_sea(u.at)
+            && game.unit_types()[u.unit]
+                .abilities
+                .iter()
+                .any(|a| matches!(a, Ability::AntiAircraft(_)))
+    };
+    let mut counted: Vec<(SpaceId, usize)> = Vec::new();
+    for u in state.units.iter().filter(|u| aa(u)) {
+        match counted.iter_mut().find(|c| c.0 == u.at) {
+            Some(c) => c.1 += 1,
+            None => counted.push((u.at, 1)),
+        }
+    }
+    let mut errors = Vec::new();
+    for (space, n) in counted.into_iter().filter(|c| c.1 > 1) {
+        let origin = state
+            .units
+            .iter()
+            .filter(|u| u.at == space && aa(u))
+            .find_map(|u| mover.moved_by.get(&u.id).cloned());
+        if let Some(origin) = origin {
+            let reason = format!(
+                "{} would hold {n} AA guns: a territory holds at most one AA gun at any time \
+                 (DAAK-C §3.1(b))",
+                game.space_name(space)
+            );
+            errors.push(OrderError::new(&origin, reason));
+        }
+    }
+    mover.errors.extend(errors);
 }

@@ -98,6 +98,7 @@ pub fn noncombat_move_after(
     }
     mover.run(state, moves, events);
     air::check_landings(&mut mover, state, events);
+    land::check_aa_guns(&mut mover, state);
     mover.finish()
 }
 
@@ -117,10 +118,12 @@ pub fn lose_unlanded_aircraft(
 
 /// Why a ship that fought a sea battle this turn does not move in the
 /// non-combat move (recorded only where the rule set says so).
-pub(crate) fn fought_at_sea_reason() -> String {
-    "took part in a sea battle this turn, so it may not move, load or unload in the non-combat \
-     move (KQ-4; its cargo stays aboard until next turn)"
-        .into()
+pub(crate) fn fought_at_sea_reason(game: &GameDef) -> String {
+    format!(
+        "took part in a sea battle this turn, so it may not move, load or unload in the \
+         non-combat move ({})",
+        game.rule_set().combat_rules(game).fought_at_sea_rule
+    )
 }
 
 /// Clears what movement records about the turn that ends: spaces moved,
@@ -450,8 +453,25 @@ impl<'a> Mover<'a> {
         if unit.submerged {
             return Some("is submerged".into());
         }
+        if !self.combat
+            && unit.moved == 0
+            && unit.cargo_of.is_none()
+            && t.has(&Ability::CapturedWithTerritory)
+            && state.captured_this_turn.contains(&unit.at)
+            && self
+                .game
+                .rule_set()
+                .combat_rules(self.game)
+                .captured_aa_guns_stay
+        {
+            return Some(
+                "was captured with its territory this turn and may not move out of it in the \
+                 non-combat move (DAAK-C §4.4(b))"
+                    .into(),
+            );
+        }
         if !self.combat && state.fought_at_sea.contains(&unit.id) {
-            return Some(fought_at_sea_reason());
+            return Some(fought_at_sea_reason(self.game));
         }
         let left = movement.saturating_sub(unit.moved as usize);
         if left == 0 {

@@ -128,7 +128,16 @@ pub fn order(
             )));
             continue;
         }
-        if mover.combat && mover.enemy_ships(state, at) > 0 {
+        // DAAK-C §3.2(c): boarding in an embattled zone only for an assault.
+        let for_assault = unload.is_some_and(|to| {
+            !mover.game.is_sea(to)
+                && (mover.hostile_land(state, to) || mover.defenders(state, to) > 0)
+        }) && mover
+            .game
+            .rule_set()
+            .combat_rules(mover.game)
+            .board_in_embattled_zone_for_assault;
+        if mover.combat && mover.enemy_ships(state, at) > 0 && !for_assault {
             let subs = state
                 .units_at(at)
                 .any(|u| mover.enemy_in_play(u) && mover.utype(u).has(&Ability::Submerge));
@@ -155,6 +164,25 @@ pub fn order(
             }
         }
     }
+    // DAAK-C §3.3(d): one nation's units to a transport.
+    if !boarding.is_empty()
+        && let Some(other) = state
+            .units
+            .iter()
+            .find(|u| u.cargo_of == Some(transport) && u.owner != mover.power)
+    {
+        mover.errors.push(
+            OrderError::new(
+                origin,
+                format!(
+                    "{here} carries units of {}: a transport carries one nation's units \
+                     (DAAK-C §3.3(d))",
+                    mover.game.powers()[other.owner].name
+                ),
+            )
+            .field("load"),
+        );
+    }
     if carried > capacity {
         mover.errors.push(
             OrderError::new(
@@ -170,6 +198,7 @@ pub fn order(
     }
 
     // Unloading: where, and what goes ashore.
+    let rules = mover.game.rule_set().combat_rules(mover.game);
     let end = *path.last().expect("a path has a start");
     let mut landing: Vec<u32> = Vec::new();
     let mut assault = false;
@@ -199,8 +228,33 @@ pub fn order(
             // `unload: 1 infantry to Finland`: only that part of the cargo
             // goes ashore; the rest stays aboard (and may follow into the
             // same territory later in the turn).
+            let whole = own.len();
+            if t_unit.owner != mover.power
+                && unload_units.is_some()
+                && let Some(Ok(part)) = unload_units.map(|w| part_of_cargo(mover, state, &own, w))
+                && part.len() < whole
+            {
+                mover.errors.push(err(format!(
+                    "{here} belongs to {}: units carried by an ally's transport unload all \
+                     together (DAAK-C §3.3(b): partial unloading is not allowed)",
+                    mover.game.powers()[t_unit.owner].name
+                )));
+                return;
+            }
             let own = match unload_units {
                 Some(wanted) => match part_of_cargo(mover, state, &own, wanted) {
+                    Ok(part)
+                        if part.len() < whole
+                            && mover.combat
+                            && rules.whole_cargo_unloads_in_combat =>
+                    {
+                        mover.errors.push(err(format!(
+                            "{here} would unload only part of its cargo: in the combat move a \
+                             transport unloads all of it (DAAK-C §3.2(e): no partial unloading in \
+                             the combat phase; leave out the units to unload them all)"
+                        )));
+                        return;
+                    }
                     Ok(part) => part,
                     Err(reason) => {
                         mover.errors.push(err(format!("{here} {reason}")));
@@ -377,7 +431,22 @@ fn choose(
         .units_at(start)
         .filter(|u| u.owner == mover.power && mover.utype(u).transport_capacity.unwrap_or(0) > 0)
         .collect();
-    if transports.is_empty() {
+    // DAAK-C §3.3: an ally's transports too, after the power's own.
+    let allied_transports = mover
+        .game
+        .rule_set()
+        .combat_rules(mover.game)
+        .allied_transports;
+    let theirs: Vec<&Unit> = state
+        .units_at(start)
+        .filter(|u| {
+            allied_transports
+                && u.owner != mover.power
+                && mover.friendly(u.owner)
+                && mover.utype(u).transport_capacity.unwrap_or(0) > 0
+        })
+        .collect();
+    if transports.is_empty() && theirs.is_empty() {
         return Err(format!(
             "{} has no transport in {here}",
             mover.game.powers()[mover.power].name
@@ -388,11 +457,19 @@ fn choose(
     for t in transports {
         let fought = !mover.combat && state.fought_at_sea.contains(&t.id);
         let refused = if fought {
-            Some(super::fought_at_sea_reason())
+            Some(super::fought_at_sea_reason(mover.game))
         } else {
             why_not(mover, t, steps, !loads.is_empty(), unload)
         };
         match refused {
+            None => eligible.push(t),
+            Some(reason) => {
+                first_reason.get_or_insert(reason);
+            }
+        }
+    }
+    for t in theirs {
+        match why_not_allied(mover, state, t, steps, !loads.is_empty(), unload) {
             None => eligible.push(t),
             Some(reason) => {
                 first_reason.get_or_insert(reason);
@@ -437,6 +514,61 @@ fn choose(
     Ok(preferred.unwrap_or(&eligible[0]).id)
 }
 
+/// Why a power may not use an ally's transport `t` for an order (DAAK-C
+/// §3.3), if it may not: only its owner moves it; a transport carries one
+/// nation's units; units unload in a later turn of their owner than the one
+/// they boarded in, after the transport's owner has had its turn.
+fn why_not_allied(
+    mover: &Mover,
+    state: &GameState,
+    t: &Unit,
+    steps: usize,
+    loads: bool,
+    unload: Option<SpaceId>,
+) -> Option<String> {
+    let owner = &mover.game.powers()[t.owner].name;
+    let power = &mover.game.powers()[mover.power].name;
+    if steps > 0 {
+        return Some(format!(
+            "of {owner} moves only in {owner}'s turn (DAAK-C §3.3(b): the transport's owner \
+             shuttles it); {power} may load or unload it where it stands"
+        ));
+    }
+    if mover.used.contains(&t.id) {
+        return Some("has already been used in an earlier order of this message".into());
+    }
+    let cargo: Vec<&Unit> = state
+        .units
+        .iter()
+        .filter(|u| u.cargo_of == Some(t.id))
+        .collect();
+    if let Some(other) = cargo.iter().find(|u| u.owner != mover.power) {
+        return Some(format!(
+            "of {owner} carries units of {}: a transport carries one nation's units (DAAK-C \
+             §3.3(d))",
+            mover.game.powers()[other.owner].name
+        ));
+    }
+    if loads && let Some(done) = t.unloaded_to {
+        return Some(format!(
+            "of {owner} already unloaded this turn (into {}), so nothing boards it again",
+            mover.sname(done)
+        ));
+    }
+    if unload.is_some() {
+        if cargo.is_empty() && !loads {
+            return Some(format!("of {owner} carries nothing of {power} to unload"));
+        }
+        if loads || cargo.iter().any(|u| u.moved > 0) {
+            return Some(format!(
+                "of {owner}: units that boarded an ally's transport this turn unload only in a \
+                 later turn of {power}, after {owner} has shuttled them (DAAK-C §3.3(b))"
+            ));
+        }
+    }
+    None
+}
+
 /// Why a transport may not carry out an order, if it may not.
 fn why_not(
     mover: &Mover,
@@ -445,7 +577,16 @@ fn why_not(
     loads: bool,
     unload: Option<SpaceId>,
 ) -> Option<String> {
-    if mover.used.contains(&t.id) {
+    // DAAK-C §3.2(e): in the non-combat move a transport that unloaded may
+    // unload again where it stands, into another territory beside it.
+    let several = !mover.combat
+        && mover
+            .game
+            .rule_set()
+            .combat_rules(mover.game)
+            .noncombat_unloading_into_several_territories;
+    let unloads_again = several && t.unloaded_to.is_some() && steps == 0 && !loads;
+    if mover.used.contains(&t.id) && !unloads_again {
         return Some("has already moved in an earlier order of this message".into());
     }
     if let Some(done) = t.unloaded_to {
@@ -457,6 +598,7 @@ fn why_not(
         }
         if let Some(to) = unload
             && to != done
+            && !several
         {
             return Some(format!(
                 "already unloaded into {} this turn; a transport unloads into only one territory",

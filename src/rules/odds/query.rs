@@ -98,7 +98,8 @@ pub struct OddsQuery {
     #[serde(default)]
     pub amphibious: bool,
     /// The attacker's order of loss (unit types, first lost first); the
-    /// default is the adjudicator's (cheapest first).
+    /// default is the adjudicator's (cheapest first, or the rule set's
+    /// standard order: Classic's DAAK order).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub losses: Option<UnitsText>,
     /// The defender's order of loss, as in standing orders.

@@ -231,7 +231,7 @@ fn battle_plan(out: &mut String, names: &Names<'_>, plan: &BattlePlan) {
         out.push_str("    ignore: true\n");
     }
     if let Some(p) = plan.submarines {
-        let _ = writeln!(out, "    submarines: {}", policy_word(p));
+        let _ = writeln!(out, "    submarines: {}", policy(names, p, "      "));
     }
 }
 
@@ -241,7 +241,7 @@ fn standing(out: &mut String, names: &Names<'_>, s: &StandingOrders) {
         let _ = writeln!(out, "  losses: {}", scalar(&names.show_types(&s.losses)));
     }
     let _ = writeln!(out, "  keep_one_land_unit: {}", s.keep_one_land_unit);
-    let _ = writeln!(out, "  submarines: {}", policy_word(s.submarines));
+    let _ = writeln!(out, "  submarines: {}", policy(names, s.submarines, "    "));
     // Written only when set, so that standing orders without it keep their
     // canonical form (and digest).
     if let Some(n) = s.intercept {
@@ -259,9 +259,22 @@ fn standing(out: &mut String, names: &Names<'_>, s: &StandingOrders) {
     }
 }
 
-/// The word of a submarine policy, as `keys::SUBMARINE_POLICIES` lists it.
-fn policy_word(p: SubmarinePolicy) -> &'static str {
-    p.word()
+/// A submarine policy: its word, as `keys::SUBMARINE_POLICIES` lists it,
+/// or a withdrawal as a block mapping indented by `indent`.
+fn policy(names: &Names<'_>, p: SubmarinePolicy, indent: &str) -> String {
+    match p {
+        SubmarinePolicy::WithdrawAfterRound { after_round, to } => {
+            let mut text = format!("\n{indent}withdraw_after_round: {after_round}");
+            if let Some(to) = to {
+                text.push_str(&format!(
+                    "\n{indent}to: {}",
+                    scalar(names.game().space_name(to))
+                ));
+            }
+            text
+        }
+        _ => p.word().to_owned(),
+    }
 }
 
 /// A double-quoted YAML scalar. JSON's string escapes are a subset of

@@ -88,5 +88,9 @@ pub const BYSTANDER_LOSSES: &[&str] = &["last", "allies_choose"];
 /// Values of `standing: submarines:`.
 pub const SUBMARINE_POLICIES: &[&str] = &["fight", "submerge", "submerge_after_first_round"];
 
+/// Keys of `submarines:` written as a mapping: a withdrawal (Classic,
+/// DAAK-C §4.2), `{withdraw_after_round: N, to: ZONE}`.
+pub const SUBMARINE_WITHDRAWAL: &[&str] = &["withdraw_after_round", "to"];
+
 /// Values of `command:`.
 pub const COMMANDS: &[&str] = &["help", "status", "resend", "standing", "odds", "rotate"];

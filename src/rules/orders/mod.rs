@@ -145,7 +145,9 @@ pub struct TakeOverOrder {
     pub units: UnitList,
 }
 
-/// What a defending submarine does when it may submerge.
+/// What a side's submarines do in a battle: submerge where the rules let
+/// them (AAE, Anniversary), or withdraw to another sea zone (Classic,
+/// DAAK-C §4.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SubmarinePolicy {
     /// Stay and fight.
@@ -155,6 +157,17 @@ pub enum SubmarinePolicy {
     Submerge,
     /// Fight one round, then submerge.
     SubmergeAfterFirstRound,
+    /// Where submarines withdraw instead of submerging (Classic, DAAK-C
+    /// §4.2): every submarine of the side still in the battle withdraws at
+    /// the end of round `after_round`, to `to` when they may go there, else
+    /// to the first sea zone (board order) they may go to; written
+    /// `{withdraw_after_round: N, to: ZONE}`.
+    WithdrawAfterRound {
+        /// The round after which they withdraw (from 1).
+        after_round: u32,
+        /// The sea zone wanted.
+        to: Option<SpaceId>,
+    },
 }
 
 impl SubmarinePolicy {
@@ -165,6 +178,7 @@ impl SubmarinePolicy {
             SubmarinePolicy::Fight => "fight",
             SubmarinePolicy::Submerge => "submerge",
             SubmarinePolicy::SubmergeAfterFirstRound => "submerge_after_first_round",
+            SubmarinePolicy::WithdrawAfterRound { .. } => "withdraw_after_round",
         }
     }
 }

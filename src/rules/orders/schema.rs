@@ -235,8 +235,8 @@ pub struct RawBattlePlan {
     /// warship is there).
     pub ignore: Option<bool>,
     /// What the attacking submarines do; `submerge` before the first round
-    /// is substalling.
-    pub submarines: Option<RawSubmarines>,
+    /// is substalling; in Classic, `{withdraw_after_round: N, to: ZONE}`.
+    pub submarines: Option<RawSubmarinePolicy>,
 }
 
 /// When to retreat.
@@ -328,8 +328,9 @@ pub struct RawStanding {
     /// Keep one land unit as long as possible, so that a territory is not
     /// lost to aircraft alone.
     pub keep_one_land_unit: Option<bool>,
-    /// What defending submarines do.
-    pub submarines: Option<RawSubmarines>,
+    /// What defending submarines do (in Classic, `{withdraw_after_round:
+    /// N, to: ZONE}`).
+    pub submarines: Option<RawSubmarinePolicy>,
     /// How many fighters at most intercept a strategic bombing raid on one
     /// territory, under Anniversary's optional rule (default: all).
     pub intercept: Option<u32>,
@@ -377,6 +378,27 @@ pub enum RawSubmarines {
     Submerge,
     /// Fight one round, then submerge.
     SubmergeAfterFirstRound,
+}
+
+/// What submarines do: a word, or a withdrawal (Classic).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawSubmarinePolicy {
+    /// A word: fight, submerge, submerge_after_first_round.
+    Word(RawSubmarines),
+    /// Withdraw to another sea zone (Classic, DAAK-C §4.2).
+    Withdraw(RawSubmarineWithdrawal),
+}
+
+/// Every submarine of the side still in the battle withdraws at the end
+/// of a round (Classic, DAAK-C §4.2).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSubmarineWithdrawal {
+    /// The round after which they withdraw (from 1).
+    pub withdraw_after_round: u32,
+    /// The sea zone wanted; left out, the first one they may go to.
+    pub to: Option<String>,
 }
 
 /// The JSON Schema of an orders message.
@@ -482,6 +504,10 @@ mod tests {
             sorted(keys::SUBMARINE_POLICIES)
         );
         assert_eq!(
+            properties(&schema, "/$defs/RawSubmarineWithdrawal"),
+            sorted(keys::SUBMARINE_WITHDRAWAL)
+        );
+        assert_eq!(
             enum_values(&schema, "RawNever"),
             sorted(&[keys::RETREAT_NEVER])
         );
@@ -497,6 +523,7 @@ mod tests {
             "RawStanding",
             "RawResearch",
             "RawAfterRound",
+            "RawSubmarineWithdrawal",
         ] {
             assert_eq!(
                 schema["$defs"][def]["additionalProperties"],

@@ -12,7 +12,7 @@
 
 use super::{CombatRules, OptionSpec, RuleSetHooks, ShipBlocking, TakeOver};
 use crate::rules::events::Event;
-use crate::rules::orders::{MiddleEastPayment, StandingOrders};
+use crate::rules::orders::{MiddleEastPayment, StandingOrders, SubmarinePolicy};
 use crate::rules::problem::Problem;
 use crate::rules::production::{self, Complex};
 use crate::rules::state::GameState;
@@ -146,12 +146,38 @@ impl RuleSetHooks for Base {
             sea_battle_ends_movement: false,
             raid_beside_battle: false,
             shared_turn_combat_first: false,
+            default_losses: None,
+            aircraft_retreat_from_amphibious: true,
+            aircraft_retreat_with_the_force: true,
+            whole_cargo_unloads_in_combat: false,
+            noncombat_unloading_into_several_territories: false,
+            submarines_withdraw: false,
+            defending_subs_withdraw_beyond_adjacent: false,
+            allied_transports: false,
+            fought_at_sea_rule: "KQ-4; its cargo stays aboard until next turn",
+            retreated_ships_stay: false,
+            one_aa_gun_per_territory: false,
+            captured_aa_guns_stay: false,
+            board_in_embattled_zone_for_assault: false,
+            retreat_to_friendly_only: false,
         }
     }
 
     /// Every standing order but a place in AAE's Middle East payment, which
-    /// no rule here reads.
+    /// no rule here reads, and a submarine withdrawal where submarines do
+    /// not withdraw.
     fn standing_orders_problem(&self, game: &GameDef, standing: &StandingOrders) -> Option<String> {
+        if matches!(
+            standing.submarines,
+            SubmarinePolicy::WithdrawAfterRound { .. }
+        ) && !game.rule_set().combat_rules(game).submarines_withdraw
+        {
+            return Some(format!(
+                "in this game ({}) submarines do not withdraw from a battle to another sea zone: \
+                 submarines is fight, submerge or submerge_after_first_round",
+                game.files().game.name
+            ));
+        }
         (standing.middle_east_payment != MiddleEastPayment::default()).then(|| {
             format!(
                 "this game ({}) has no Middle East payment: leave out middle_east_payment",

@@ -36,7 +36,8 @@ pub struct TakeOver {
 }
 
 /// How battles differ between rule sets: the points on which the editions'
-/// combat rules disagree, read by the combat engine
+/// combat rules disagree (and the transport and AA-gun rules around them,
+/// Classic's DAAK clarifications), read by the combat and movement engines
 /// ([`RuleSetHooks::combat_rules`]). The base rule set's are AAE's (2005 FAQ,
 /// [`base::Base`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,6 +122,84 @@ pub struct CombatRules {
     /// mobilization and the second one's (Anniversary, KQ-1, option
     /// `us_china_turn`). When `false` each plays a whole turn in turn order.
     pub shared_turn_combat_first: bool,
+    /// The order of loss of a side whose owner named none for the unit
+    /// types in the battle (battle plan `losses`, standing orders `losses`):
+    /// DAAK's standard order (Classic, digest §6.1). `None`: the cheapest
+    /// unit first (AAE).
+    pub default_losses: Option<&'static DefaultLosses>,
+    /// Aircraft may retreat from an amphibious assault while the landed
+    /// ground units fight on (AAE FAQ). When `false` no unit withdraws from
+    /// an amphibious assault, aircraft included (DAAK-C §4.3(b)).
+    pub aircraft_retreat_from_amphibious: bool,
+    /// Retreating aircraft go with the rest of the force to the retreat
+    /// space (AAE). When `false` they stay in the battle zone until combat
+    /// is over and fly to a landing in the non-combat move with the moves
+    /// they have left, and the battle ends (DAAK-C §4.1(b)).
+    pub aircraft_retreat_with_the_force: bool,
+    /// In the combat move a transport that unloads lands all of its cargo:
+    /// no partial unloading (DAAK-C §3.2(e)). When `false` part of the cargo
+    /// may stay aboard (AAE FAQ).
+    pub whole_cargo_unloads_in_combat: bool,
+    /// In the non-combat move a transport may unload into several
+    /// territories beside its sea zone (DAAK-C §3.2(e), the EGY/SYR
+    /// example). When `false` it unloads into one territory a turn (AAE
+    /// FAQ).
+    pub noncombat_unloading_into_several_territories: bool,
+    /// Submarines in a sea battle may withdraw to another sea zone after
+    /// any full round, by the attacker's battle plan and the defenders'
+    /// standing orders (`submarines: {withdraw_after_round: N, to: ZONE}`;
+    /// DAAK-C §4.2, `combat::withdrawal`). When `false` no submarine
+    /// withdraws on its own and a withdrawal order is refused.
+    pub submarines_withdraw: bool,
+    /// Defending submarines may withdraw to any sea zone meeting DAAK-C
+    /// §4.2(d)'s conditions, not only to an adjacent one (Classic option
+    /// `defending_sub_withdrawal`).
+    pub defending_subs_withdraw_beyond_adjacent: bool,
+    /// A power's units may ride an ally's transport in three steps: loaded
+    /// in their owner's turn, moved (or left where it is) in the transport
+    /// owner's turn, unloaded whole in a later turn of their owner; one
+    /// nation's units to a transport (DAAK-C §3.3). When `false` only a
+    /// power's own transports carry its units (AAE).
+    pub allied_transports: bool,
+    /// The rule a ship kept from the non-combat move after a sea battle
+    /// cites (`sea_battle_ends_movement`, `retreated_ships_stay`).
+    pub fought_at_sea_rule: &'static str,
+    /// The attacker's ships that withdraw from a sea battle do not move,
+    /// load or unload in that turn's non-combat move, so a transport's cargo
+    /// stays aboard until its owner's next turn (DAAK-C §3.2(f)), also where
+    /// `sea_battle_ends_movement` is `false`.
+    pub retreated_ships_stay: bool,
+    /// A land territory holds at most one AA gun at any time: a non-combat
+    /// move that would bring a second one is refused (DAAK-C §3.1(b)).
+    pub one_aa_gun_per_territory: bool,
+    /// AA guns captured with a territory this turn may not move in the
+    /// non-combat move (DAAK-C §4.4(b)).
+    pub captured_aa_guns_stay: bool,
+    /// In the combat move units may board a transport in a sea zone where a
+    /// sea battle is to be fought when the same transport order lands them
+    /// in an amphibious assault (DAAK-C §3.2(c)); when `false` no transport
+    /// loads in a zone with enemy ships during the combat move (AAE FAQ).
+    pub board_in_embattled_zone_for_assault: bool,
+    /// A retreat goes only into a space that is friendly when the attacker
+    /// retreats (a territory its side controls, a sea zone without enemy
+    /// units): a territory only flown over may be enemy land (DAAK-C
+    /// §4.1(b)). When `false` every space some attacker came from is taken
+    /// as it is.
+    pub retreat_to_friendly_only: bool,
+}
+
+/// A standard order of loss ([`CombatRules::default_losses`]): unit type
+/// names (as `units.yaml` writes them), the first lost first, for land
+/// battles and for sea battles; unit types not listed go after them,
+/// cheapest first.
+#[derive(Debug, PartialEq, Eq)]
+pub struct DefaultLosses {
+    /// The order in a land battle.
+    pub land: &'static [&'static str],
+    /// The order in a sea battle.
+    pub sea: &'static [&'static str],
+    /// The rule, as the casualty events name it.
+    pub rule: &'static str,
 }
 
 /// The values of the air battle before a raid under the Anniversary FAQ's

@@ -96,6 +96,9 @@ impl Parser<'_, '_> {
         origin: &Origin,
         value: &Node,
     ) -> Option<SubmarinePolicy> {
+        if let Kind::Map(entries) = &value.kind {
+            return self.submarine_withdrawal(origin, value, entries);
+        }
         let text = value.text().unwrap_or("");
         match find_key(text, keys::SUBMARINE_POLICIES) {
             Some("fight") => Some(SubmarinePolicy::Fight),
@@ -112,6 +115,72 @@ impl Parser<'_, '_> {
                     keys::SUBMARINE_POLICIES.join(", ")
                 ));
                 self.error(origin, value, Some("submarines"), reason);
+                None
+            }
+        }
+    }
+
+    /// `{withdraw_after_round: N, to: ZONE}` (`to` optional).
+    fn submarine_withdrawal(
+        &mut self,
+        origin: &Origin,
+        value: &Node,
+        entries: &[(Node, Node)],
+    ) -> Option<SubmarinePolicy> {
+        let mut after_round = None;
+        let mut to = None;
+        let mut ok = true;
+        for (key, v) in entries {
+            match key
+                .text()
+                .and_then(|k| find_key(k, keys::SUBMARINE_WITHDRAWAL))
+            {
+                Some("to") => {
+                    to = self.space(origin, v, "to");
+                    ok &= to.is_some();
+                }
+                Some(word) => match v.kind {
+                    Kind::Int(n) if n >= 1 => after_round = u32::try_from(n).ok(),
+                    _ => {
+                        self.error(
+                            origin,
+                            v,
+                            Some(word),
+                            format!(
+                                "{word} takes a whole number from 1, not \"{}\"",
+                                v.text().unwrap_or(v.describe())
+                            ),
+                        );
+                        ok = false;
+                    }
+                },
+                None => {
+                    self.unknown_key(
+                        origin,
+                        key,
+                        "of a submarine withdrawal",
+                        keys::SUBMARINE_WITHDRAWAL,
+                    );
+                    ok = false;
+                }
+            }
+        }
+        match after_round {
+            Some(after_round) if ok => {
+                Some(SubmarinePolicy::WithdrawAfterRound { after_round, to })
+            }
+            Some(_) => None,
+            None => {
+                if ok {
+                    self.error(
+                        origin,
+                        value,
+                        Some("submarines"),
+                        "a submarine withdrawal is written {withdraw_after_round: N, to: SEA ZONE} \
+                         (to may be left out)"
+                            .to_owned(),
+                    );
+                }
                 None
             }
         }

@@ -8,6 +8,9 @@
 mod production;
 mod victory;
 
+mod combat;
+
+use super::CombatRules;
 use super::base::Base;
 use super::{
     DevelopmentSelection, NeutralRules, OptionKind, OptionSpec, ResearchProcedure, RuleSetHooks,
@@ -91,6 +94,8 @@ static OPTIONS: &[OptionSpec] = &[
     NEUTRAL_ENTRY_COST,
     RESEARCH,
     WEAPONS_DEVELOPMENT_SELECTION,
+    combat::DEFENDING_SUB_WITHDRAWAL,
+    combat::TRANSPORT_AFTER_SEA_BATTLE,
 ];
 
 impl RuleSetHooks for Classic {
@@ -162,10 +167,14 @@ impl RuleSetHooks for Classic {
         end_of_turn,
         ships_blocked_by,
         sea_passage_closed,
-        combat_rules,
         standing_orders_problem,
         take_over_units,
     );
+
+    /// DAAK's combat (DAAK-C §3, §4; `combat`).
+    fn combat_rules(&self, game: &GameDef) -> CombatRules {
+        combat::combat_rules(game)
+    }
 
     fn options(&self) -> &'static [OptionSpec] {
         OPTIONS
