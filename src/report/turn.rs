@@ -400,7 +400,7 @@ pub fn turn_report_from(
 
 /// The space whose name `text` starts with (the longest such name, so
 /// "Sea Zone 1" never wins over "Sea Zone 12").
-fn space_prefix<'a>(game: &'a GameDef, text: &str) -> Option<&'a str> {
+pub(crate) fn space_prefix<'a>(game: &'a GameDef, text: &str) -> Option<&'a str> {
     (0..game.space_count())
         .map(|s| game.space_name(crate::rules::SpaceId(s)))
         .filter(|n| text.starts_with(n))
