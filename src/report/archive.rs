@@ -7,6 +7,7 @@
 //! per battle with every die and its label, and the log itself with how to
 //! verify it.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -202,15 +203,17 @@ struct MatchSummary {
 
 /// Writes the site for the matches in `dirs` under `out`: `index.html`,
 /// then per match `SLUG/index.html`, `SLUG/turn-SEQ.html` (with its map
-/// `SLUG/map-SEQ.svg`), `SLUG/battle-SEQ-N.html` and `SLUG/log.jsonl`.
+/// `SLUG/map-SEQ.svg`), `SLUG/battle-SEQ-N.html` and `SLUG/log.jsonl`;
+/// SLUG is the match id (`ID-2` for a second match of the same id).
 /// Pages are rewritten whole, so a site refreshed after each stage stays
 /// consistent.
 pub fn write_site(dirs: &[PathBuf], out: &Path) -> Result<Written, ArchiveError> {
     std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
     let mut written = Written::default();
     let mut summaries = Vec::new();
+    let mut taken = BTreeSet::new();
     for dir in dirs {
-        summaries.push(write_match(dir, out, &mut written)?);
+        summaries.push(write_match(dir, out, &mut taken, &mut written)?);
     }
     let mut body = String::from(
         "<h1>Match archive</h1>\n<p class=\"muted\">Every page is derived from the matches' logs alone; each match's page says how to verify its log.</p>\n<table>\n<tr><th>Match</th><th>Game</th><th>Turns</th><th>Latest</th></tr>\n",
@@ -252,6 +255,7 @@ fn turn_title(r: &TurnReport) -> String {
 fn write_match(
     dir: &Path,
     site: &Path,
+    taken: &mut BTreeSet<String>,
     written: &mut Written,
 ) -> Result<MatchSummary, ArchiveError> {
     let err = |source: MatchError| ArchiveError::Match {
@@ -265,7 +269,19 @@ fn write_match(
     };
     let game = game_of(dir, &genesis).map_err(err)?;
     let shapes = Shapes::for_game(game.id(), None).ok();
-    let slug = slug(&genesis.match_id);
+    // Two matches of one id (copies, test matches) get `ID-2`, `ID-3`.
+    let base = slug(&genesis.match_id);
+    let slug = (1..)
+        .map(|n| {
+            if n == 1 {
+                base.clone()
+            } else {
+                format!("{base}-{n}")
+            }
+        })
+        .find(|s| !taken.contains(s))
+        .unwrap_or(base);
+    taken.insert(slug.clone());
     let out = site.join(&slug);
     std::fs::create_dir_all(&out).map_err(|e| io(&out, e))?;
     let log_bytes =
