@@ -192,7 +192,9 @@ fn battles(game: &GameDef, events: &[String]) -> Vec<Battle> {
     out
 }
 
-/// What one match contributes to the site's index.
+/// What one match contributes to the site's index (kept beside its pages
+/// as `ID/summary.json`, so one match's refresh can rebuild the index).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct MatchSummary {
     id: String,
     slug: String,
@@ -215,10 +217,20 @@ pub fn write_site(dirs: &[PathBuf], out: &Path) -> Result<Written, ArchiveError>
     for dir in dirs {
         summaries.push(write_match(dir, out, &mut taken, &mut written)?);
     }
+    write_index(out, &summaries, &mut written)?;
+    written.matches = summaries.len();
+    Ok(written)
+}
+
+fn write_index(
+    out: &Path,
+    summaries: &[MatchSummary],
+    written: &mut Written,
+) -> Result<(), ArchiveError> {
     let mut body = String::from(
         "<h1>Match archive</h1>\n<p class=\"muted\">Every page is derived from the matches' logs alone; each match's page says how to verify its log.</p>\n<table>\n<tr><th>Match</th><th>Game</th><th>Turns</th><th>Latest</th></tr>\n",
     );
-    for m in &summaries {
+    for m in summaries {
         let _ = writeln!(
             body,
             "<tr><td><a href=\"{}/index.html\">{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -233,8 +245,28 @@ pub fn write_site(dirs: &[PathBuf], out: &Path) -> Result<Written, ArchiveError>
     put(
         &out.join("index.html"),
         page("Match archive", "", &body).as_bytes(),
-        &mut written,
+        written,
     )?;
+    Ok(())
+}
+
+/// Refreshes one match's pages in the site `out` (its own pages rewritten,
+/// the other matches' pages kept) and the index of every match the site
+/// holds: what the daemon runs after each stage (`archive:` in
+/// `docs/daemon.md`). The match's directory in the site is its id.
+pub fn refresh_match(dir: &Path, out: &Path) -> Result<Written, ArchiveError> {
+    std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
+    let mut written = Written::default();
+    let mut taken = BTreeSet::new();
+    write_match(dir, out, &mut taken, &mut written)?;
+    let mut summaries: Vec<MatchSummary> = std::fs::read_dir(out)
+        .map_err(|e| io(out, e))?
+        .filter_map(Result::ok)
+        .filter_map(|e| std::fs::read(e.path().join("summary.json")).ok())
+        .filter_map(|b| serde_json::from_slice(&b).ok())
+        .collect();
+    summaries.sort_by(|a, b| a.slug.cmp(&b.slug));
+    write_index(out, &summaries, &mut written)?;
     written.matches = summaries.len();
     Ok(written)
 }
@@ -511,13 +543,16 @@ fn write_match(
         Some(r) => turn_title(r),
         None => "no turn yet".to_owned(),
     };
-    Ok(MatchSummary {
+    let summary = MatchSummary {
         id: genesis.match_id.clone(),
         slug,
         game: game_name,
         turns: reports.len(),
         last,
-    })
+    };
+    let json = serde_json::to_vec(&summary).expect("a summary serializes");
+    put(&out.join("summary.json"), &json, written)?;
+    Ok(summary)
 }
 
 fn list(body: &mut String, title: &str, items: &[String], none: &str) {
