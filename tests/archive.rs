@@ -276,3 +276,127 @@ fn the_site_of_a_directory_of_matches_indexes_them_all() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("holds no match log"));
 }
+
+fn chromium() -> Option<PathBuf> {
+    for p in ["/usr/bin/chromium", "/usr/bin/chromium-browser"] {
+        if Path::new(p).exists() {
+            return Some(PathBuf::from(p));
+        }
+    }
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("chromium is missing under CI=true; .ci/run must install it");
+    }
+    eprintln!("\n*** SKIPPING THE SCREENSHOT TEST: chromium is not installed ***\n");
+    None
+}
+
+/// A page's screenshot by headless Chromium, decoded to RGB(A) rows.
+fn screenshot(
+    chromium: &Path,
+    page: &Path,
+    png: &Path,
+    width: u32,
+    height: u32,
+) -> (Vec<u8>, usize) {
+    let _ = std::fs::remove_file(png);
+    let status = Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            png.with_extension("profile").display()
+        ))
+        .arg(format!("--window-size={width},{height}"))
+        .arg(format!("--screenshot={}", png.display()))
+        .arg(format!("file://{}", page.display()))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "chromium failed on {}", page.display());
+    let bytes = std::fs::read(png).unwrap();
+    let mut reader = png::Decoder::new(std::io::Cursor::new(&bytes))
+        .read_info()
+        .unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!((info.width, info.height), (width, height));
+    buf.truncate(info.buffer_size());
+    let channels = info.line_size / info.width as usize;
+    (buf, channels)
+}
+
+/// Pixels of colour `rgb` (within a small tolerance).
+fn pixels_of(buf: &[u8], channels: usize, rgb: [u8; 3]) -> usize {
+    buf.chunks(channels)
+        .filter(|p| (0..3).all(|i| p[i].abs_diff(rgb[i]) <= 6))
+        .count()
+}
+
+#[test]
+fn the_index_a_turn_and_a_battle_render_in_headless_chromium() {
+    let Some(chromium) = chromium() else {
+        return;
+    };
+    let root = fresh("archive-chromium");
+    let dir = played(&root, "m", 1);
+    let site = root.join("site");
+    archive(&[&dir], &site);
+    let entries = read_log(&dir).unwrap();
+    let seq = report_entries(&entries)[0];
+    let shots = root.join("png");
+    std::fs::create_dir_all(&shots).unwrap();
+    let m = site.join(ID);
+    for (name, page, words) in [
+        ("index", site.join("index.html"), vec!["Match archive", ID]),
+        ("match", m.join("index.html"), vec!["adjutant verify"]),
+        (
+            "turn",
+            m.join(format!("turn-{seq}.html")),
+            vec!["What changed", "Orders as accepted"],
+        ),
+        (
+            "battle",
+            m.join(format!("battle-{seq}-1.html")),
+            vec!["Battle in", "The dice by label"],
+        ),
+    ] {
+        let html = std::fs::read_to_string(&page).unwrap();
+        for w in words {
+            assert!(html.contains(w), "{name}: {w}");
+        }
+        let (buf, channels) = screenshot(
+            &chromium,
+            &page,
+            &shots.join(format!("{name}.png")),
+            1280,
+            1400,
+        );
+        // Not blank: text and tables besides the white page.
+        let white = pixels_of(&buf, channels, [255, 255, 255]);
+        let all = buf.len() / channels;
+        assert!(
+            all - white > 3000,
+            "{name}: {} pixels not white: the page looks empty",
+            all - white
+        );
+        if name == "turn" {
+            // The map is drawn: its sea covers a good part of the view.
+            let sea = pixels_of(&buf, channels, [0xbc, 0xd9, 0xee])
+                + pixels_of(&buf, channels, [0xa9, 0xcc, 0xe6]);
+            assert!(
+                sea > all / 10,
+                "turn: {sea} sea pixels of {all}: is the map shown?"
+            );
+        }
+    }
+}

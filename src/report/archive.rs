@@ -492,7 +492,7 @@ fn write_match(
         }
         let _ = writeln!(
             rows,
-            "<tr><td><a href=\"turn-{seq}.html\">{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td><a href=\"turn-{seq}.html\">{}</a></td><td>{}</td></tr>",
             r.round,
             h(&r.power),
             h(&r.stages),
