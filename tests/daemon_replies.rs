@@ -466,3 +466,43 @@ fn help_is_written_for_the_readers_power_and_needs_no_docs() {
         assert!(!plain(m).contains("docs/"), "{}:\n{}", m.subject, plain(m));
     }
 }
+
+#[test]
+fn the_daemon_refreshes_the_archive_after_each_stage() {
+    // `archive: {dir: site}`: under the data directory.
+    let env = Env::new("archive", Some("archive:\n  dir: site\n"));
+    let _dir = env.new_match("a1");
+    env.run_once();
+    let site = env.data.join("site");
+    assert!(!site.exists(), "nothing to archive before a stage");
+    let ge = env.secret("a1", "Germany");
+    env.drop_mail(
+        1,
+        &mail(
+            &player_address("a1", "Germany"),
+            &orders_to("a1"),
+            "arch@p",
+            "orders",
+            &format!(
+                "match: a1\npower: Germany\nround: 1\nsecret: {ge}\npurchase: 1 infantry\nplace:\n  Germany: 1 infantry\n"
+            ),
+        ),
+    );
+    env.run_once();
+    let seq = env
+        .entries("a1")
+        .iter()
+        .filter(|e| e["kind"] == "adjudication")
+        .map(|e| e["seq"].as_u64().unwrap())
+        .next_back()
+        .expect("an adjudication");
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(index.contains("href=\"a1/index.html\""), "{index}");
+    let turn = std::fs::read_to_string(site.join(format!("a1/turn-{seq}.html"))).unwrap();
+    assert!(turn.contains("Germany placed 1 infantry in Germany"));
+    assert!(site.join(format!("a1/map-{seq}.svg")).is_file());
+    assert_eq!(
+        std::fs::read(site.join("a1/log.jsonl")).unwrap(),
+        std::fs::read(env.log("a1")).unwrap()
+    );
+}

@@ -151,6 +151,16 @@ fn fixed_report() -> TurnReport {
             "Eastern Poland: Soviet Union infantry lost (rules default: cheapest first)".into(),
             "Germany captured Eastern Poland <from Soviet Union> & took 2 IPCs".into(),
         ],
+        summary: vec![
+            "Germany bought 3 infantry, 1 armor for 14 IPCs".into(),
+            "Germany moved 2 infantry, 1 armor from Poland to Eastern Poland".into(),
+            "Battle in Eastern Poland (1 round(s)): attacker wins; Germany lost 1 infantry; Soviet Union lost 2 infantry".into(),
+            "Germany captured Eastern Poland <from Soviet Union> & took 2 IPCs".into(),
+        ],
+        changes: vec![
+            "Eastern Poland: from Soviet Union to Germany".into(),
+            "Germany: 40 -> 26 IPCs".into(),
+        ],
         board: vec![
             row("Germany", "Germany", 10, false, &["Germany 6 infantry, 2 armor, 1 fighter"]),
             row("Eastern Poland", "Germany", 2, true, &["Germany 1 infantry, 1 armor"]),
@@ -383,15 +393,17 @@ fn a_damaged_industrial_complex_shows_in_the_board_and_the_report() {
     let undamaged = rows.iter().find(|r| r.space == "Italy").unwrap();
     assert_eq!(undamaged.damage, 0);
     assert!(!undamaged.text.contains("damaged"));
-    // Both renderings of the turn report carry it.
+    // The HTML part of the turn report carries it; the short text part
+    // leaves the board to the HTML, the map and `command: status`.
     let mut report = fixed_report();
     report.board.push(row.clone());
     let r = Templates::builtin().render_mail("report", &report).unwrap();
     assert!(
-        unwrapped(&r.text).contains("[industrial complex damaged: 3]"),
+        !unwrapped(&r.text).contains("[industrial complex damaged: 3]"),
         "{}",
         r.text
     );
+    assert!(r.text.contains("command: status"), "{}", r.text);
     assert!(r.html.contains("industrial complex damaged: 3"));
 }
 
@@ -444,25 +456,42 @@ fn every_die_of_a_played_game_is_in_its_reports_which_rerender_exactly() {
                 let report = turn_report(&dir, e.seq).unwrap();
                 let r = t.render_mail(report_template(&report), &report).unwrap();
                 check(&format!("report of entry {}", e.seq), &r);
-                let text = unwrapped(&r.text).replace(" hit", "");
+                // Every die with its label: in the HTML part's full list of
+                // events ("dice [v, v] ... (label)") and in the trust block
+                // of both parts; the short text part sums each battle up.
+                let text = unwrapped(&r.text);
+                let html = unwrapped(&r.html)
+                    .replace("&#x2f;", "/")
+                    .replace("&#x27;", "'")
+                    .replace("&quot;", "\"")
+                    .replace("&lt;", "<")
+                    .replace("&gt;", ">")
+                    .replace("&amp;", "&")
+                    .replace(" hit", "");
                 for (label, values) in pending_dice.drain(..) {
                     let values: Vec<String> = values.iter().map(u32::to_string).collect();
                     let list = values.join(", ");
-                    // In the events: "dice [v, v] ... (label)".
-                    let at = text
+                    let at = html
                         .find(&format!("({label})"))
-                        .unwrap_or_else(|| panic!("entry {}: {label} missing:\n{}", e.seq, r.text));
-                    let open = text[..at].rfind('[').unwrap();
-                    let close = open + text[open..].find(']').unwrap();
-                    assert_eq!(&text[open + 1..close], list, "entry {}: {label}", e.seq);
-                    // And in the trust block.
+                        .unwrap_or_else(|| panic!("entry {}: {label} missing:\n{}", e.seq, r.html));
+                    let open = html[..at].rfind('[').unwrap();
+                    let close = open + html[open..].find(']').unwrap();
+                    assert_eq!(&html[open + 1..close], list, "entry {}: {label}", e.seq);
+                    // And in the trust block of both parts.
                     assert!(
                         text.contains(&format!("{label}, d6: {list}"))
-                            || text.contains(&format!("{label}, d"))
+                            || text.contains(&format!("{label}, d")),
+                        "entry {}: {label} not in the text's trust block",
+                        e.seq
                     );
                     assert!(
-                        r.html.contains(&list),
-                        "entry {}: {label} not in HTML",
+                        html.contains(&format!("{label}</code>, d")),
+                        "entry {}: {label} not in the HTML's trust block",
+                        e.seq
+                    );
+                    assert!(
+                        !text.contains(&format!("({label})")),
+                        "entry {}: the text part is the short one",
                         e.seq
                     );
                     dice_seen += values.len();

@@ -27,6 +27,8 @@ standard library only. The definition (our own) says, line by line:
     land NAME = COUNTRY, COUNTRY*, ... @ LON LAT [@ LON LAT ...] [label LON LAT]
     sea NAME @ LON LAT [@ LON LAT ...] [label LON LAT]
     include PATH              another definition's lines (relative path)
+    omit NAME                 drops the spaces of that name defined so far
+                              (a board that changes an included one)
 
 A land territory is the union of its countries (Natural Earth's short names,
 `United States of America`, `Russia`); a country marked `*` is split among
@@ -67,6 +69,11 @@ def read_definition(path, out=None):
             where = f"{path}:{number}"
             if word == "include":
                 read_definition(os.path.join(os.path.dirname(path), rest), out)
+            elif word == "omit":
+                kept = [s for s in out["spaces"] if s["name"] != rest]
+                if len(kept) == len(out["spaces"]):
+                    sys.exit(f"{where}: no space {rest!r} to omit")
+                out["spaces"] = kept
             elif word == "title":
                 out["title"] = rest
             elif word == "view":

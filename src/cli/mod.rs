@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod archive;
 mod demo;
 mod import_triplea;
 mod ingest;
@@ -60,6 +61,8 @@ enum Command {
     /// Draw the board as a map: `map --game aae --out map.png`, or a match's
     /// board after its last (or `--entry`) adjudication.
     Map(map::MapArgs),
+    /// Write a static site of matches from their logs: `archive --match DIR --out SITE/`.
+    Archive(archive::ArchiveArgs),
     /// Print a JSON Schema (`schema orders`) for editors with a YAML language server.
     Schema(schema::SchemaArgs),
     /// Run the mail daemon (docs/daemon.md); `--demo` plays a turn by mail.
@@ -92,6 +95,7 @@ pub fn main() -> ExitCode {
         Command::Show(args) => match_cmd::show(args),
         Command::Report(args) => report::run(args),
         Command::Map(args) => map::run(args),
+        Command::Archive(args) => archive::run(args),
         Command::Schema(args) => schema::run(args),
         Command::Run(args) => run::run(args),
         Command::Ingest(args) => ingest::run(args),

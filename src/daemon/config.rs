@@ -55,6 +55,18 @@ pub struct ConfigFile {
     /// directory). Default: the built-in templates only.
     #[serde(default)]
     pub templates_dir: Option<PathBuf>,
+    /// The static match archive the daemon refreshes after each stage
+    /// (`docs/daemon.md`, "The match archive"). Default: none.
+    #[serde(default)]
+    pub archive: Option<ArchiveFile>,
+}
+
+/// `archive:`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArchiveFile {
+    /// The site's directory (relative paths are under the data directory).
+    pub dir: PathBuf,
 }
 
 /// `inbound:`, one of its two forms.
@@ -316,6 +328,9 @@ pub struct Config {
     pub poll_interval: Duration,
     /// The template directory overriding the built-in templates, if any.
     pub templates_dir: Option<PathBuf>,
+    /// The static match archive refreshed after each stage, if any
+    /// (`archive.dir`).
+    pub archive_dir: Option<PathBuf>,
 }
 
 /// One thing wrong with a configuration.
@@ -427,6 +442,13 @@ impl Config {
             match &self.templates_dir {
                 Some(d) => path(d),
                 None => "none (the built-in templates)".into(),
+            }
+        ));
+        out.push_str(&format!(
+            "archive: {}\n",
+            match &self.archive_dir {
+                Some(d) => path(d),
+                None => "none".into(),
             }
         ));
         out
@@ -833,6 +855,7 @@ impl ConfigFile {
                 "must be shorter than deadlines.stage".into(),
             );
         }
+        let archive_dir = self.archive.as_ref().map(|a| under(&a.dir));
         // templates: every override must parse now, not at the first mail.
         let templates_dir = self.templates_dir.as_deref().map(under);
         if let Some(dir) = &templates_dir {
@@ -879,6 +902,7 @@ impl ConfigFile {
             },
             poll_interval,
             templates_dir,
+            archive_dir,
         })
     }
 }

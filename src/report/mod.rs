@@ -4,6 +4,7 @@
 //! the guide of the help reply, `templates` the mail templates
 //! (`docs/reports.md`).
 
+pub mod archive;
 pub mod board;
 pub mod help;
 pub mod mail;

@@ -47,6 +47,13 @@ pub struct TurnReport {
     /// What happened, in order, in the game's words (dice, labels, hits and
     /// casualties with what chose them included).
     pub events: Vec<String>,
+    /// What happened, short (the plain-text part): `events` without the
+    /// dice and casualty lines, each battle summed up in one line with its
+    /// result and every side's losses.
+    pub summary: Vec<String>,
+    /// What changed from the position before the message: every space that
+    /// changed hands and every treasury that moved.
+    pub changes: Vec<String>,
     /// The board after the turn.
     pub board: Vec<BoardRow>,
     /// Each power's treasury after the turn, in turn order.
@@ -248,8 +255,18 @@ pub fn turn_report_from(
         Body::Genesis(g) => (g.match_id.clone(), g.format.clone()),
         _ => return Err(MatchError::Invalid("the log has no genesis".into())),
     };
-    let state = state_at(game, entries, seq)?;
     let before = &entries[..(seq - 1) as usize];
+    // The position before the message: after the previous adjudication
+    // (replayed first, so the replay of `seq` continues from it).
+    let previous = match before
+        .iter()
+        .rev()
+        .find(|e| matches!(e.body, Body::Adjudication(_)))
+    {
+        Some(p) => state_at(game, entries, p.seq)?,
+        None => GameState::initial(game),
+    };
+    let state = state_at(game, entries, seq)?;
     let turn = a.turn;
     let commitment = before.iter().find_map(|e| match &e.body {
         Body::TurnOpen(t) if t.turn == turn => Some(t.commitment.to_string()),
@@ -345,6 +362,8 @@ pub fn turn_report_from(
         next_power,
         next_stage: state.phase.stage_name().to_owned(),
         events: a.events.clone(),
+        summary: summarise(game, &a.events),
+        changes: changes(game, &previous, &state),
         board: board::rows(game, &state),
         ipcs: game
             .turn_order()
@@ -377,6 +396,155 @@ pub fn turn_report_from(
         },
         map: None,
     })
+}
+
+/// The space whose name `text` starts with (the longest such name, so
+/// "Sea Zone 1" never wins over "Sea Zone 12").
+pub(crate) fn space_prefix<'a>(game: &'a GameDef, text: &str) -> Option<&'a str> {
+    (0..game.space_count())
+        .map(|s| game.space_name(crate::rules::SpaceId(s)))
+        .filter(|n| text.starts_with(n))
+        .max_by_key(|n| n.len())
+}
+
+/// One battle's losses, in the order first seen: (power, [(unit, count)]).
+type Losses = Vec<(String, Vec<(String, u32)>)>;
+
+fn add_loss(losses: &mut Losses, power: &str, unit: &str) {
+    let i = match losses.iter().position(|(p, _)| p == power) {
+        Some(i) => i,
+        None => {
+            losses.push((power.to_owned(), Vec::new()));
+            losses.len() - 1
+        }
+    };
+    let units = &mut losses[i].1;
+    match units.iter_mut().find(|(u, _)| u == unit) {
+        Some((_, n)) => *n += 1,
+        None => units.push((unit.to_owned(), 1)),
+    }
+}
+
+fn losses_text(losses: &Losses) -> String {
+    if losses.is_empty() {
+        return "no losses".to_owned();
+    }
+    let sides: Vec<String> = losses
+        .iter()
+        .map(|(p, units)| {
+            let list: Vec<String> = units.iter().map(|(u, n)| format!("{n} {u}")).collect();
+            format!("{p} lost {}", list.join(", "))
+        })
+        .collect();
+    sides.join("; ")
+}
+
+/// What happened, short: the adjudication's event lines (as the log records
+/// them, `Event::describe`) without the lines of a battle's dice, decisions
+/// and single casualties; each battle becomes one line, `Battle in SPACE
+/// (N round(s)): RESULT; POWER lost 2 infantry; ...` (and its `battle
+/// pending` line goes). Purchases, moves,
+/// retreats, captures, placements, income and special rules stay as they
+/// are. Every die stays in the full list (`events`, the HTML part).
+pub fn summarise(game: &GameDef, events: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut open: Vec<(String, Losses)> = Vec::new();
+    // A battle fought in the same message needs no "pending" line.
+    let fought: Vec<&str> = events
+        .iter()
+        .filter_map(|e| e.strip_prefix("battle in "))
+        .filter_map(|rest| space_prefix(game, rest))
+        .collect();
+    for e in events {
+        if let Some(rest) = e.strip_prefix("battle pending in ")
+            && space_prefix(game, rest).is_some_and(|s| fought.contains(&s))
+        {
+            continue;
+        }
+        if let Some(rest) = e.strip_prefix("battle in ")
+            && let Some(space) = space_prefix(game, rest)
+            && let Some(tail) = rest[space.len()..].strip_prefix(" over after ")
+        {
+            let (rounds, result) = tail.split_once(": ").unwrap_or((tail, ""));
+            let losses = open
+                .iter()
+                .position(|(s, _)| s == space)
+                .map(|i| open.remove(i).1)
+                .unwrap_or_default();
+            out.push(format!(
+                "Battle in {space} ({rounds}): {result}; {}",
+                losses_text(&losses)
+            ));
+            continue;
+        }
+        if let Some(space) = space_prefix(game, e)
+            && let Some(rest) = e[space.len()..].strip_prefix(": ")
+        {
+            if rest.contains(" retreated ") {
+                out.push(e.clone());
+                continue;
+            }
+            // `POWER UNIT lost (why)`: counted for the battle's line.
+            let casualty = rest.split_once(" lost (").and_then(|(who, _)| {
+                (0..game.powers().len())
+                    .map(|p| game.powers()[p].name.as_str())
+                    .filter(|p| who.starts_with(&format!("{p} ")))
+                    .max_by_key(|p| p.len())
+                    .map(|p| (p, &who[p.len() + 1..]))
+            });
+            if let Some((power, unit)) = casualty {
+                let i = match open.iter().position(|(s, _)| s == space) {
+                    Some(i) => i,
+                    None => {
+                        open.push((space.to_owned(), Vec::new()));
+                        open.len() - 1
+                    }
+                };
+                add_loss(&mut open[i].1, power, unit);
+            }
+            // Dice, decisions and damage: in the full list only.
+            continue;
+        }
+        out.push(e.clone());
+    }
+    // Losses outside a fought battle (AA fire at aircraft flying over).
+    for (space, losses) in open {
+        out.push(format!("{space}: {}", losses_text(&losses)));
+    }
+    out
+}
+
+/// What a message changed, from the position before it to the one after:
+/// `SPACE: from OLD to NEW` for every space that changed hands, then
+/// `POWER: A -> B IPCs` for every treasury that moved, in turn order.
+pub fn changes(game: &GameDef, before: &GameState, after: &GameState) -> Vec<String> {
+    let holder = |o: Option<crate::rules::vocab::PowerId>, s: usize| match o {
+        Some(p) => game.powers()[p].name.clone(),
+        None if game.territory(crate::rules::SpaceId(s)).is_some() => "neutral".to_owned(),
+        None => "nobody".to_owned(),
+    };
+    let mut out = Vec::new();
+    for s in 0..game.space_count() {
+        if before.owner[s] != after.owner[s] {
+            out.push(format!(
+                "{}: from {} to {}",
+                game.space_name(crate::rules::SpaceId(s)),
+                holder(before.owner[s], s),
+                holder(after.owner[s], s)
+            ));
+        }
+    }
+    for p in game.turn_order() {
+        if before.ipcs[p] != after.ipcs[p] {
+            out.push(format!(
+                "{}: {} -> {} IPCs",
+                game.powers()[p].name,
+                before.ipcs[p],
+                after.ipcs[p]
+            ));
+        }
+    }
+    out
 }
 
 /// The `set` deadline of the stage that follows adjudication `seq`: the
@@ -485,6 +653,49 @@ mod tests {
             capacity(&game, &state, china).starts_with("by its own rule ("),
             "{}",
             capacity(&game, &state, china)
+        );
+    }
+
+    #[test]
+    fn the_summary_sums_each_battle_up_and_keeps_the_rest() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/aae");
+        let game = crate::rules::load_dir(&dir).expect("AAE loads");
+        let events: Vec<String> = [
+            "Germany bought 3 infantry for 9 IPCs",
+            "Germany moved 2 infantry from Poland to East Poland",
+            "battle pending in East Poland",
+            "East Poland: attacker infantry fire: dice [1 hit, 4] needing 1 or less: 1 hit(s) (combat/t1/East Poland/r1/attacker/infantry)",
+            "East Poland: Soviet Union infantry lost (rules default: cheapest first)",
+            "East Poland: Soviet Union infantry lost (rules default: cheapest first)",
+            "East Poland: Germany infantry lost (battle plan: losses infantry)",
+            "battle in East Poland over after 2 round(s): attacker wins",
+            "Germany captured East Poland from Soviet Union",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            summarise(&game, &events),
+            [
+                "Germany bought 3 infantry for 9 IPCs",
+                "Germany moved 2 infantry from Poland to East Poland",
+                "Battle in East Poland (2 round(s)): attacker wins; Soviet Union lost 2 infantry; Germany lost 1 infantry",
+                "Germany captured East Poland from Soviet Union",
+            ]
+        );
+        let before = GameState::initial(&game);
+        let mut after = before.clone();
+        let (east, germany) = (
+            game.space("East Poland").unwrap(),
+            game.power("Germany").unwrap(),
+        );
+        after.owner[east.0] = Some(germany);
+        after.ipcs[germany] -= 9;
+        let c = changes(&game, &before, &after);
+        assert_eq!(c.len(), 2, "{c:?}");
+        assert_eq!(c[0], "East Poland: from Soviet Union to Germany");
+        assert!(
+            c[1].starts_with("Germany: ") && c[1].ends_with(" IPCs"),
+            "{c:?}"
         );
     }
 }

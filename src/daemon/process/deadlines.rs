@@ -327,6 +327,7 @@ impl Daemon {
             );
             self.enqueue(key, &out)?;
         }
+        self.refresh_archive(m);
         Ok(())
     }
 

@@ -158,6 +158,7 @@ impl Daemon {
                     );
                     self.enqueue_with_image(&key, &out, map.as_ref())?;
                 }
+                self.refresh_archive(m);
             }
             Outcome::Rejected => {
                 let key = format!("{id}/{seq}/rejected/{sender}");
@@ -434,6 +435,17 @@ impl Daemon {
                 tracing::warn!(game = %m.game().id(), error = %e, "no map in the report");
                 None
             }
+        }
+    }
+
+    /// Refreshes the match's pages of the static archive (`archive.dir`)
+    /// after a stage; a failure is logged, never the message's.
+    pub(super) fn refresh_archive(&self, m: &Match) {
+        let Some(site) = &self.config.archive_dir else {
+            return;
+        };
+        if let Err(e) = crate::report::archive::refresh_match(m.dir(), site) {
+            tracing::warn!(site = %site.display(), error = %e, "the archive was not refreshed");
         }
     }
 

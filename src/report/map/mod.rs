@@ -107,7 +107,13 @@ macro_rules! builtin_shapes {
     };
 }
 
-builtin_shapes!("aae", "anniversary-1941", "anniversary-1942");
+builtin_shapes!(
+    "aae",
+    "anniversary-1941",
+    "anniversary-1942",
+    "classic",
+    "advanced-aae",
+);
 
 /// The ids of the games whose map is built in.
 pub fn builtin_maps() -> impl Iterator<Item = &'static str> {
