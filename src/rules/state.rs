@@ -168,6 +168,13 @@ pub struct GameState {
     /// The power of a shared turn whose stage 2 waits while the other
     /// power plays, with what it keeps meanwhile; `None` outside one.
     pub shared_turn: Option<SharedTurn>,
+    // J Boulton supply (JB-39, JB-40): the moving power's units that stood
+    // in an isolated territory when its turn began; they attack at half
+    // value, do not blitz and (aircraft) make no combat move. Filled by the
+    // rule set's start of turn, cleared at its end; empty in every other
+    // rule set.
+    /// Units of the moving power out of supply this turn (unit ids).
+    pub isolated: Vec<u32>,
 }
 
 /// One power's part of a shared turn set aside while its partner plays
@@ -225,6 +232,7 @@ impl GameState {
             war_bonds: 0,
             fought_at_sea: Vec::new(),
             shared_turn: None,
+            isolated: Vec::new(),
         };
         for (space, power, unit_type, count) in game.starting_units() {
             let unit = game

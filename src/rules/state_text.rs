@@ -44,6 +44,7 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
         war_bonds,
         fought_at_sea,
         shared_turn,
+        isolated,
     } = state;
     let power = |p: PowerId| game.powers()[p].name.as_str();
     let space = |s: SpaceId| game.space_name(s);
@@ -171,6 +172,11 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
             units_text(game, purchased)
         ));
     }
+    // Written only while units are out of supply (J Boulton, JB-40).
+    if !isolated.is_empty() {
+        let ids: Vec<String> = isolated.iter().map(ToString::to_string).collect();
+        line(format!("isolated {}", ids.join(", ")));
+    }
     out
 }
 
@@ -291,6 +297,7 @@ mod tests {
             |s| s.war_bonds = 4,
             |s| s.standing[1].intercept = Some(0),
             |s| s.fought_at_sea.push(1),
+            |s| s.isolated.push(1),
             |s| {
                 s.shared_turn = Some(SharedTurn {
                     waiting: 0,

@@ -224,6 +224,20 @@ pub fn fight_battles_declared(
 }
 
 /// Everything a battle needs to know about the attack.
+/// Whether attacking artillery raises `t`: infantry (`artillery_supportable`)
+/// and, where the rule set says so, mechanized infantry (J Boulton JB-37,
+/// option `mech_artillery_support`).
+pub(crate) fn supportable(rules: &CombatRules, t: &UnitType) -> bool {
+    t.has(&Ability::ArtillerySupportable)
+        || (rules.artillery_supports_mechanized && t.has(&Ability::Mechanized))
+}
+
+/// The attack value of a unit out of supply: half, rounded up (J Boulton
+/// JB-40: 1 and 2 → 1, 3 and 4 → 2).
+pub(crate) fn out_of_supply(strength: u8) -> u8 {
+    strength.div_ceil(2)
+}
+
 pub(crate) struct Ctx<'a> {
     pub game: &'a GameDef,
     pub power: PowerId,

@@ -146,6 +146,8 @@ impl RuleSetHooks for Base {
             sea_battle_ends_movement: false,
             raid_beside_battle: false,
             shared_turn_combat_first: false,
+            artillery_supports_mechanized: false,
+            withheld_units: &[],
         }
     }
 

@@ -121,6 +121,14 @@ pub struct CombatRules {
     /// mobilization and the second one's (Anniversary, KQ-1, option
     /// `us_china_turn`). When `false` each plays a whole turn in turn order.
     pub shared_turn_combat_first: bool,
+    /// Attacking artillery also supports units with the `mechanized`
+    /// ability (J Boulton JB-37, option `mech_artillery_support`); when
+    /// `false` only `artillery_supportable` units are raised.
+    pub artillery_supports_mechanized: bool,
+    /// Unit types of the game's data that this match leaves out (J Boulton:
+    /// mechanized infantry and heavy armor, each a match option), with the
+    /// reason: they cannot be bought. Empty: every unit with a cost may be.
+    pub withheld_units: &'static [(&'static str, &'static str)],
 }
 
 /// The values of the air battle before a raid under the Anniversary FAQ's

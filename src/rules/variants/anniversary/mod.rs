@@ -328,6 +328,8 @@ impl RuleSetHooks for Anniversary {
             // KQ-1 (option us_china_turn, interleaved by default; separate
             // plays TripleA's two whole turns).
             shared_turn_combat_first: US_CHINA_TURN.word(game).as_deref() != Some(SEPARATE),
+            artillery_supports_mechanized: false,
+            withheld_units: &[],
         }
     }
 }
