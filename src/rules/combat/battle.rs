@@ -138,6 +138,10 @@ fn groups(
             strength += 1;
             name = format!("{prefix}supported {}", t.name);
         }
+        if let (damaged, Some(how)) = super::ship_damage::strength(state, id, strength) {
+            strength = damaged;
+            name = format!("{prefix}{how} {}", t.name);
+        }
         if attacking && state.isolated.contains(&id) {
             strength = super::out_of_supply(strength);
             name = format!("{prefix}isolated {}", &name[prefix.len()..]);
@@ -770,6 +774,7 @@ pub(crate) fn bombarding_ships(
                     && u.cargo_of.is_none()
                     && !used.contains(&u.id)
                     && ctx.ut(u).has(&Ability::Bombard(0))
+                    && state.ship_damage_of(u.id).is_none()
             })
             .map(|u| u.id)
             .collect();

@@ -27,6 +27,7 @@ pub(crate) mod casualties;
 mod fire;
 mod retreat;
 pub mod rockets;
+pub mod ship_damage;
 mod strategic_bombing;
 
 use crate::dice::{DiceSource, Label};
@@ -739,7 +740,9 @@ fn resolve(
                     state.fought_at_sea.extend(ships);
                 }
                 let carriers = battle::defending_carriers(ctx, state, space);
+                let hits_before = ship_damage::hits_before(ctx, state, space);
                 let report = battle::fight(ctx, state, space, &[], d, events);
+                ship_damage::roll(ctx, state, space, &hits_before, d, events);
                 cleared = report.won
                     || (ctx.rules.land_combat_per_errata_p17
                         && battle::only_transports_defend(ctx, state, space));

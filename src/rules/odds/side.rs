@@ -117,6 +117,8 @@ impl Side {
                 // up, artillery support included (it still adds a point
                 // where the half of the raised value is higher).
                 let isolated = attacking && state.isolated.contains(&u.id);
+                let (strength, _) =
+                    crate::rules::combat::ship_damage::strength(state, u.id, strength);
                 let strength = if isolated {
                     supportable = supportable
                         && crate::rules::combat::out_of_supply(strength + 1)

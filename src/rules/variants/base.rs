@@ -148,6 +148,7 @@ impl RuleSetHooks for Base {
             shared_turn_combat_first: false,
             artillery_supports_mechanized: false,
             withheld_units: &[],
+            battleship_damage: None,
         }
     }
 

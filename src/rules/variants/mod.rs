@@ -129,6 +129,24 @@ pub struct CombatRules {
     /// mechanized infantry and heavy armor, each a match option), with the
     /// reason: they cannot be bought. Empty: every unit with a cost may be.
     pub withheld_units: &'static [(&'static str, &'static str)],
+    /// The battleship damage table (J Boulton JB-41..44): after a battle in
+    /// which a surviving battleship took a hit its owner rolls a die (1-2
+    /// righted, 3-4 light damage, 5-6 heavy damage), damaged ships fight at
+    /// 3 or 2 and do not bombard, and are repaired at a friendly coast
+    /// instead of for free at the end of the turn. `None`: AAE's free
+    /// repair.
+    pub battleship_damage: Option<BattleshipDamage>,
+}
+
+/// The readings of the battleship damage table ([`CombatRules::battleship_damage`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BattleshipDamage {
+    /// A damaged battleship still carries its hit, so the next one sinks
+    /// it (digest JB-41 PROPOSAL); `false`: the roll wipes the hit.
+    pub keeps_hit: bool,
+    /// A friendly coast is a sea zone beside land of the ship's owner or an
+    /// ally (JB-42 PROPOSAL); `false`: of its owner only.
+    pub allies_coast: bool,
 }
 
 /// The values of the air battle before a raid under the Anniversary FAQ's

@@ -330,6 +330,7 @@ impl RuleSetHooks for Anniversary {
             shared_turn_combat_first: US_CHINA_TURN.word(game).as_deref() != Some(SEPARATE),
             artillery_supports_mechanized: false,
             withheld_units: &[],
+            battleship_damage: None,
         }
     }
 }

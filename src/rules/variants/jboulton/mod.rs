@@ -6,16 +6,16 @@
 //! Played today: mechanized infantry and heavy armor (JB-05, JB-06, JB-37,
 //! JB-38: units of `games/aae-jboulton/units.yaml`, with the options that
 //! withhold them and let artillery support mechanized infantry), supply and
-//! isolation (JB-39, JB-40, [`supply`]). Declared ahead of their rules
-//! (`pending`): the battleship damage table (JB-41..44), Normandy coastal
-//! fire (JB-45, JB-46) and the free SFT slot (air transports,
+//! isolation (JB-39, JB-40, [`supply`]), the battleship damage table
+//! (JB-41..44, `combat::ship_damage`). Declared ahead of their rules
+//! (`pending`): Normandy coastal fire (JB-45, JB-46) and the free SFT slot (air transports,
 //! paratroopers and special force teams, JB-02..04, JB-07..36).
 //! Readings: `docs/rules/jboulton.md`.
 
 mod supply;
 
 use super::aae::Aae;
-use super::{CombatRules, OptionKind, OptionSpec, RuleSetHooks, inherit};
+use super::{BattleshipDamage, CombatRules, OptionKind, OptionSpec, RuleSetHooks, inherit};
 use crate::rules::GameDef;
 use crate::rules::events::Event;
 use crate::rules::state::GameState;
@@ -70,41 +70,40 @@ pub const ISOLATION_NEUTRAL_SUPPLY: OptionSpec = OptionSpec {
             (digest Part E 7, PROPOSAL: no, it counts as not friendly)",
 };
 
-/// Why the battleship damage options are not played yet.
-const BATTLESHIP_DAMAGE_PENDING: &str = "the battleship damage table (JB-41..44) is not \
-     played yet: battleships are repaired for free at the end of the turn, as in AAE";
-
 /// The damage roll after a battle in which a surviving battleship took a
-/// hit (JB-41..44). Pending.
+/// hit (JB-41..44; `combat::ship_damage`).
 pub const BATTLESHIP_DAMAGE: OptionSpec = OptionSpec {
     name: "battleship_damage",
-    pending: Some(BATTLESHIP_DAMAGE_PENDING),
+    pending: None,
     kind: OptionKind::Bool { default: true },
     about: "the battleship damage table: a die after the battle for a hit battleship (1-2 \
             righted, 3-4 light damage, 5-6 heavy damage), repairs at a friendly coast, \
             replacing AAE's free repair (JB-41..44)",
 };
 
-/// Whether a damaged battleship keeps its hit (Part E 4). Pending.
+/// Whether a damaged battleship keeps its hit (Part E 4).
 pub const DAMAGED_BATTLESHIP_KEEPS_HIT: OptionSpec = OptionSpec {
     name: "damaged_battleship_keeps_hit",
-    pending: Some(BATTLESHIP_DAMAGE_PENDING),
+    pending: None,
     kind: OptionKind::Bool { default: true },
     about: "a battleship in light or heavy damage still carries its hit, so the next one \
             sinks it (JB-41, digest Part E 4 PROPOSAL: yes)",
 };
 
-/// What a friendly coast is (Part E 5). Pending.
+/// What a friendly coast is (Part E 5).
 pub const FRIENDLY_COAST: OptionSpec = OptionSpec {
     name: "friendly_coast",
-    pending: Some(BATTLESHIP_DAMAGE_PENDING),
+    pending: None,
     kind: OptionKind::Choice {
         default: "owner_or_ally",
-        choices: &["owner_or_ally", "owner"],
+        choices: &["owner_or_ally", OWNER_COAST],
     },
     about: "where a damaged battleship is repaired: a sea zone next to land controlled by its \
             owner or an ally (JB-42, digest Part E 5 PROPOSAL), or by its owner only",
 };
+
+/// A friendly coast is land of the ship's owner only.
+const OWNER_COAST: &str = "owner";
 
 /// Why Normandy coastal fire is not played yet.
 const COASTAL_FIRE_PENDING: &str = "Normandy coastal fire (JB-45, JB-46) is not played yet";
@@ -170,9 +169,9 @@ impl RuleSetHooks for JBoulton {
     fn not_yet(&self) -> Option<&'static str> {
         Some(
             "the J Boulton house rules are not implemented yet (issue 18): mechanized infantry, \
-             heavy armor and isolation are played, but air transports, paratroopers, special \
-             force teams, the battleship damage table and Normandy coastal fire are still to \
-             come",
+             heavy armor, isolation and the battleship damage table are played, but air \
+             transports, paratroopers, special force teams and Normandy coastal fire are \
+             still to come",
         )
     }
 
@@ -196,7 +195,8 @@ impl RuleSetHooks for JBoulton {
         }
     }
 
-    /// AAE's end of turn; the turn's isolation ends with it (JB-39).
+    /// AAE's end of turn; the turn's isolation ends with it (JB-39), and
+    /// damaged battleships at a friendly coast start their repair.
     fn end_of_turn(
         &self,
         game: &GameDef,
@@ -206,11 +206,16 @@ impl RuleSetHooks for JBoulton {
     ) {
         Aae.end_of_turn(game, state, power, events);
         state.isolated.clear();
+        // Damaged battleships at a friendly coast start their repair
+        // (JB-42, JB-43).
+        crate::rules::combat::ship_damage::dock(game, state, power, &self.combat_rules(game));
     }
 
     /// AAE's combat, with artillery support for mechanized infantry
-    /// (option `mech_artillery_support`) and the new units withheld by
-    /// their options.
+    /// (option `mech_artillery_support`), the new units withheld by their
+    /// options, and the battleship damage table (option
+    /// `battleship_damage`, with `damaged_battleship_keeps_hit` and
+    /// `friendly_coast`).
     fn combat_rules(&self, game: &GameDef) -> CombatRules {
         let withheld: &'static [(&'static str, &'static str)] =
             match (MECHANIZED_INFANTRY.on(game), HEAVY_ARMOR.on(game)) {
@@ -222,6 +227,10 @@ impl RuleSetHooks for JBoulton {
         CombatRules {
             artillery_supports_mechanized: MECH_ARTILLERY_SUPPORT.on(game),
             withheld_units: withheld,
+            battleship_damage: BATTLESHIP_DAMAGE.on(game).then(|| BattleshipDamage {
+                keeps_hit: DAMAGED_BATTLESHIP_KEEPS_HIT.on(game),
+                allies_coast: FRIENDLY_COAST.word(game).as_deref() != Some(OWNER_COAST),
+            }),
             ..Aae.combat_rules(game)
         }
     }
