@@ -24,6 +24,7 @@
 mod aa_guns;
 mod battle;
 pub(crate) mod casualties;
+mod coastal_fire;
 mod fire;
 mod retreat;
 pub mod rockets;
@@ -631,7 +632,7 @@ fn needs_dice(ctx: &Ctx, state: &GameState) -> bool {
         ctx.is_raid(space)
             || !defenders(ctx, state, space).is_empty()
             || (air && enemy_aa(ctx, state, space).is_some())
-    })
+    }) || coastal_fire::triggered(ctx, state).is_some()
 }
 
 /// Fights every battle (dice given) or settles the battles without
@@ -691,6 +692,7 @@ fn resolve(
     }
     let mut fought_at_sea: Vec<SpaceId> = Vec::new();
     let mut bombarded: Vec<u32> = Vec::new();
+    let mut coastal_fired = false;
     // Interceptors that rose against a raid beside a battle, with their
     // territory: they land elsewhere if it falls (after every battle).
     let mut intercepted: Vec<(u32, SpaceId)> = Vec::new();
@@ -758,6 +760,16 @@ fn resolve(
             }
             battle::after_sea_battle(ctx, state, space, cleared, events);
             continue;
+        }
+        // J Boulton coastal fire: once, after the sea battles, before any
+        // land battle and its bombardment (JB-45).
+        if !coastal_fired {
+            coastal_fired = true;
+            if let Some(d) = dice.as_deref_mut()
+                && let Some(due) = coastal_fire::triggered(ctx, state)
+            {
+                coastal_fire::fire(ctx, state, due, d, events);
+            }
         }
         // The raid is made when the bombers arrive (FAQ): if AA fire on the
         // way shot every bomber down, the escorts fight a normal battle.

@@ -82,6 +82,29 @@ pub(crate) fn roll(
     }
 }
 
+/// The damage roll of battleship `id` hit by coastal fire (JB-46: the hit
+/// never sinks it; the roll is made at once).
+pub(crate) fn after_coastal_hit(
+    ctx: &Ctx,
+    state: &mut GameState,
+    id: u32,
+    die: u32,
+    label: &str,
+    events: &mut Vec<Event>,
+) {
+    let Some(rules) = ctx.rules.battleship_damage else {
+        return;
+    };
+    if rules.keeps_hit
+        && let Some(u) = state.unit_mut(id)
+    {
+        // The hit stays with a damaged ship as a battle's would, never
+        // more than it can float with.
+        u.hits = 1;
+    }
+    apply_roll(ctx.game, state, id, die, rules, label, events);
+}
+
 /// Applies damage roll `die` to battleship `id`.
 fn apply_roll(
     game: &GameDef,

@@ -149,6 +149,7 @@ impl RuleSetHooks for Base {
             artillery_supports_mechanized: false,
             withheld_units: &[],
             battleship_damage: None,
+            coastal_fire: None,
         }
     }
 

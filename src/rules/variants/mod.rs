@@ -136,6 +136,22 @@ pub struct CombatRules {
     /// instead of for free at the end of the turn. `None`: AAE's free
     /// repair.
     pub battleship_damage: Option<BattleshipDamage>,
+    /// Coastal guns that fire at the ships of an amphibious assault
+    /// launched from a sea zone into a power's territory (J Boulton JB-45,
+    /// JB-46: Germany's Normandy coastal defence); `None`: no such fire.
+    pub coastal_fire: Option<CoastalFire>,
+}
+
+/// Coastal fire at the ships of an amphibious assault
+/// ([`CombatRules::coastal_fire`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CoastalFire {
+    /// The sea zone the assault is launched from, as the game names it.
+    pub zone: &'static str,
+    /// The power whose territory is assaulted and whose guns fire.
+    pub power: &'static str,
+    /// A die hits at or below this.
+    pub hits_at: u8,
 }
 
 /// The readings of the battleship damage table ([`CombatRules::battleship_damage`]).

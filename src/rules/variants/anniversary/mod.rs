@@ -331,6 +331,7 @@ impl RuleSetHooks for Anniversary {
             artillery_supports_mechanized: false,
             withheld_units: &[],
             battleship_damage: None,
+            coastal_fire: None,
         }
     }
 }

@@ -7,15 +7,18 @@
 //! JB-38: units of `games/aae-jboulton/units.yaml`, with the options that
 //! withhold them and let artillery support mechanized infantry), supply and
 //! isolation (JB-39, JB-40, [`supply`]), the battleship damage table
-//! (JB-41..44, `combat::ship_damage`). Declared ahead of their rules
-//! (`pending`): Normandy coastal fire (JB-45, JB-46) and the free SFT slot (air transports,
+//! (JB-41..44, `combat::ship_damage`), Normandy coastal fire (JB-45, JB-46,
+//! `combat::coastal_fire`). Declared ahead of its rules (`pending`): the
+//! free SFT slot (air transports,
 //! paratroopers and special force teams, JB-02..04, JB-07..36).
 //! Readings: `docs/rules/jboulton.md`.
 
 mod supply;
 
 use super::aae::Aae;
-use super::{BattleshipDamage, CombatRules, OptionKind, OptionSpec, RuleSetHooks, inherit};
+use super::{
+    BattleshipDamage, CoastalFire, CombatRules, OptionKind, OptionSpec, RuleSetHooks, inherit,
+};
 use crate::rules::GameDef;
 use crate::rules::events::Event;
 use crate::rules::state::GameState;
@@ -105,14 +108,11 @@ pub const FRIENDLY_COAST: OptionSpec = OptionSpec {
 /// A friendly coast is land of the ship's owner only.
 const OWNER_COAST: &str = "owner";
 
-/// Why Normandy coastal fire is not played yet.
-const COASTAL_FIRE_PENDING: &str = "Normandy coastal fire (JB-45, JB-46) is not played yet";
-
-/// Germany's coastal fire at ships in the English Channel (JB-45, JB-46).
-/// Pending.
+/// Germany's coastal fire at ships in the English Channel (JB-45, JB-46;
+/// `combat::coastal_fire`).
 pub const NORMANDY_COASTAL_FIRE: OptionSpec = OptionSpec {
     name: "normandy_coastal_fire",
-    pending: Some(COASTAL_FIRE_PENDING),
+    pending: None,
     kind: OptionKind::Bool { default: true },
     about: "Germany rolls one die per Allied ship in the English Channel when an amphibious \
             assault is launched from it into German-held land, hitting on 1, before \
@@ -169,9 +169,9 @@ impl RuleSetHooks for JBoulton {
     fn not_yet(&self) -> Option<&'static str> {
         Some(
             "the J Boulton house rules are not implemented yet (issue 18): mechanized infantry, \
-             heavy armor, isolation and the battleship damage table are played, but air \
-             transports, paratroopers, special force teams and Normandy coastal fire are \
-             still to come",
+             heavy armor, isolation, the battleship damage table and Normandy coastal fire are \
+             played, but air transports, paratroopers and special force teams are still to \
+             come",
         )
     }
 
@@ -230,6 +230,11 @@ impl RuleSetHooks for JBoulton {
             battleship_damage: BATTLESHIP_DAMAGE.on(game).then(|| BattleshipDamage {
                 keeps_hit: DAMAGED_BATTLESHIP_KEEPS_HIT.on(game),
                 allies_coast: FRIENDLY_COAST.word(game).as_deref() != Some(OWNER_COAST),
+            }),
+            coastal_fire: NORMANDY_COASTAL_FIRE.on(game).then_some(CoastalFire {
+                zone: "English Channel",
+                power: "Germany",
+                hits_at: 1,
             }),
             ..Aae.combat_rules(game)
         }
