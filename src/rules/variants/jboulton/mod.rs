@@ -311,6 +311,98 @@ mod tests {
         assert!(compared >= 90, "only {compared} AAE scenarios");
     }
 
+    /// Item 10 of issue 18: the odds know mechanized infantry (2/3) and
+    /// heavy armor (4/5) from the data. Heavy armor attacking mechanized
+    /// infantry: per round the attacker alone hits 4/6 * 3/6 = 1/3, the
+    /// defender alone 2/6 * 3/6 = 1/6, both 1/3, neither 1/6; folded over
+    /// the 5/6 that decide, 2/5, 1/5 and 2/5. The other way round: 2/36,
+    /// 20/36 and 10/36 of the 32/36 that decide.
+    #[test]
+    fn the_odds_know_mechanized_infantry_and_heavy_armor() {
+        use crate::rules::odds::{OddsQuery, answer};
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        let r = answer(
+            &jb,
+            &OddsQuery::new("1 heavy armor", "1 mechanized infantry"),
+        )
+        .unwrap();
+        assert!(
+            close(r.attacker_wins, 0.4) && close(r.defender_wins, 0.2) && close(r.draw, 0.4),
+            "{}",
+            r.to_text()
+        );
+        let r = answer(
+            &jb,
+            &OddsQuery::new("1 mechanized infantry", "1 heavy armor"),
+        )
+        .unwrap();
+        assert!(
+            close(r.attacker_wins, 1.0 / 16.0)
+                && close(r.defender_wins, 5.0 / 8.0)
+                && close(r.draw, 5.0 / 16.0),
+            "{}",
+            r.to_text()
+        );
+    }
+
+    /// Item 10 of issue 18: the odds a battle plan's `when_odds_below` asks
+    /// for count a damaged battleship at 3 (light) or 2 (heavy damage).
+    #[test]
+    fn the_odds_of_a_battle_count_a_damaged_battleship_at_its_damaged_value() {
+        use crate::rules::combat::casualties::Chooser;
+        use crate::rules::state::ShipDamage;
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
+        let mut state = GameState::initial(&jb);
+        state.units.clear();
+        let zone = jb.space("Danish Sea").unwrap();
+        let bb = jb
+            .unit_types()
+            .iter()
+            .position(|t| t.name == "battleship")
+            .unwrap();
+        let dd = jb
+            .unit_types()
+            .iter()
+            .position(|t| t.name == "destroyer")
+            .unwrap();
+        let germany = jb.power("Germany").unwrap();
+        let uk = jb.power("United Kingdom").unwrap();
+        let ship = state.add_unit(bb, germany, zone);
+        let enemy = state.add_unit(dd, uk, zone);
+        let standing = state.standing.clone();
+        let odds = |state: &GameState| {
+            let att = Chooser::Attacker {
+                losses: &[],
+                source: "default battle plan".into(),
+                power: germany,
+                standing: &standing,
+            };
+            let def = Chooser::Defender {
+                standing: &standing,
+                land: false,
+            };
+            crate::rules::odds::attacker_win_now(&jb, state, &[ship], &[enemy], &att, &def, false)
+        };
+        let (fit, exact) = odds(&state);
+        assert!(exact);
+        let damaged = |heavy: bool| {
+            let mut s = state.clone();
+            s.ship_damage.push(ShipDamage {
+                unit: ship,
+                heavy,
+                docked_at: None,
+                repair_cost: None,
+                repair_paid: false,
+            });
+            odds(&s).0
+        };
+        let (light, heavy) = (damaged(false), damaged(true));
+        assert!(heavy < light && light < fit, "{heavy} {light} {fit}");
+    }
+
     /// The game of the house rules is AAE's board and setup with two more
     /// unit types, and loads (by the unfinished path while the rule set is
     /// still to come).
