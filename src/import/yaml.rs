@@ -186,6 +186,7 @@ fn ability(a: &Ability) -> String {
         Ability::CapturedWithTerritory => "captured_with_territory".into(),
         Ability::Paradrop => "paradrop".into(),
         Ability::NoCombat => "no_combat".into(),
+        Ability::Mechanized => "mechanized".into(),
     }
 }
 

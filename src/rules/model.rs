@@ -477,6 +477,10 @@ pub enum Ability {
     /// Never chosen as a casualty and never rolls in battle (J Boulton special
     /// force team).
     NoCombat,
+    /// Mechanized infantry (J Boulton JB-37): artillery supports it only
+    /// where the rule set says so ([`crate::rules::variants::CombatRules`]'s
+    /// `artillery_supports_mechanized`).
+    Mechanized,
 }
 
 /// `setup.yaml`: the position at the start of round 1.

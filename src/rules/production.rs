@@ -111,8 +111,19 @@ pub fn purchase(
     let bought = totals(&order.item);
     let mut errors = Vec::new();
     let mut cost = 0u32;
+    let withheld = game.rule_set().combat_rules(game).withheld_units;
     for (&unit, &n) in &bought {
         let t = &game.unit_types()[unit];
+        if let Some((_, why)) = withheld
+            .iter()
+            .find(|(name, _)| game.unit_type(name).is_some_and(|w| std::ptr::eq(w, t)))
+        {
+            errors.push(OrderError::new(
+                origin,
+                format!("{} cannot be bought: {why}", t.name),
+            ));
+            continue;
+        }
         // Improved Shipyards lowers naval prices (research).
         match crate::rules::research::unit_cost(game, state, power, t) {
             Some(c) => cost += c * n,

@@ -168,6 +168,38 @@ pub struct GameState {
     /// The power of a shared turn whose stage 2 waits while the other
     /// power plays, with what it keeps meanwhile; `None` outside one.
     pub shared_turn: Option<SharedTurn>,
+    // J Boulton supply (JB-39, JB-40): the moving power's units that stood
+    // in an isolated territory when its turn began; they attack at half
+    // value, do not blitz and (aircraft) make no combat move. Filled by the
+    // rule set's start of turn, cleared at its end; empty in every other
+    // rule set.
+    /// Units of the moving power out of supply this turn (unit ids).
+    pub isolated: Vec<u32>,
+    // combat: battleships damaged under the J Boulton damage table (JB-41
+    // to JB-44), with their repair in progress; empty in every other rule
+    // set, where battleships are repaired free at the end of the turn.
+    /// Damaged battleships and their repair.
+    pub ship_damage: Vec<ShipDamage>,
+}
+
+/// A battleship's damage under the J Boulton damage table
+/// ([`crate::rules::variants::CombatRules::battleship_damage`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShipDamage {
+    /// The ship (unit id).
+    pub unit: u32,
+    /// Heavy damage (attack and defence 2; repaired for IPCs); light
+    /// damage otherwise (3; repaired after a turn at a friendly coast).
+    pub heavy: bool,
+    /// The friendly coast where it stood at the end of its owner's last
+    /// turn, which starts the repair.
+    pub docked_at: Option<SpaceId>,
+    /// Heavy damage: the repair cost rolled at the coast, until paid or the
+    /// ship leaves.
+    pub repair_cost: Option<u32>,
+    /// Heavy damage: the cost is paid; the ship is repaired at the start of
+    /// the non-combat move and does not move in the combat move.
+    pub repair_paid: bool,
 }
 
 /// One power's part of a shared turn set aside while its partner plays
@@ -225,6 +257,8 @@ impl GameState {
             war_bonds: 0,
             fought_at_sea: Vec::new(),
             shared_turn: None,
+            isolated: Vec::new(),
+            ship_damage: Vec::new(),
         };
         for (space, power, unit_type, count) in game.starting_units() {
             let unit = game
@@ -250,6 +284,11 @@ impl GameState {
     /// The damage on the industrial complex in `space` (0 when none).
     pub fn damage_at(&self, space: SpaceId) -> u32 {
         self.factory_damage.get(space.0).copied().unwrap_or(0)
+    }
+
+    /// The damage of battleship `unit` under the J Boulton damage table.
+    pub fn ship_damage_of(&self, unit: u32) -> Option<&ShipDamage> {
+        self.ship_damage.iter().find(|d| d.unit == unit)
     }
 
     /// The power whose turn it is.

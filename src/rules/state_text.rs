@@ -14,7 +14,7 @@ use std::fmt::Write;
 use super::GameDef;
 use super::SpaceId;
 use super::orders::{BystanderLosses, MiddleEastPayment, StandingOrders, SubmarinePolicy};
-use super::state::{GameState, Hold, SharedTurn, Unit};
+use super::state::{GameState, Hold, SharedTurn, ShipDamage, Unit};
 use crate::rules::vocab::{PowerId, UnitList};
 
 /// The first line of every text of this version.
@@ -44,6 +44,8 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
         war_bonds,
         fought_at_sea,
         shared_turn,
+        isolated,
+        ship_damage,
     } = state;
     let power = |p: PowerId| game.powers()[p].name.as_str();
     let space = |s: SpaceId| game.space_name(s);
@@ -171,6 +173,28 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
             units_text(game, purchased)
         ));
     }
+    // Written only while units are out of supply (J Boulton, JB-40).
+    if !isolated.is_empty() {
+        let ids: Vec<String> = isolated.iter().map(ToString::to_string).collect();
+        line(format!("isolated {}", ids.join(", ")));
+    }
+    // Written only for damaged battleships (J Boulton, JB-41..44).
+    for ShipDamage {
+        unit,
+        heavy,
+        docked_at,
+        repair_cost,
+        repair_paid,
+    } in ship_damage
+    {
+        line(format!(
+            "ship damage {unit} {}; docked at {}; repair cost {}; paid {}",
+            if *heavy { "heavy" } else { "light" },
+            opt_space(*docked_at),
+            repair_cost.map_or("-".to_owned(), |c| c.to_string()),
+            u8::from(*repair_paid)
+        ));
+    }
     out
 }
 
@@ -295,6 +319,16 @@ mod tests {
             |s| s.war_bonds = 4,
             |s| s.standing[1].intercept = Some(0),
             |s| s.fought_at_sea.push(1),
+            |s| s.isolated.push(1),
+            |s| {
+                s.ship_damage.push(ShipDamage {
+                    unit: 1,
+                    heavy: false,
+                    docked_at: None,
+                    repair_cost: None,
+                    repair_paid: false,
+                })
+            },
             |s| {
                 s.shared_turn = Some(SharedTurn {
                     waiting: 0,

@@ -294,6 +294,10 @@ fn stage_one(
         }
         Err(e) => errors.extend(e),
     }
+    // J Boulton heavy battleship damage: the repair cost is rolled at the
+    // coast and paid from what the purchase left (JB-43).
+    research_needs_dice |=
+        combat::ship_damage::heavy_repairs(game, state, power, dice.as_deref_mut(), events);
     state.phase = Phase::CombatMove;
     match movement::combat_move(game, state, power, &orders.combat, events) {
         Ok(()) => errors.extend(neutrals::pay(game, state, power, events)),
@@ -498,6 +502,7 @@ fn stage_two(
 ) -> Result<(), Vec<OrderError>> {
     let mut errors = Vec::new();
     state.phase = Phase::NoncombatMove;
+    combat::ship_damage::repair_at_noncombat(game, state, power, events);
     if *orders == Orders::default() {
         // No orders at all (an empty message, or the deadline's `pass`):
         // nothing lands and nothing is placed.
@@ -557,9 +562,14 @@ fn take_over(
 /// The end of `power`'s turn: resurface and repair, the rule set's effects,
 /// convoy control, income, victory, and the next power.
 pub fn end_turn(game: &GameDef, state: &mut GameState, power: PowerId, events: &mut Vec<Event>) {
+    // Battleships under the J Boulton damage table keep their damage until
+    // repaired at a coast (none outside that rule set).
+    let damaged: Vec<u32> = state.ship_damage.iter().map(|d| d.unit).collect();
     for unit in state.units.iter_mut().filter(|u| u.owner == power) {
         unit.submerged = false;
-        unit.hits = 0;
+        if !damaged.contains(&unit.id) {
+            unit.hits = 0;
+        }
     }
     // In an interleaved shared turn the partner still has its stage 2 to
     // play: its units keep what they did this turn.

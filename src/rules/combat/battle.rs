@@ -133,10 +133,18 @@ fn groups(
         }
         .unwrap_or(0);
         let mut name = format!("{prefix}{}", t.name);
-        if support > 0 && strength > 0 && t.has(&Ability::ArtillerySupportable) {
+        if support > 0 && strength > 0 && super::supportable(&ctx.rules, t) {
             support -= 1;
             strength += 1;
             name = format!("{prefix}supported {}", t.name);
+        }
+        if let (damaged, Some(how)) = super::ship_damage::strength(state, id, strength) {
+            strength = damaged;
+            name = format!("{prefix}{how} {}", t.name);
+        }
+        if attacking && state.isolated.contains(&id) {
+            strength = super::out_of_supply(strength);
+            name = format!("{prefix}isolated {}", &name[prefix.len()..]);
         }
         let class = class_of(ctx, state, id, spots);
         if has_target(ctx, state, class, targets) {
@@ -786,6 +794,7 @@ pub(crate) fn bombarding_ships(
                     && u.cargo_of.is_none()
                     && !used.contains(&u.id)
                     && ctx.ut(u).has(&Ability::Bombard(0))
+                    && state.ship_damage_of(u.id).is_none()
             })
             .map(|u| u.id)
             .collect();

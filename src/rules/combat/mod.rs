@@ -24,9 +24,11 @@
 mod aa_guns;
 mod battle;
 pub(crate) mod casualties;
+mod coastal_fire;
 mod fire;
 mod retreat;
 pub mod rockets;
+pub mod ship_damage;
 mod strategic_bombing;
 mod withdrawal;
 
@@ -226,6 +228,20 @@ pub fn fight_battles_declared(
 }
 
 /// Everything a battle needs to know about the attack.
+/// Whether attacking artillery raises `t`: infantry (`artillery_supportable`)
+/// and, where the rule set says so, mechanized infantry (J Boulton JB-37,
+/// option `mech_artillery_support`).
+pub(crate) fn supportable(rules: &CombatRules, t: &UnitType) -> bool {
+    t.has(&Ability::ArtillerySupportable)
+        || (rules.artillery_supports_mechanized && t.has(&Ability::Mechanized))
+}
+
+/// The attack value of a unit out of supply: half, rounded up (J Boulton
+/// JB-40: 1 and 2 → 1, 3 and 4 → 2).
+pub(crate) fn out_of_supply(strength: u8) -> u8 {
+    strength.div_ceil(2)
+}
+
 pub(crate) struct Ctx<'a> {
     pub game: &'a GameDef,
     pub power: PowerId,
@@ -627,7 +643,7 @@ fn needs_dice(ctx: &Ctx, state: &GameState) -> bool {
         ctx.is_raid(space)
             || !defenders(ctx, state, space).is_empty()
             || (air && enemy_aa(ctx, state, space).is_some())
-    })
+    }) || coastal_fire::triggered(ctx, state).is_some()
 }
 
 /// Fights every battle (dice given) or settles the battles without
@@ -687,6 +703,7 @@ fn resolve(
     }
     let mut fought_at_sea: Vec<SpaceId> = Vec::new();
     let mut bombarded: Vec<u32> = Vec::new();
+    let mut coastal_fired = false;
     // Interceptors that rose against a raid beside a battle, with their
     // territory: they land elsewhere if it falls (after every battle).
     let mut intercepted: Vec<(u32, SpaceId)> = Vec::new();
@@ -736,7 +753,9 @@ fn resolve(
                     state.fought_at_sea.extend(ships);
                 }
                 let carriers = battle::defending_carriers(ctx, state, space);
+                let hits_before = ship_damage::hits_before(ctx, state, space);
                 let report = battle::fight(ctx, state, space, &[], d, events);
+                ship_damage::roll(ctx, state, space, &hits_before, d, events);
                 cleared = report.won
                     || (ctx.rules.land_combat_per_errata_p17
                         && battle::only_transports_defend(ctx, state, space));
@@ -752,6 +771,16 @@ fn resolve(
             }
             battle::after_sea_battle(ctx, state, space, cleared, events);
             continue;
+        }
+        // J Boulton coastal fire: once, after the sea battles, before any
+        // land battle and its bombardment (JB-45).
+        if !coastal_fired {
+            coastal_fired = true;
+            if let Some(d) = dice.as_deref_mut()
+                && let Some(due) = coastal_fire::triggered(ctx, state)
+            {
+                coastal_fire::fire(ctx, state, due, d, events);
+            }
         }
         // The raid is made when the bombers arrive (FAQ): if AA fire on the
         // way shot every bomber down, the escorts fight a normal battle.

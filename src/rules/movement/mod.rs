@@ -22,6 +22,7 @@ pub mod air;
 pub mod land;
 pub mod path;
 pub mod sea;
+mod supply;
 pub mod transport;
 
 use std::collections::{HashMap, HashSet};
@@ -563,6 +564,7 @@ impl<'a> Mover<'a> {
         if kinds.contains(&UnitKind::Sea) {
             sea::check(self, state, origin, units, path);
         }
+        supply::check(self, state, origin, &ids, path);
         if kinds.contains(&UnitKind::Air) {
             air::check(self, state, origin, units, path, land);
         } else if land.is_some() {

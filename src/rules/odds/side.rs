@@ -97,12 +97,9 @@ impl Side {
         attacking: bool,
     ) -> Side {
         let types = game.unit_types();
+        let rules = game.rule_set().combat_rules(game);
         // Anniversary: defending submarines strike first too.
-        let strikes = attacking
-            || game
-                .rule_set()
-                .combat_rules(game)
-                .defending_subs_strike_first;
+        let strikes = attacking || rules.defending_subs_strike_first;
         let slots = rank(game, state, ids, chooser)
             .into_iter()
             .filter_map(|c| {
@@ -115,6 +112,21 @@ impl Side {
                     crate::rules::research::defense(game, state, u.owner, t)
                 }
                 .unwrap_or(0);
+                let mut supportable = crate::rules::combat::supportable(&rules, t);
+                // Out of supply (J Boulton JB-40): half the attack, rounded
+                // up, artillery support included (it still adds a point
+                // where the half of the raised value is higher).
+                let isolated = attacking && state.isolated.contains(&u.id);
+                let (strength, _) =
+                    crate::rules::combat::ship_damage::strength(state, u.id, strength);
+                let strength = if isolated {
+                    supportable = supportable
+                        && crate::rules::combat::out_of_supply(strength + 1)
+                            > crate::rules::combat::out_of_supply(strength);
+                    crate::rules::combat::out_of_supply(strength)
+                } else {
+                    strength
+                };
                 // As `combat::battle` decides it: attacking units only.
                 let dice = if attacking {
                     crate::rules::research::attack_dice(game, state, u.owner, t)
@@ -129,7 +141,7 @@ impl Side {
                     } else {
                         0
                     },
-                    supportable: t.has(&Ability::ArtillerySupportable),
+                    supportable,
                     air: t.kind == Some(UnitKind::Air),
                     hidden: t.has(&Ability::HiddenFromAir),
                     cannot_hit_air: t.has(&Ability::CannotHitAir),

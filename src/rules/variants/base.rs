@@ -160,6 +160,10 @@ impl RuleSetHooks for Base {
             captured_aa_guns_stay: false,
             board_in_embattled_zone_for_assault: false,
             retreat_to_friendly_only: false,
+            artillery_supports_mechanized: false,
+            withheld_units: &[],
+            battleship_damage: None,
+            coastal_fire: None,
         }
     }
 

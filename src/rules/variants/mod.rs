@@ -186,6 +186,25 @@ pub struct CombatRules {
     /// §4.1(b)). When `false` every space some attacker came from is taken
     /// as it is.
     pub retreat_to_friendly_only: bool,
+    /// Attacking artillery also supports units with the `mechanized`
+    /// ability (J Boulton JB-37, option `mech_artillery_support`); when
+    /// `false` only `artillery_supportable` units are raised.
+    pub artillery_supports_mechanized: bool,
+    /// Unit types of the game's data that this match leaves out (J Boulton:
+    /// mechanized infantry and heavy armor, each a match option), with the
+    /// reason: they cannot be bought. Empty: every unit with a cost may be.
+    pub withheld_units: &'static [(&'static str, &'static str)],
+    /// The battleship damage table (J Boulton JB-41..44): after a battle in
+    /// which a surviving battleship took a hit its owner rolls a die (1-2
+    /// righted, 3-4 light damage, 5-6 heavy damage), damaged ships fight at
+    /// 3 or 2 and do not bombard, and are repaired at a friendly coast
+    /// instead of for free at the end of the turn. `None`: AAE's free
+    /// repair.
+    pub battleship_damage: Option<BattleshipDamage>,
+    /// Coastal guns that fire at the ships of an amphibious assault
+    /// launched from a sea zone into a power's territory (J Boulton JB-45,
+    /// JB-46: Germany's Normandy coastal defence); `None`: no such fire.
+    pub coastal_fire: Option<CoastalFire>,
 }
 
 /// A standard order of loss ([`CombatRules::default_losses`]): unit type
@@ -200,6 +219,29 @@ pub struct DefaultLosses {
     pub sea: &'static [&'static str],
     /// The rule, as the casualty events name it.
     pub rule: &'static str,
+}
+
+/// Coastal fire at the ships of an amphibious assault
+/// ([`CombatRules::coastal_fire`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CoastalFire {
+    /// The sea zone the assault is launched from, as the game names it.
+    pub zone: &'static str,
+    /// The power whose territory is assaulted and whose guns fire.
+    pub power: &'static str,
+    /// A die hits at or below this.
+    pub hits_at: u8,
+}
+
+/// The readings of the battleship damage table ([`CombatRules::battleship_damage`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BattleshipDamage {
+    /// A damaged battleship still carries its hit, so the next one sinks
+    /// it (digest JB-41 PROPOSAL); `false`: the roll wipes the hit.
+    pub keeps_hit: bool,
+    /// A friendly coast is a sea zone beside land of the ship's owner or an
+    /// ally (JB-42 PROPOSAL); `false`: of its owner only.
+    pub allies_coast: bool,
 }
 
 /// The values of the air battle before a raid under the Anniversary FAQ's

@@ -1,36 +1,161 @@
-//! J Boulton house rules on top of AAE (air transports, paratroopers, special
-//! force teams, mechanized infantry, heavy armor, isolation).
+//! J Boulton house rules on top of AAE (jboultoncdg; digest
+//! `../shared/rules/digest-jboulton.md`, JB-01..46). Everything the house
+//! rules do not touch is AAE's exactly, and every house rule is a match
+//! option: with all of them off a game plays as AAE (tested below).
+//!
+//! Played today: mechanized infantry and heavy armor (JB-05, JB-06, JB-37,
+//! JB-38: units of `games/aae-jboulton/units.yaml`, with the options that
+//! withhold them and let artillery support mechanized infantry), supply and
+//! isolation (JB-39, JB-40, [`supply`]), the battleship damage table
+//! (JB-41..44, `combat::ship_damage`), Normandy coastal fire (JB-45, JB-46,
+//! `combat::coastal_fire`). Declared ahead of its rules (`pending`): the
+//! free SFT slot (air transports,
+//! paratroopers and special force teams, JB-02..04, JB-07..36).
+//! Readings: `docs/rules/jboulton.md`.
+
+mod supply;
 
 use super::aae::Aae;
-use super::{OptionKind, OptionSpec, RuleSetHooks, inherit};
+use super::{
+    BattleshipDamage, CoastalFire, CombatRules, OptionKind, OptionSpec, RuleSetHooks, inherit,
+};
+use crate::rules::GameDef;
+use crate::rules::events::Event;
+use crate::rules::state::GameState;
+use crate::rules::vocab::PowerId;
 
 /// The J Boulton rule set.
 #[derive(Debug, Clone, Copy)]
 pub struct JBoulton;
 
-/// J Boulton's options, on top of AAE's (its base): the house rules' open
-/// points.
-static OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        name: "isolation",
-        pending: None,
-        kind: OptionKind::Bool { default: true },
-        about: "supply/isolation: land units in an isolated territory attack at half value \
-                (JB-39, JB-40)",
+/// Mechanized infantry may be bought (JB-05, JB-37).
+pub const MECHANIZED_INFANTRY: OptionSpec = OptionSpec {
+    name: "mechanized_infantry",
+    pending: None,
+    kind: OptionKind::Bool { default: true },
+    about: "mechanized infantry (JB-05, JB-37: cost 5, attack 2, defence 3, move 2, no blitz) \
+            may be bought",
+};
+
+/// Heavy armor may be bought (JB-06, JB-38).
+pub const HEAVY_ARMOR: OptionSpec = OptionSpec {
+    name: "heavy_armor",
+    pending: None,
+    kind: OptionKind::Bool { default: true },
+    about: "heavy armor (JB-06, JB-38: cost 7, attack 4, defence 5, move 1) may be bought",
+};
+
+/// Artillery supports mechanized infantry (JB-37 PROPOSAL: no).
+pub const MECH_ARTILLERY_SUPPORT: OptionSpec = OptionSpec {
+    name: "mech_artillery_support",
+    pending: None,
+    kind: OptionKind::Bool { default: false },
+    about: "whether attacking artillery raises mechanized infantry as it does infantry \
+            (JB-37, digest PROPOSAL: no)",
+};
+
+/// Supply and isolation (JB-39, JB-40; [`supply`]).
+pub const ISOLATION: OptionSpec = OptionSpec {
+    name: "isolation",
+    pending: None,
+    kind: OptionKind::Bool { default: true },
+    about: "supply/isolation: units that begin their turn in a territory surrounded by enemy \
+            land and blockaded sea zones attack at half value, do not blitz and do not fly in \
+            the combat move (JB-39, JB-40)",
+};
+
+/// Whether neutral and impassable land supplies a territory (Part E 7).
+pub const ISOLATION_NEUTRAL_SUPPLY: OptionSpec = OptionSpec {
+    name: "isolation_neutral_supply",
+    pending: None,
+    kind: OptionKind::Bool { default: false },
+    about: "whether a neighbouring neutral or impassable territory keeps a territory supplied \
+            (digest Part E 7, PROPOSAL: no, it counts as not friendly)",
+};
+
+/// The damage roll after a battle in which a surviving battleship took a
+/// hit (JB-41..44; `combat::ship_damage`).
+pub const BATTLESHIP_DAMAGE: OptionSpec = OptionSpec {
+    name: "battleship_damage",
+    pending: None,
+    kind: OptionKind::Bool { default: true },
+    about: "the battleship damage table: a die after the battle for a hit battleship (1-2 \
+            righted, 3-4 light damage, 5-6 heavy damage), repairs at a friendly coast, \
+            replacing AAE's free repair (JB-41..44)",
+};
+
+/// Whether a damaged battleship keeps its hit (Part E 4).
+pub const DAMAGED_BATTLESHIP_KEEPS_HIT: OptionSpec = OptionSpec {
+    name: "damaged_battleship_keeps_hit",
+    pending: None,
+    kind: OptionKind::Bool { default: true },
+    about: "a battleship in light or heavy damage still carries its hit, so the next one \
+            sinks it (JB-41, digest Part E 4 PROPOSAL: yes)",
+};
+
+/// What a friendly coast is (Part E 5).
+pub const FRIENDLY_COAST: OptionSpec = OptionSpec {
+    name: "friendly_coast",
+    pending: None,
+    kind: OptionKind::Choice {
+        default: "owner_or_ally",
+        choices: &["owner_or_ally", OWNER_COAST],
     },
-    OptionSpec {
-        name: "mech_artillery_support",
-        pending: None,
-        kind: OptionKind::Bool { default: false },
-        about: "whether artillery supports mechanized infantry (digest PROPOSAL: no)",
-    },
-    OptionSpec {
-        name: "free_sft_slot",
-        pending: None,
-        kind: OptionKind::Bool { default: true },
-        about: "every transport carries one special force team on top of its capacity (JB-23)",
-    },
+    about: "where a damaged battleship is repaired: a sea zone next to land controlled by its \
+            owner or an ally (JB-42, digest Part E 5 PROPOSAL), or by its owner only",
+};
+
+/// A friendly coast is land of the ship's owner only.
+const OWNER_COAST: &str = "owner";
+
+/// Germany's coastal fire at ships in the English Channel (JB-45, JB-46;
+/// `combat::coastal_fire`).
+pub const NORMANDY_COASTAL_FIRE: OptionSpec = OptionSpec {
+    name: "normandy_coastal_fire",
+    pending: None,
+    kind: OptionKind::Bool { default: true },
+    about: "Germany rolls one die per Allied ship in the English Channel when an amphibious \
+            assault is launched from it into German-held land, hitting on 1, before \
+            bombardment (JB-45, JB-46; digest Part E 6 PROPOSAL: every Allied naval unit \
+            there, once per turn)",
+};
+
+/// One special force team rides free on every transport (JB-23). Pending.
+pub const FREE_SFT_SLOT: OptionSpec = OptionSpec {
+    name: "free_sft_slot",
+    pending: Some(
+        "special force teams, air transports and paratroopers (JB-02..04, JB-07..36) are not \
+         played yet",
+    ),
+    kind: OptionKind::Bool { default: true },
+    about: "every transport carries one special force team on top of its capacity (JB-23)",
+};
+
+/// J Boulton's options, on top of AAE's (its base): one per house rule and
+/// per open point of the digest's Part E that the rules played so far
+/// touch, the digest's proposal the default.
+pub static OPTIONS: &[OptionSpec] = &[
+    MECHANIZED_INFANTRY,
+    HEAVY_ARMOR,
+    MECH_ARTILLERY_SUPPORT,
+    ISOLATION,
+    ISOLATION_NEUTRAL_SUPPLY,
+    BATTLESHIP_DAMAGE,
+    DAMAGED_BATTLESHIP_KEEPS_HIT,
+    FRIENDLY_COAST,
+    NORMANDY_COASTAL_FIRE,
+    FREE_SFT_SLOT,
 ];
+
+/// The unit names of `games/aae-jboulton/units.yaml` the options withhold.
+const MECH: (&str, &str) = (
+    "mechanized infantry",
+    "this match plays without mechanized infantry (option mechanized_infantry)",
+);
+const HEAVY: (&str, &str) = (
+    "heavy armor",
+    "this match plays without heavy armor (option heavy_armor)",
+);
 
 impl RuleSetHooks for JBoulton {
     fn id(&self) -> &'static str {
@@ -43,9 +168,10 @@ impl RuleSetHooks for JBoulton {
 
     fn not_yet(&self) -> Option<&'static str> {
         Some(
-            "the J Boulton house rules are not implemented yet (issue 18): air transports, \
-             paratroopers, special force teams, mechanized infantry, heavy armor and \
-             isolation are still to come",
+            "the J Boulton house rules are not implemented yet (issue 18): mechanized infantry, \
+             heavy armor, isolation, the battleship damage table and Normandy coastal fire are \
+             played, but air transports, paratroopers and special force teams are still to \
+             come",
         )
     }
 
@@ -53,22 +179,256 @@ impl RuleSetHooks for JBoulton {
         OPTIONS
     }
 
+    /// AAE's start of turn, then the isolation test for `power`'s units
+    /// (JB-39: before its combat move) when option `isolation` is on.
+    fn start_of_turn(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        events: &mut Vec<Event>,
+    ) {
+        Aae.start_of_turn(game, state, power, events);
+        state.isolated.clear();
+        if ISOLATION.on(game) {
+            supply::mark(game, state, power, events);
+        }
+    }
+
+    /// AAE's end of turn; the turn's isolation ends with it (JB-39), and
+    /// damaged battleships at a friendly coast start their repair.
+    fn end_of_turn(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        events: &mut Vec<Event>,
+    ) {
+        Aae.end_of_turn(game, state, power, events);
+        state.isolated.clear();
+        // Damaged battleships at a friendly coast start their repair
+        // (JB-42, JB-43).
+        crate::rules::combat::ship_damage::dock(game, state, power, &self.combat_rules(game));
+    }
+
+    /// AAE's combat, with artillery support for mechanized infantry
+    /// (option `mech_artillery_support`), the new units withheld by their
+    /// options, and the battleship damage table (option
+    /// `battleship_damage`, with `damaged_battleship_keeps_hit` and
+    /// `friendly_coast`).
+    fn combat_rules(&self, game: &GameDef) -> CombatRules {
+        let withheld: &'static [(&'static str, &'static str)] =
+            match (MECHANIZED_INFANTRY.on(game), HEAVY_ARMOR.on(game)) {
+                (true, true) => &[],
+                (false, true) => &[MECH],
+                (true, false) => &[HEAVY],
+                (false, false) => &[MECH, HEAVY],
+            };
+        CombatRules {
+            artillery_supports_mechanized: MECH_ARTILLERY_SUPPORT.on(game),
+            withheld_units: withheld,
+            battleship_damage: BATTLESHIP_DAMAGE.on(game).then(|| BattleshipDamage {
+                keeps_hit: DAMAGED_BATTLESHIP_KEEPS_HIT.on(game),
+                allies_coast: FRIENDLY_COAST.word(game).as_deref() != Some(OWNER_COAST),
+            }),
+            coastal_fire: NORMANDY_COASTAL_FIRE.on(game).then_some(CoastalFire {
+                zone: "English Channel",
+                power: "Germany",
+                hits_at: 1,
+            }),
+            ..Aae.combat_rules(game)
+        }
+    }
+
     inherit!(Aae =>
         neutral_rules,
         research_procedure,
         check,
         territory_pays_income,
-        start_of_turn,
         placement_sites,
         holds_unplaceable_units,
         placement_rule,
-        end_of_turn,
         victory,
         freed_capital_regains_territories,
         ships_blocked_by,
         sea_passage_closed,
-        combat_rules,
         standing_orders_problem,
         take_over_units,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::model::OptionValue;
+    use crate::rules::scenario;
+
+    /// Every J Boulton option that can be switched off, off; the others
+    /// (declared ahead of their rules) at their defaults, which no code
+    /// reads.
+    fn everything_off() -> Vec<(String, OptionValue)> {
+        OPTIONS
+            .iter()
+            .filter(|o| o.pending.is_none())
+            .filter_map(|o| match o.kind {
+                OptionKind::Bool { .. } => Some((o.name.to_owned(), OptionValue::Bool(false))),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Item 1 of issue 18: the J Boulton rule set with every house rule off
+    /// plays every AAE scenario exactly as AAE does (same events or errors
+    /// at every step, same final position).
+    #[test]
+    fn with_every_house_rule_off_jboulton_adjudicates_every_aae_scenario_as_aae() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let aae = crate::rules::load_dir(&root.join("games/aae")).unwrap();
+        let mut files = aae.files().clone();
+        files.game.rule_set = JBoulton.id().to_owned();
+        files.game.options.0.extend(everything_off());
+        let jb = GameDef::new_unfinished(files).unwrap();
+        assert_eq!(jb.rule_set().id(), "jboulton");
+        assert!(!ISOLATION.on(&jb) && !MECHANIZED_INFANTRY.on(&jb));
+        let mut paths: Vec<_> = std::fs::read_dir(root.join("tests/scenarios/aae"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+            .collect();
+        paths.sort();
+        let mut compared = 0;
+        for path in &paths {
+            let sc = scenario::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+            let (Ok(a), Ok(b)) = (scenario::run(&aae, &sc), scenario::run(&jb, &sc)) else {
+                panic!("{} could not be set up", path.display());
+            };
+            let name = path.display();
+            assert_eq!(a.steps, b.steps, "{name}: steps differ");
+            assert_eq!(a.state, b.state, "{name}: final positions differ");
+            assert_eq!(a.failures, b.failures, "{name}: expectations differ");
+            compared += 1;
+        }
+        assert!(compared >= 90, "only {compared} AAE scenarios");
+    }
+
+    /// Item 10 of issue 18: the odds know mechanized infantry (2/3) and
+    /// heavy armor (4/5) from the data. Heavy armor attacking mechanized
+    /// infantry: per round the attacker alone hits 4/6 * 3/6 = 1/3, the
+    /// defender alone 2/6 * 3/6 = 1/6, both 1/3, neither 1/6; folded over
+    /// the 5/6 that decide, 2/5, 1/5 and 2/5. The other way round: 2/36,
+    /// 20/36 and 10/36 of the 32/36 that decide.
+    #[test]
+    fn the_odds_know_mechanized_infantry_and_heavy_armor() {
+        use crate::rules::odds::{OddsQuery, answer};
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        let r = answer(
+            &jb,
+            &OddsQuery::new("1 heavy armor", "1 mechanized infantry"),
+        )
+        .unwrap();
+        assert!(
+            close(r.attacker_wins, 0.4) && close(r.defender_wins, 0.2) && close(r.draw, 0.4),
+            "{}",
+            r.to_text()
+        );
+        let r = answer(
+            &jb,
+            &OddsQuery::new("1 mechanized infantry", "1 heavy armor"),
+        )
+        .unwrap();
+        assert!(
+            close(r.attacker_wins, 1.0 / 16.0)
+                && close(r.defender_wins, 5.0 / 8.0)
+                && close(r.draw, 5.0 / 16.0),
+            "{}",
+            r.to_text()
+        );
+    }
+
+    /// Item 10 of issue 18: the odds a battle plan's `when_odds_below` asks
+    /// for count a damaged battleship at 3 (light) or 2 (heavy damage).
+    #[test]
+    fn the_odds_of_a_battle_count_a_damaged_battleship_at_its_damaged_value() {
+        use crate::rules::combat::casualties::Chooser;
+        use crate::rules::state::ShipDamage;
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
+        let mut state = GameState::initial(&jb);
+        state.units.clear();
+        let zone = jb.space("Danish Sea").unwrap();
+        let bb = jb
+            .unit_types()
+            .iter()
+            .position(|t| t.name == "battleship")
+            .unwrap();
+        let dd = jb
+            .unit_types()
+            .iter()
+            .position(|t| t.name == "destroyer")
+            .unwrap();
+        let germany = jb.power("Germany").unwrap();
+        let uk = jb.power("United Kingdom").unwrap();
+        let ship = state.add_unit(bb, germany, zone);
+        let enemy = state.add_unit(dd, uk, zone);
+        let standing = state.standing.clone();
+        let odds = |state: &GameState| {
+            let att = Chooser::Attacker {
+                losses: &[],
+                source: "default battle plan".into(),
+                power: germany,
+                standing: &standing,
+            };
+            let def = Chooser::Defender {
+                standing: &standing,
+                land: false,
+            };
+            crate::rules::odds::attacker_win_now(&jb, state, &[ship], &[enemy], &att, &def, false)
+        };
+        let (fit, exact) = odds(&state);
+        assert!(exact);
+        let damaged = |heavy: bool| {
+            let mut s = state.clone();
+            s.ship_damage.push(ShipDamage {
+                unit: ship,
+                heavy,
+                docked_at: None,
+                repair_cost: None,
+                repair_paid: false,
+            });
+            odds(&s).0
+        };
+        let (light, heavy) = (damaged(false), damaged(true));
+        assert!(heavy < light && light < fit, "{heavy} {light} {fit}");
+    }
+
+    /// The game of the house rules is AAE's board and setup with two more
+    /// unit types, and loads (by the unfinished path while the rule set is
+    /// still to come).
+    #[test]
+    fn the_aae_jboulton_game_is_aae_with_the_new_units() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let aae = crate::rules::load_dir(&root.join("games/aae")).unwrap();
+        let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
+        assert_eq!(jb.files().board, aae.files().board);
+        assert_eq!(jb.files().setup, aae.files().setup);
+        assert_eq!(jb.unit_types().len(), aae.unit_types().len() + 2);
+        for t in aae.unit_types() {
+            assert_eq!(jb.unit_type(&t.name), Some(t), "{}", t.name);
+        }
+        let mech = jb.unit_type("mechanized infantry").unwrap();
+        assert_eq!(
+            (mech.cost, mech.attack, mech.defense, mech.movement),
+            (Some(5), Some(2), Some(3), Some(2))
+        );
+        let heavy = jb.unit_type("heavy armor").unwrap();
+        assert_eq!(
+            (heavy.cost, heavy.attack, heavy.defense, heavy.movement),
+            (Some(7), Some(4), Some(5), Some(1))
+        );
+        for (name, _) in [MECH, HEAVY] {
+            assert!(jb.unit_type(name).is_some(), "{name}");
+        }
+    }
 }
