@@ -684,12 +684,20 @@ mod tests {
     /// (same events or errors at every step, same final position).
     #[test]
     fn a_rule_set_built_on_aae_that_overrides_nothing_adjudicates_every_aae_scenario_alike() {
-        use crate::rules::scenario;
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let aae = crate::rules::load_dir(&root.join("games/aae")).unwrap();
         let derived = GameDef::with_rule_set(aae.files().clone(), &ON_AAE).unwrap();
         assert_eq!(derived.rule_set().id(), "aae-unchanged");
         assert_eq!(all_options(&ON_AAE).len(), aae::OPTIONS.len());
+        assert_plays_every_aae_scenario_alike(&aae, &derived);
+    }
+
+    /// Runs every AAE scenario (`tests/scenarios/aae/`) against `aae` and
+    /// against `other`, and asserts that each step, each final position and
+    /// each expectation comes out the same.
+    pub(crate) fn assert_plays_every_aae_scenario_alike(aae: &GameDef, other: &GameDef) {
+        use crate::rules::scenario;
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut files: Vec<_> = std::fs::read_dir(root.join("tests/scenarios/aae"))
             .unwrap()
             .map(|e| e.unwrap().path())
@@ -699,7 +707,7 @@ mod tests {
         let mut compared = 0;
         for file in &files {
             let sc = scenario::parse(&std::fs::read_to_string(file).unwrap()).unwrap();
-            let (Ok(a), Ok(b)) = (scenario::run(&aae, &sc), scenario::run(&derived, &sc)) else {
+            let (Ok(a), Ok(b)) = (scenario::run(aae, &sc), scenario::run(other, &sc)) else {
                 panic!("{} could not be set up", file.display());
             };
             let name = file.display();

@@ -261,7 +261,6 @@ impl RuleSetHooks for JBoulton {
 mod tests {
     use super::*;
     use crate::rules::model::OptionValue;
-    use crate::rules::scenario;
 
     /// Every J Boulton option that can be switched off, off; the others
     /// (declared ahead of their rules) at their defaults, which no code
@@ -290,25 +289,7 @@ mod tests {
         let jb = GameDef::new_unfinished(files).unwrap();
         assert_eq!(jb.rule_set().id(), "jboulton");
         assert!(!ISOLATION.on(&jb) && !MECHANIZED_INFANTRY.on(&jb));
-        let mut paths: Vec<_> = std::fs::read_dir(root.join("tests/scenarios/aae"))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-            .collect();
-        paths.sort();
-        let mut compared = 0;
-        for path in &paths {
-            let sc = scenario::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
-            let (Ok(a), Ok(b)) = (scenario::run(&aae, &sc), scenario::run(&jb, &sc)) else {
-                panic!("{} could not be set up", path.display());
-            };
-            let name = path.display();
-            assert_eq!(a.steps, b.steps, "{name}: steps differ");
-            assert_eq!(a.state, b.state, "{name}: final positions differ");
-            assert_eq!(a.failures, b.failures, "{name}: expectations differ");
-            compared += 1;
-        }
-        assert!(compared >= 90, "only {compared} AAE scenarios");
+        crate::rules::variants::tests::assert_plays_every_aae_scenario_alike(&aae, &jb);
     }
 
     /// Item 10 of issue 18: the odds know mechanized infantry (2/3) and
