@@ -111,7 +111,7 @@ pub fn purchase(
     let bought = totals(&order.item);
     let mut errors = Vec::new();
     let mut cost = 0u32;
-    let withheld = game.rule_set().combat_rules(game).withheld_units;
+    let withheld = game.combat_rules().withheld_units;
     for (&unit, &n) in &bought {
         let t = &game.unit_types()[unit];
         if let Some((_, why)) = withheld
@@ -602,7 +602,7 @@ pub fn repair(
     }
     let name = &game.powers()[power].name;
     let mut errors = Vec::new();
-    if !game.rule_set().combat_rules(game).bombing_damages_complexes {
+    if !game.combat_rules().bombing_damages_complexes {
         for o in orders {
             errors.push(
                 OrderError::new(

@@ -357,7 +357,7 @@ fn stage_one(
 /// The power that shares `power`'s turn and plays after it in turn order,
 /// when the rule set interleaves shared turns.
 fn interleaved_partner(game: &GameDef, state: &GameState, power: PowerId) -> Option<usize> {
-    if !game.rule_set().combat_rules(game).shared_turn_combat_first {
+    if !game.combat_rules().shared_turn_combat_first {
         return None;
     }
     let order = game.turn_order();

@@ -121,7 +121,7 @@ pub(crate) fn rank(
     chooser: &Chooser,
 ) -> Vec<Candidate> {
     let types = game.unit_types();
-    let rules = game.rule_set().combat_rules(game);
+    let rules = game.combat_rules();
     let transports_last = rules.transports_last;
     let mut keyed: Vec<(RankKey, Candidate)> = Vec::new();
     let any_non_transport = ids.iter().any(|id| {

@@ -199,7 +199,7 @@ pub fn fight_battles_declared(
         decl: declarations,
         battles: state.battles.clone(),
         low_luck: LOW_LUCK.on(game),
-        rules: game.rule_set().combat_rules(game),
+        rules: game.combat_rules(),
     };
     let errors = validate(&ctx, state);
     if !errors.is_empty() {

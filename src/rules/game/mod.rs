@@ -14,7 +14,7 @@ mod validate;
 
 use validate::Validator;
 
-use super::variants::{self, RuleSetHooks};
+use super::variants::{self, CombatRules, RuleSetHooks};
 
 pub use crate::rules::vocab::SpaceId;
 
@@ -45,6 +45,9 @@ pub struct GameDef {
     side_of: Vec<usize>,
     /// `research.effects` resolved to developments (read in every battle).
     development_values: Vec<(Technology, DevelopmentValues)>,
+    /// The rule set's combat rules for this game's options, asked once when
+    /// the game is built (read at every choice of casualties).
+    combat_rules: Option<CombatRules>,
 }
 
 impl std::fmt::Debug for GameDef {
@@ -127,7 +130,8 @@ impl GameDef {
         if !v.problems.is_empty() {
             return Err(Problems(v.problems));
         }
-        let game = v.build(files, rule_set);
+        let mut game = v.build(files, rule_set);
+        game.combat_rules = Some(rule_set.combat_rules(&game));
         let problems = rule_set.check(&game);
         if problems.is_empty() {
             Ok(game)
@@ -327,6 +331,13 @@ impl GameDef {
     /// them. Empty in a game without research.
     pub fn development_values(&self) -> &[(Technology, DevelopmentValues)] {
         &self.development_values
+    }
+
+    /// The rule set's combat rules with this game's options
+    /// ([`RuleSetHooks::combat_rules`]), asked once when the game was built.
+    pub fn combat_rules(&self) -> CombatRules {
+        self.combat_rules
+            .unwrap_or_else(|| self.rule_set.combat_rules(self))
     }
 
     /// Units on the board at the start: (space, power, unit type, count).

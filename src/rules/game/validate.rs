@@ -1082,6 +1082,7 @@ impl Validator {
             development_values: crate::rules::research::resolve_values(
                 files.game.research.as_ref(),
             ),
+            combat_rules: None,
             files,
         }
     }

@@ -133,7 +133,7 @@ pub fn after_combat_move(
 /// order that brought one there.
 pub(crate) fn check_aa_guns(mover: &mut Mover, state: &GameState) {
     let game = mover.game;
-    if !game.rule_set().combat_rules(game).one_aa_gun_per_territory {
+    if !game.combat_rules().one_aa_gun_per_territory {
         return;
     }
     let aa = |u: &Unit| {

@@ -123,7 +123,7 @@ pub(crate) fn fought_at_sea_reason(game: &GameDef) -> String {
     format!(
         "took part in a sea battle this turn, so it may not move, load or unload in the \
          non-combat move ({})",
-        game.rule_set().combat_rules(game).fought_at_sea_rule
+        game.combat_rules().fought_at_sea_rule
     )
 }
 

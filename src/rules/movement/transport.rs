@@ -198,7 +198,7 @@ pub fn order(
     }
 
     // Unloading: where, and what goes ashore.
-    let rules = mover.game.rule_set().combat_rules(mover.game);
+    let rules = mover.game.combat_rules();
     let end = *path.last().expect("a path has a start");
     let mut landing: Vec<u32> = Vec::new();
     let mut assault = false;

@@ -97,7 +97,7 @@ impl Side {
         attacking: bool,
     ) -> Side {
         let types = game.unit_types();
-        let rules = game.rule_set().combat_rules(game);
+        let rules = game.combat_rules();
         // Anniversary: defending submarines strike first too.
         let strikes = attacking || rules.defending_subs_strike_first;
         let slots = rank(game, state, ids, chooser)

@@ -174,7 +174,7 @@ impl RuleSetHooks for Base {
         if matches!(
             standing.submarines,
             SubmarinePolicy::WithdrawAfterRound { .. }
-        ) && !game.rule_set().combat_rules(game).submarines_withdraw
+        ) && !game.combat_rules().submarines_withdraw
         {
             return Some(format!(
                 "in this game ({}) submarines do not withdraw from a battle to another sea zone: \
