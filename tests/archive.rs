@@ -6,6 +6,8 @@
 
 #[path = "common/aae_bot.rs"]
 mod aae_bot;
+#[path = "common/browser.rs"]
+mod browser;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -277,19 +279,6 @@ fn the_site_of_a_directory_of_matches_indexes_them_all() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("holds no match log"));
 }
 
-fn chromium() -> Option<PathBuf> {
-    for p in ["/usr/bin/chromium", "/usr/bin/chromium-browser"] {
-        if Path::new(p).exists() {
-            return Some(PathBuf::from(p));
-        }
-    }
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("chromium is missing under CI=true; .ci/run must install it");
-    }
-    eprintln!("\n*** SKIPPING THE SCREENSHOT TEST: chromium is not installed ***\n");
-    None
-}
-
 /// A page's screenshot by headless Chromium, decoded to RGB(A) rows.
 fn screenshot(
     chromium: &Path,
@@ -298,32 +287,7 @@ fn screenshot(
     width: u32,
     height: u32,
 ) -> (Vec<u8>, usize) {
-    let _ = std::fs::remove_file(png);
-    let status = Command::new(chromium)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-        ])
-        .arg(format!(
-            "--user-data-dir={}",
-            png.with_extension("profile").display()
-        ))
-        .arg(format!("--window-size={width},{height}"))
-        .arg(format!("--screenshot={}", png.display()))
-        .arg(format!("file://{}", page.display()))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success(), "chromium failed on {}", page.display());
-    let bytes = std::fs::read(png).unwrap();
+    let bytes = browser::screenshot(chromium, page, png, width, height);
     let mut reader = png::Decoder::new(std::io::Cursor::new(&bytes))
         .read_info()
         .unwrap();
@@ -344,7 +308,7 @@ fn pixels_of(buf: &[u8], channels: usize, rgb: [u8; 3]) -> usize {
 
 #[test]
 fn the_index_a_turn_and_a_battle_render_in_headless_chromium() {
-    let Some(chromium) = chromium() else {
+    let Some(chromium) = browser::chromium() else {
         return;
     };
     let root = fresh("archive-chromium");

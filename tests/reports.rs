@@ -8,6 +8,8 @@
 
 #[path = "common/aae_bot.rs"]
 mod aae_bot;
+#[path = "common/browser.rs"]
+mod browser;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -531,21 +533,6 @@ fn a_report_needs_an_adjudication_entry() {
     assert!(err.contains("not in the log"), "{err}");
 }
 
-/// Headless Chromium from Debian's packages, or `None` (loudly; a failure
-/// under `CI=true`, where `.ci/run` installs it).
-fn chromium() -> Option<PathBuf> {
-    for p in ["/usr/bin/chromium", "/usr/bin/chromium-browser"] {
-        if Path::new(p).exists() {
-            return Some(PathBuf::from(p));
-        }
-    }
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("chromium is missing under CI=true; .ci/run must install it");
-    }
-    eprintln!("\n*** SKIPPING THE SCREENSHOT TEST: chromium is not installed ***\n");
-    None
-}
-
 /// Width and height from a PNG's IHDR chunk.
 fn png_size(png: &[u8]) -> (u32, u32) {
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "not a PNG");
@@ -556,7 +543,7 @@ fn png_size(png: &[u8]) -> (u32, u32) {
 
 #[test]
 fn the_html_report_renders_in_headless_chromium_on_a_phone_and_a_desktop() {
-    let Some(chromium) = chromium() else {
+    let Some(chromium) = browser::chromium() else {
         return;
     };
     let dir = played_match("reports-chromium");
@@ -577,33 +564,7 @@ fn the_html_report_renders_in_headless_chromium_on_a_phone_and_a_desktop() {
     std::fs::write(&page, &html).unwrap();
     for (name, width, height) in [("phone", 412u32, 2400u32), ("desktop", 1280, 2400)] {
         let png = out.join(format!("report-{name}.png"));
-        let _ = std::fs::remove_file(&png);
-        let profile = out.join(format!("profile-{name}"));
-        let status = Command::new(&chromium)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--hide-scrollbars",
-            ])
-            .arg(format!("--user-data-dir={}", profile.display()))
-            .arg(format!("--window-size={width},{height}"))
-            .arg(format!("--screenshot={}", png.display()))
-            .arg(format!("file://{}", page.display()))
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .status()
-            .unwrap();
-        assert!(
-            status.success(),
-            "chromium failed for the {name} screenshot"
-        );
-        let bytes = std::fs::read(&png).unwrap();
+        let bytes = browser::screenshot(&chromium, &page, &png, width, height);
         assert_eq!(png_size(&bytes), (width, height), "{name}");
         // A blank page compresses to a few hundred bytes; text, tables and
         // the highlighted rows do not.
