@@ -792,7 +792,8 @@ class Verifier:
                   "absent": (["power", "from", "until", "absence"], []),
                   "forfeit": ([], ["power", "side"]), "resign": ([], ["power", "side"]),
                   "ruling": (["entry"], []),
-                  "rollback": (["entry"], ["turn", "secret"])}
+                  "rollback": (["entry"], ["turn", "secret"]),
+                  "draw": ([], [])}
         _check_keys(body, ["organiser", "via", "action"],
                     ["power", "side", "name", "due", "from", "until", "absence", "entry",
                      "turn", "secret", "text", "mail_sha256"])
@@ -860,6 +861,13 @@ class Verifier:
                                "adjudication" % self.pending[0])
                 self.ended = seq
                 self.paused = None
+        elif action == "draw":
+            # log.md: the organisers adjudicate a draw, which ends the match.
+            if self.paired() and self.pending is not None:
+                raise _Bad("the match ends while the orders of entry %d wait for their "
+                           "adjudication" % self.pending[0])
+            self.ended = seq
+            self.paused = None
         elif action == "rollback":
             e = body["entry"]
             if not _is_int(e) or (e != 1 and e not in self.positions):

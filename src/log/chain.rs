@@ -133,7 +133,8 @@ pub struct Chain {
 struct LeagueState {
     /// The entry that paused the match, while it is paused.
     paused: Option<u64>,
-    /// The entry that ended the match (a side forfeited or resigned).
+    /// The entry that ended the match (a side forfeited or resigned, or
+    /// the organisers adjudicated a draw).
     ended: Option<u64>,
     /// Powers that forfeited or resigned (and were not replaced since).
     out: Vec<String>,
@@ -216,7 +217,8 @@ impl Chain {
         open.seen.get(digest).copied()
     }
 
-    /// The entry that ended the match (a side forfeited or resigned), if any.
+    /// The entry that ended the match (a side forfeited or resigned, or a
+    /// draw), if any.
     pub fn ended(&self) -> Option<u64> {
         self.league.ended
     }
@@ -747,6 +749,7 @@ fn check_organiser(
         A::Forfeit | A::Resign => (&[], &["power", "side"]),
         A::Ruling => (&["entry"], &[]),
         A::Rollback => (&["entry"], &["turn", "secret"]),
+        A::Draw => (&[], &[]),
     };
     for (field, present) in given {
         if present && !required.contains(&field) && !optional.contains(&field) {
@@ -834,6 +837,15 @@ fn check_organiser(
                 ));
             }
         },
+        A::Draw => {
+            if let Some(p) = pending {
+                return Err(format!(
+                    "the match ends while the orders of entry {p} wait for their adjudication"
+                ));
+            }
+            next.ended = Some(seq);
+            next.paused = None;
+        }
         A::Rollback => {
             let entry = o.entry.unwrap_or_default();
             if entry != 1 && !league.positions.contains(&entry) {

@@ -284,11 +284,13 @@ pub enum OrganiserAction {
     /// start); the open dice turn, if unrevealed, is revealed by `turn` and
     /// `secret`, so no die can be rolled again in secret.
     Rollback,
+    /// The organisers adjudicate the match a draw: it ends, no side winning.
+    Draw,
 }
 
 impl OrganiserAction {
     /// Every action, in the order the documents list them.
-    pub const ALL: [OrganiserAction; 9] = [
+    pub const ALL: [OrganiserAction; 10] = [
         OrganiserAction::Pause,
         OrganiserAction::Resume,
         OrganiserAction::Extend,
@@ -298,6 +300,7 @@ impl OrganiserAction {
         OrganiserAction::Resign,
         OrganiserAction::Ruling,
         OrganiserAction::Rollback,
+        OrganiserAction::Draw,
     ];
 
     /// The word written in the log (and by an organiser).
@@ -312,6 +315,7 @@ impl OrganiserAction {
             OrganiserAction::Resign => "resign",
             OrganiserAction::Ruling => "ruling",
             OrganiserAction::Rollback => "rollback",
+            OrganiserAction::Draw => "draw",
         }
     }
 

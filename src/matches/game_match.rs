@@ -424,7 +424,7 @@ impl Match {
         let power_name = game.powers()[power_id].name.clone();
         if let Some(end) = self.log.chain().ended() {
             return Ok(Err(vec![general(format!(
-                "the match ended at log entry {end} (a side forfeited or resigned); it takes no more orders"
+                "the match ended at log entry {end} (a side forfeited or resigned, or the organisers adjudicated a draw); it takes no more orders"
             ))]));
         }
         let message = match parse_message(game, yaml) {

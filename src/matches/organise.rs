@@ -294,7 +294,8 @@ pub fn paused_index(entries: &[Entry]) -> Option<usize> {
         matches!(&e.body, Body::Organiser(o) if matches!(o.action,
             OrganiserAction::Pause | OrganiserAction::Resume)
             || (matches!(o.action, OrganiserAction::Forfeit | OrganiserAction::Resign)
-                && o.side.is_some()))
+                && o.side.is_some())
+            || o.action == OrganiserAction::Draw)
     })?;
     matches!(&entries[i].body, Body::Organiser(o) if o.action == OrganiserAction::Pause)
         .then_some(i)
@@ -433,6 +434,7 @@ fn keys_of(action: OrganiserAction) -> &'static [&'static str] {
         A::Forfeit | A::Resign => &["power", "side", "reason"],
         A::Ruling => &["entry", "text"],
         A::Rollback => &["entry", "reason"],
+        A::Draw => &["reason"],
     }
 }
 
@@ -754,6 +756,19 @@ pub fn plan(m: &Match, req: &Request, now: DateTime<Utc>) -> Result<Plan, Vec<St
                 }
             }
         }
+        A::Draw => {
+            if let Some(side) = m.state().winner {
+                errors.push(format!(
+                    "the game is won already: the {} won it; a draw can only end a match still being played",
+                    game.files().game.sides[side].name
+                ));
+            }
+            if m.log().chain().unadjudicated_time_ms().is_some() {
+                errors.push(
+                    "orders wait for their adjudication; try again once they are played".into(),
+                );
+            }
+        }
         A::Ruling => {
             let last = m.log().chain().seq();
             match req.entry {
@@ -1029,6 +1044,9 @@ pub fn describe(o: &Organiser) -> String {
                 None =>
                     "a stage 1 played again gets a new dice turn with a new commitment.".to_owned(),
             }
+        ),
+        A::Draw => format!(
+            "{who} (organiser) adjudicated the match a draw: the match has ended, no side winning, and takes no more orders."
         ),
         A::Ruling => format!(
             "{who} (organiser) made a ruling on log entry {}:\n\n{}",
