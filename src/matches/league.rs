@@ -20,7 +20,8 @@ use serde::Deserialize;
 
 use crate::log::{Body, OrganiserAction};
 
-use super::Match;
+use super::MatchError;
+use super::history::{game_of, read_log, state_at};
 
 /// `league.yaml`.
 #[derive(Debug, Clone, Deserialize)]
@@ -161,16 +162,29 @@ pub struct Row {
     pub on_time: f64,
 }
 
-/// What a match's log says about it.
+/// What a match's log says about it. The log is read, not opened for
+/// writing, so a match the caller holds open (the daemon answering a
+/// message of it) can be read too.
 pub fn result_of(dir: &Path) -> Result<MatchResult, String> {
-    let m = Match::open(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let game = m.game();
-    let genesis = m
-        .log()
-        .chain()
-        .genesis()
-        .ok_or_else(|| format!("{}: the log has no genesis", dir.display()))?;
-    let entries = m.log().entries();
+    let fail = |e: MatchError| format!("{}: {e}", dir.display());
+    let entries = read_log(dir).map_err(fail)?;
+    let genesis = match entries.first().map(|e| &e.body) {
+        Some(Body::Genesis(g)) => g.clone(),
+        _ => return Err(format!("{}: the log has no genesis", dir.display())),
+    };
+    let game = game_of(dir, &genesis).map_err(fail)?;
+    let state = state_at(&game, &entries, u64::MAX).map_err(fail)?;
+    result_from(&game, &genesis, &entries, &state)
+}
+
+/// What a match's log says about it, from its game, genesis, entries and
+/// the state they replay to.
+pub fn result_from(
+    game: &crate::rules::GameDef,
+    genesis: &crate::log::Genesis,
+    entries: &[crate::log::Entry],
+    state: &crate::rules::state::GameState,
+) -> Result<MatchResult, String> {
     let side_name = |power: &str| -> Option<String> {
         let p = game.power(power)?;
         Some(game.files().game.sides[game.side_of(p)].name.clone())
@@ -208,11 +222,16 @@ pub fn result_of(dir: &Path) -> Result<MatchResult, String> {
         .iter()
         .map(|s| s.name.clone())
         .collect();
-    let outcome = if let Some(end) = m.log().chain().ended() {
+    let ended = entries.iter().find(|e| {
+        matches!(&e.body, Body::Organiser(o) if o.action == OrganiserAction::Draw
+            || (matches!(o.action, OrganiserAction::Forfeit | OrganiserAction::Resign)
+                && o.side.is_some()))
+    });
+    let outcome = if let Some(end) = ended.map(|e| e.seq) {
         let e = entries
             .iter()
             .find(|e| e.seq == end)
-            .ok_or_else(|| format!("{}: entry {end} is not in the log", dir.display()))?;
+            .ok_or_else(|| format!("{}: entry {end} is not in the log", genesis.match_id))?;
         match &e.body {
             Body::Organiser(o) if o.action == OrganiserAction::Draw => Outcome::Drawn {
                 how: o.text.clone().unwrap_or_default(),
@@ -236,7 +255,7 @@ pub fn result_of(dir: &Path) -> Result<MatchResult, String> {
             }
             _ => Outcome::Ongoing,
         }
-    } else if let Some(side) = m.state().winner {
+    } else if let Some(side) = state.winner {
         let (entry, how) = entries
             .iter()
             .rev()
