@@ -5,6 +5,7 @@
 //! or by log entry), and an organiser's `draw` by mail, which the standings
 //! count and both verifiers accept.
 
+mod common;
 mod daemon_support;
 
 use daemon_support::{Env, TURN_ORDER, burst_orders, mail, orders_to, text};
@@ -93,7 +94,53 @@ fn standings_list_and_history_by_mail_and_a_draw_by_mail() {
         "name: Autumn League\norganisers: [Olga]\nmatches: [lg-1, lg-2]\n",
     )
     .unwrap();
+    // lg-1's log recorded no rules version, as logs from before versions
+    // were: its organiser upgrades it by mail before play.
+    let log = env.log("lg-1");
+    let data = common::rechain(&std::fs::read(&log).unwrap(), |e| {
+        if let adjutant::log::Body::Genesis(g) = &mut e.body {
+            g.rules_version = None;
+        }
+    });
+    std::fs::write(&log, data).unwrap();
     env.run_once();
+    let olga1 = olga_secret(&env, "lg-1");
+    env.drop_mail(
+        5,
+        &mail(
+            OLGA,
+            &orders_to("lg-1"),
+            "olga-5@league.test",
+            "organiser",
+            &format!("match: lg-1\norganiser: Olga\nsecret: {olga1}\naction: upgrade\n"),
+        ),
+    );
+    env.run_once();
+    let up = env
+        .entries("lg-1")
+        .into_iter()
+        .rfind(|e| e["kind"] == "organiser")
+        .expect("the upgrade's entry");
+    assert_eq!(up["body"]["action"], "upgrade");
+    assert_eq!(
+        up["body"]["to_version"],
+        adjutant::rules::version::RULES_VERSION
+    );
+    one_mail(&env, ALICE, "Organiser: upgrade (Olga)");
+    // A second one is refused in words: the match is at this version.
+    env.drop_mail(
+        6,
+        &mail(
+            OLGA,
+            &orders_to("lg-1"),
+            "olga-6@league.test",
+            "organiser",
+            &format!("match: lg-1\norganiser: Olga\nsecret: {olga1}\naction: upgrade\n"),
+        ),
+    );
+    env.run_once();
+    let r = one_mail(&env, OLGA, "Rejected");
+    assert!(r.body.contains("already, this program's"), "{}", r.body);
 
     // Germany plays both stages of round 1 in lg-1.
     let secret = env.secret("lg-1", "Germany");
@@ -141,7 +188,10 @@ fn standings_list_and_history_by_mail_and_a_draw_by_mail() {
         .expect("the draw's entry");
     assert_eq!(draw["body"]["action"], "draw");
     assert_eq!(draw["body"]["via"], "mail");
-    let done = one_mail(&env, OLGA, "Organiser: done");
+    let done = mails(&env, OLGA, "Organiser: done")
+        .into_iter()
+        .find(|m| m.body.contains("draw"))
+        .expect("the draw's reply");
     assert!(
         done.body.contains("adjudicated the match a draw"),
         "{}",
