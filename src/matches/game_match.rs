@@ -984,6 +984,14 @@ pub(crate) fn replay_entries(
                 state = resumed.take().expect("recalled once");
                 last_adjudication = Some(entry.hash);
             }
+            // The version still follows the upgrades of the skipped part
+            // (their digests were checked when the position was).
+            if let Body::Organiser(o) = &entry.body
+                && o.action == crate::log::OrganiserAction::Upgrade
+                && let Some(to) = o.to_version
+            {
+                version = to;
+            }
             continue;
         }
         match &entry.body {
