@@ -17,7 +17,7 @@ use crate::matches::PlayersFile;
 use crate::matches::deadlines::format_due;
 use crate::matches::history::{game_of, read_log, state_at};
 use crate::matches::league::{LeagueFile, Outcome, result_from, standings, standings_text};
-use crate::matches::organise::{paused_index, stage_clock_start};
+use crate::matches::organise::{paused_index, positions, stage_clock_start};
 use crate::matches::players::address_key;
 use crate::matches::stage_of;
 use crate::report::turn::report_entries;
@@ -192,7 +192,8 @@ fn stage_due(entries: &[Entry], power: &str, round: u32, stage: u8) -> Option<Da
 
 /// The adjudication entries whose reports `command: history` asks for:
 /// `entry: N` (one played stage's adjudication), or every played stage of
-/// `round: R` (only stage `S` with `stage: S`), in log order. Every problem
+/// `round: R` on the match's current line (only stage `S` with `stage: S`),
+/// in log order. Every problem
 /// in words, with what would be valid.
 pub(super) fn history_entries(entries: &[Entry], h: &HeaderLines) -> Result<Vec<u64>, String> {
     let reports = report_entries(entries);
@@ -249,8 +250,12 @@ pub(super) fn history_entries(entries: &[Entry], h: &HeaderLines) -> Result<Vec<
                 Some("2") => Some(2),
                 Some(other) => return Err(format!("stage: {other:?} is not 1 or 2")),
             };
+            // The match's current line: stages a rollback undid are asked
+            // for by their entry only.
+            let line = positions(entries);
             let found: Vec<u64> = entries
                 .iter()
+                .filter(|e| line.contains(&e.seq))
                 .filter(|e| match &e.body {
                     Body::Adjudication(a) => {
                         a.stage != 0
