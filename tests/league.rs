@@ -32,10 +32,16 @@ fn players(id: &str) -> String {
 }
 
 fn league_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("league-three");
+    league_of("league-three", &["l-1", "l-2", "l-3"])
+}
+
+/// A league directory `name` with new matches `ids`; l-1's Axis resigns and
+/// l-2's Allies forfeit.
+fn league_of(name: &str, ids: &[&str]) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("matches")).unwrap();
-    for id in ["l-1", "l-2", "l-3"] {
+    for id in ids.iter().copied() {
         let file = dir.join(format!("{id}.players.yaml"));
         std::fs::write(&file, players(id)).unwrap();
         let m = dir.join("matches").join(id);
@@ -60,16 +66,18 @@ fn league_dir() -> PathBuf {
         "--side",
         "Axis",
     ]);
-    adjutant(&[
-        "organise",
-        "--match",
-        &m("l-2"),
-        "--as",
-        "Olga",
-        "forfeit",
-        "--side",
-        "Allies",
-    ]);
+    if ids.contains(&"l-2") {
+        adjutant(&[
+            "organise",
+            "--match",
+            &m("l-2"),
+            "--as",
+            "Olga",
+            "forfeit",
+            "--side",
+            "Allies",
+        ]);
+    }
     std::fs::write(
         dir.join("league.yaml"),
         "name: Autumn League\norganisers: [Olga]\nmatches: [l-1, l-2, l-3]\n",
@@ -130,8 +138,8 @@ fn the_standings_of_a_league_of_three_matches() {
     assert!(text.contains("l-3 (aae): being played"), "{text}");
     assert!(
         text.contains(&format!(
-            "{:<20} {:>4} {:>4} {:>4} {:>7.1} {:>7.0}",
-            "Alice", 1, 1, 1, 1.0, alice
+            "{:<20} {:>4} {:>4} {:>5} {:>4} {:>7.1} {:>7.0}",
+            "Alice", 1, 1, 0, 1, 1.0, alice
         )),
         "{text}"
     );
@@ -151,4 +159,84 @@ fn a_league_file_with_a_missing_match_says_which() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("nope"), "{err}");
+}
+
+/// An adjudicated draw ends the match, scores the league's `draw` points
+/// (1/2 by default) and moves the ratings by a score of 1/2: after l-1
+/// (the Allies won), Alice at 1484 draws against the Allies' 1516.
+#[test]
+fn an_adjudicated_draw_ends_the_match_and_scores_half() {
+    let dir = league_of("league-draw", &["l-1", "l-4"]);
+    let m4 = dir.join("matches").join("l-4");
+    adjutant(&[
+        "organise",
+        "--match",
+        m4.to_str().unwrap(),
+        "--as",
+        "Olga",
+        "draw",
+        "--reason",
+        "stalemate on every front",
+    ]);
+    // The match has ended: no other action but a ruling.
+    let out = Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .args([
+            "organise",
+            "--match",
+            m4.to_str().unwrap(),
+            "--as",
+            "Olga",
+            "draw",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("only a ruling can follow"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Both verifiers accept the entry.
+    let log = m4.join("log.jsonl");
+    adjutant(&["verify", log.to_str().unwrap()]);
+    let py = Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py"))
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(
+        py.status.success(),
+        "{}",
+        String::from_utf8_lossy(&py.stdout)
+    );
+
+    let league = LeagueFile {
+        name: "Draws".into(),
+        organisers: vec!["Olga".into()],
+        scoring: Default::default(),
+        matches: vec!["l-1".into(), "l-4".into()],
+    };
+    let (rows, results) = standings(&league, &dir.join("matches")).unwrap();
+    assert!(
+        matches!(&results[1].outcome, Outcome::Drawn { how, .. } if how == "stalemate on every front"),
+        "{:?}",
+        results[1].outcome
+    );
+    let row = |name: &str| rows.iter().find(|r| r.player == name).unwrap().clone();
+    let alice = row("Alice");
+    assert_eq!(
+        (alice.wins, alice.losses, alice.draws, alice.current),
+        (0, 1, 1, 0)
+    );
+    assert_eq!(alice.points, 0.5);
+    assert_eq!(row("Boris").points, 1.5);
+    let expected = 1.0 / (1.0 + 10f64.powf(32.0 / 400.0));
+    assert!((alice.rating - (1484.0 + 32.0 * (0.5 - expected))).abs() < 1e-9);
+    assert!((row("Clem").rating - (1516.0 - 32.0 * (0.5 - expected))).abs() < 1e-9);
+    let text = adjutant::matches::league::standings_text(&league, &rows, &results);
+    assert!(
+        text.contains(
+            "l-4 (aae): drawn (adjudicated by the organisers: stalemate on every front; log entry"
+        ),
+        "{text}"
+    );
 }

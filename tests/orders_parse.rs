@@ -227,6 +227,25 @@ fn the_sketch_standing_orders_and_command_parse() {
     assert_eq!(m.canonical, "{}\n");
 }
 
+/// `stage:` and `entry:` say which earlier report `command: history` asks
+/// for; with anything else they are an error, never silently ignored.
+#[test]
+fn history_reads_its_stage_and_entry_and_nothing_else_does() {
+    let m = ok("secret: x\ncommand: history\nround: 2\nstage: 1\n");
+    assert_eq!(m.header.command.as_deref(), Some("history"));
+    assert_eq!((m.header.round, m.header.stage), (Some(2), Some(1)));
+    let m = ok("secret: x\ncommand: history\nentry: 57\n");
+    assert_eq!(m.header.entry, Some(57));
+    let e = errors("secret: x\ncommand: history\nstage: 3\n");
+    assert!(e[0].reason.contains("the stage is 1 or 2"), "{e:?}");
+    let e = errors("secret: x\npurchase: 1 infantry\nstage: 1\n");
+    assert!(
+        e[0].reason
+            .contains("stage: and entry: go only with command: history"),
+        "{e:?}"
+    );
+}
+
 #[test]
 fn unit_lists_accept_plurals_aliases_and_bare_names() {
     let m = ok("purchase: 2 fighters, transport, 3 inf, 1 tank, 2 AA guns, 2 subs\n");

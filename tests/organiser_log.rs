@@ -271,6 +271,64 @@ fn a_rewritten_organiser_history_is_refused_by_both_verifiers() {
     write_rechained(&path("after-end"), &e);
     both_refuse(&path("after-end"), e.len() as u64, "after the match ended");
 
+    // An upgrade that does not start from the match's version (1, which
+    // its genesis records), and one that goes back.
+    for (name, from, to, why) in [
+        (
+            "upgrade-from",
+            None,
+            2,
+            "an upgrade from rules version none recorded, but the match is at 1",
+        ),
+        (
+            "upgrade-back",
+            Some(1),
+            1,
+            "an upgrade to rules version 1: it must be 2 or later",
+        ),
+    ] {
+        let mut e = entries.clone();
+        let mut up = e[pause].clone();
+        if let Body::Organiser(o) = &mut up.body {
+            o.action = adjutant::log::OrganiserAction::Upgrade;
+            o.text = None;
+            o.from_version = from;
+            o.to_version = Some(to);
+            o.from_state = Some(Digest32::sha256(b"a"));
+            o.to_state = Some(Digest32::sha256(b"b"));
+        }
+        e.insert(pause, up);
+        write_rechained(&path(name), &e);
+        both_refuse(&path(name), pause as u64 + 1, why);
+    }
+
+    // A draw while orders wait for their adjudication.
+    let mut e = entries.clone();
+    let canonical = "purchase: 1 infantry\n".to_owned();
+    let order = Entry {
+        body: Body::Order(OrderEntry {
+            turn: 1,
+            power: "Germany".into(),
+            digest: OrderDigest::of_orders("olog", 1, "Germany", &canonical),
+            canonical,
+            message_id: None,
+            mail_sha256: None,
+        }),
+        ..e[pause].clone()
+    };
+    let mut draw = e[pause].clone();
+    if let Body::Organiser(o) = &mut draw.body {
+        o.action = adjutant::log::OrganiserAction::Draw;
+    }
+    e.insert(pause, draw);
+    e.insert(pause, order);
+    write_rechained(&path("draw-pending"), &e);
+    both_refuse(
+        &path("draw-pending"),
+        pause as u64 + 2,
+        "the match ends while the orders of entry",
+    );
+
     // Another action after the end (only a ruling may follow).
     let mut e = entries.clone();
     let time = e.last().unwrap().time.clone();

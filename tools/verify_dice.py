@@ -450,6 +450,7 @@ class Verifier:
         self.ended = None        # the entry that ended the match
         self.out = []            # powers that forfeited or resigned
         self.positions = []      # adjudication entries of the current line (rollback targets)
+        self.version = None      # the rules version the match is at (genesis, then upgrades)
         # turn state (log.md kinds table)
         self.turn = 0            # number of the last opened turn (0: none yet)
         self.commit = None       # C_T of the open turn
@@ -550,6 +551,9 @@ class Verifier:
         if "rules_version" in body and (not _is_int(body["rules_version"])
                                         or body["rules_version"] < 1):
             raise _Bad("rules_version is not a positive whole number")
+        # log.md "Rules version": the version the match is at (None: none
+        # recorded, replayed as 1), moved on by each organiser's upgrade.
+        self.version = body.get("rules_version")
         if "beacon" in body:
             b = body["beacon"]
             _check_keys(b, ["name", "chain_hash", "public_key", "genesis_time", "period", "scheme"],
@@ -792,10 +796,13 @@ class Verifier:
                   "absent": (["power", "from", "until", "absence"], []),
                   "forfeit": ([], ["power", "side"]), "resign": ([], ["power", "side"]),
                   "ruling": (["entry"], []),
-                  "rollback": (["entry"], ["turn", "secret"])}
+                  "rollback": (["entry"], ["turn", "secret"]),
+                  "draw": ([], []),
+                  "upgrade": (["to_version", "from_state", "to_state"], ["from_version"])}
         _check_keys(body, ["organiser", "via", "action"],
                     ["power", "side", "name", "due", "from", "until", "absence", "entry",
-                     "turn", "secret", "text", "mail_sha256"])
+                     "turn", "secret", "from_version", "to_version", "from_state", "to_state",
+                     "text", "mail_sha256"])
         _check_string(body["organiser"], "organiser")
         if not body["organiser"].strip():
             raise _Bad("an organiser entry must name its organiser")
@@ -814,7 +821,7 @@ class Verifier:
                        % (action, self.ended))
         required, optional = fields[action]
         for f in ("power", "side", "name", "due", "from", "until", "absence", "entry", "turn",
-                  "secret"):
+                  "secret", "from_version", "to_version", "from_state", "to_state"):
             if f in body and f not in required and f not in optional:
                 raise _Bad("an organiser's %s takes no %s" % (action, f))
             if f not in body and f in required:
@@ -860,6 +867,35 @@ class Verifier:
                                "adjudication" % self.pending[0])
                 self.ended = seq
                 self.paused = None
+        elif action == "upgrade":
+            # log.md "Rules version": from the version the match is at to a
+            # later one; the two digests are the engine's to check.
+            for f in ("from_version", "to_version"):
+                if f in body and (not _is_int(body[f]) or body[f] < 1):
+                    raise _Bad("%s is not a positive whole number" % f)
+            for f in ("from_state", "to_state"):
+                if not is_hex64(body[f]):
+                    raise _Bad("%s is not 64 lowercase hex digits" % f)
+            if body.get("from_version") != self.version:
+                raise _Bad("an upgrade from rules version %s, but the match is at %s"
+                           % (body.get("from_version", "none recorded"),
+                              "none recorded (replayed as 1)" if self.version is None
+                              else self.version))
+            floor = 1 if self.version is None else self.version + 1
+            if body["to_version"] < floor:
+                raise _Bad("an upgrade to rules version %d: it must be %d or later"
+                           % (body["to_version"], floor))
+            if self.paired() and self.pending is not None:
+                raise _Bad("an upgrade while the orders of entry %d wait for their adjudication"
+                           % self.pending[0])
+            self.version = body["to_version"]
+        elif action == "draw":
+            # log.md: the organisers adjudicate a draw, which ends the match.
+            if self.paired() and self.pending is not None:
+                raise _Bad("the match ends while the orders of entry %d wait for their "
+                           "adjudication" % self.pending[0])
+            self.ended = seq
+            self.paused = None
         elif action == "rollback":
             e = body["entry"]
             if not _is_int(e) or (e != 1 and e not in self.positions):

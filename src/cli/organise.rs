@@ -21,7 +21,7 @@ pub struct OrganiseArgs {
     /// The organiser acting, as the players file's `organisers:` names them.
     #[arg(long = "as")]
     organiser: String,
-    /// pause, resume, extend, replace, absent, forfeit, resign or ruling.
+    /// pause, resume, extend, replace, absent, forfeit, resign, draw, ruling or rollback.
     action: String,
     /// The power concerned.
     #[arg(long)]

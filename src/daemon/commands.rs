@@ -19,26 +19,39 @@ pub enum Command {
     Odds,
     /// A new secret, mailed to the address of record.
     Rotate,
+    /// The standings of the leagues the match belongs to.
+    Standings,
+    /// The sender's matches on this server, each with its state and
+    /// deadline.
+    List,
+    /// An earlier turn report: by `round:` (and `stage:`) or `entry:`.
+    History,
 }
 
 impl Command {
     /// Every command, in the order a rejection lists them.
-    pub const ALL: [Command; 6] = [
+    pub const ALL: [Command; 9] = [
         Command::Help,
         Command::Status,
         Command::Resend,
         Command::Standing,
         Command::Odds,
         Command::Rotate,
+        Command::Standings,
+        Command::List,
+        Command::History,
     ];
 
     /// The commands the help lists, in its order (odds questions have a
     /// section of their own there).
-    pub const IN_HELP: [Command; 5] = [
+    pub const IN_HELP: [Command; 8] = [
         Command::Help,
         Command::Status,
         Command::Standing,
         Command::Resend,
+        Command::History,
+        Command::List,
+        Command::Standings,
         Command::Rotate,
     ];
 
@@ -51,6 +64,9 @@ impl Command {
             Command::Standing => "standing",
             Command::Odds => "odds",
             Command::Rotate => "rotate",
+            Command::Standings => "standings",
+            Command::List => "list",
+            Command::History => "history",
         }
     }
 
@@ -68,6 +84,11 @@ impl Command {
             Command::Standing => "your standing orders (send a standing: section to change them)",
             Command::Odds => "the odds of the battles of an odds: section",
             Command::Rotate => "a new secret, mailed to your address of record",
+            Command::Standings => "the standings of the league this match belongs to",
+            Command::List => "your matches on this server, each with its state and deadline",
+            Command::History => {
+                "an earlier turn report: add round: 2 (and stage: 1), or entry: 57 (its log entry)"
+            }
         }
     }
 

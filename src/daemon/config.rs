@@ -59,6 +59,13 @@ pub struct ConfigFile {
     /// (`docs/daemon.md`, "The match archive"). Default: none.
     #[serde(default)]
     pub archive: Option<ArchiveFile>,
+    /// The directory of league files (`docs/league.md`): every `*.yaml`
+    /// in it is a `league.yaml` whose matches are the daemon's; `command:
+    /// standings` answers from them. Default `DATA/leagues` (relative
+    /// paths are under the data directory; a missing directory holds no
+    /// league).
+    #[serde(default)]
+    pub leagues_dir: Option<PathBuf>,
 }
 
 /// `archive:`.
@@ -331,6 +338,8 @@ pub struct Config {
     /// The static match archive refreshed after each stage, if any
     /// (`archive.dir`).
     pub archive_dir: Option<PathBuf>,
+    /// The league files (`leagues_dir`, default `DATA/leagues`).
+    pub leagues_dir: PathBuf,
 }
 
 /// One thing wrong with a configuration.
@@ -451,6 +460,7 @@ impl Config {
                 None => "none".into(),
             }
         ));
+        out.push_str(&format!("leagues_dir: {}\n", path(&self.leagues_dir)));
         out
     }
 
@@ -856,6 +866,10 @@ impl ConfigFile {
             );
         }
         let archive_dir = self.archive.as_ref().map(|a| under(&a.dir));
+        let leagues_dir = self
+            .leagues_dir
+            .as_deref()
+            .map_or_else(|| data_dir.join("leagues"), under);
         // templates: every override must parse now, not at the first mail.
         let templates_dir = self.templates_dir.as_deref().map(under);
         if let Some(dir) = &templates_dir {
@@ -903,6 +917,7 @@ impl ConfigFile {
             poll_interval,
             templates_dir,
             archive_dir,
+            leagues_dir,
         })
     }
 }

@@ -46,6 +46,7 @@ mod apply;
 mod authenticate;
 mod deadlines;
 mod inbound;
+mod league;
 mod organiser;
 mod replies;
 mod welcome;

@@ -133,7 +133,8 @@ pub struct Chain {
 struct LeagueState {
     /// The entry that paused the match, while it is paused.
     paused: Option<u64>,
-    /// The entry that ended the match (a side forfeited or resigned).
+    /// The entry that ended the match (a side forfeited or resigned, or
+    /// the organisers adjudicated a draw).
     ended: Option<u64>,
     /// Powers that forfeited or resigned (and were not replaced since).
     out: Vec<String>,
@@ -141,6 +142,9 @@ struct LeagueState {
     /// drops those after the position it goes back to): the positions a
     /// rollback may go back to, with entry 1, the start.
     positions: Vec<u64>,
+    /// The rules version the match is at: its genesis's (none for a log
+    /// that recorded none), then each upgrade's.
+    version: Option<u32>,
 }
 
 impl Chain {
@@ -216,7 +220,8 @@ impl Chain {
         open.seen.get(digest).copied()
     }
 
-    /// The entry that ended the match (a side forfeited or resigned), if any.
+    /// The entry that ended the match (a side forfeited or resigned, or a
+    /// draw), if any.
     pub fn ended(&self) -> Option<u64> {
         self.league.ended
     }
@@ -224,6 +229,12 @@ impl Chain {
     /// The entry that paused the match, while it is paused.
     pub fn paused(&self) -> Option<u64> {
         self.league.paused
+    }
+
+    /// The rules version the match is at: the genesis's, or the last
+    /// upgrade's (`None` for a log that recorded none and was not upgraded).
+    pub fn rules_version(&self) -> Option<u32> {
+        self.league.version
     }
 
     /// Whether `power` forfeited or resigned (and was not replaced since).
@@ -260,6 +271,7 @@ impl Chain {
                 }
                 b.check()?;
             }
+            self.league.version = g.rules_version;
             self.genesis = Some(g.clone());
             return Ok(());
         };
@@ -738,6 +750,10 @@ fn check_organiser(
         ("entry", o.entry.is_some()),
         ("turn", o.turn.is_some()),
         ("secret", o.secret.is_some()),
+        ("from_version", o.from_version.is_some()),
+        ("to_version", o.to_version.is_some()),
+        ("from_state", o.from_state.is_some()),
+        ("to_state", o.to_state.is_some()),
     ];
     let (required, optional): (&[&str], &[&str]) = match o.action {
         A::Pause | A::Resume => (&[], &[]),
@@ -747,6 +763,8 @@ fn check_organiser(
         A::Forfeit | A::Resign => (&[], &["power", "side"]),
         A::Ruling => (&["entry"], &[]),
         A::Rollback => (&["entry"], &["turn", "secret"]),
+        A::Draw => (&[], &[]),
+        A::Upgrade => (&["to_version", "from_state", "to_state"], &["from_version"]),
     };
     for (field, present) in given {
         if present && !required.contains(&field) && !optional.contains(&field) {
@@ -834,6 +852,44 @@ fn check_organiser(
                 ));
             }
         },
+        A::Upgrade => {
+            // From the version the match is at, to a later one (a log that
+            // recorded none is replayed as version 1 and may be re-based on
+            // version 1 itself, which records it).
+            if o.from_version != league.version {
+                return Err(format!(
+                    "an upgrade from rules version {}, but the match is at {}",
+                    o.from_version
+                        .map_or("none recorded".to_owned(), |v| v.to_string()),
+                    league
+                        .version
+                        .map_or("none recorded (replayed as 1)".to_owned(), |v| v
+                            .to_string())
+                ));
+            }
+            let to = o.to_version.unwrap_or_default();
+            let floor = o.from_version.map_or(1, |v| v + 1);
+            if to < floor {
+                return Err(format!(
+                    "an upgrade to rules version {to}: it must be {floor} or later"
+                ));
+            }
+            if let Some(p) = pending {
+                return Err(format!(
+                    "an upgrade while the orders of entry {p} wait for their adjudication"
+                ));
+            }
+            next.version = Some(to);
+        }
+        A::Draw => {
+            if let Some(p) = pending {
+                return Err(format!(
+                    "the match ends while the orders of entry {p} wait for their adjudication"
+                ));
+            }
+            next.ended = Some(seq);
+            next.paused = None;
+        }
         A::Rollback => {
             let entry = o.entry.unwrap_or_default();
             if entry != 1 && !league.positions.contains(&entry) {

@@ -284,11 +284,18 @@ pub enum OrganiserAction {
     /// start); the open dice turn, if unrevealed, is revealed by `turn` and
     /// `secret`, so no die can be rolled again in secret.
     Rollback,
+    /// The organisers adjudicate the match a draw: it ends, no side winning.
+    Draw,
+    /// The match is re-based on a later rules version: from here on it is
+    /// replayed by `to_version`'s rules; the position's digest under the
+    /// version before (`from_state`) and the new one (`to_state`) are
+    /// recorded, so both engines can check the position carried across.
+    Upgrade,
 }
 
 impl OrganiserAction {
     /// Every action, in the order the documents list them.
-    pub const ALL: [OrganiserAction; 9] = [
+    pub const ALL: [OrganiserAction; 11] = [
         OrganiserAction::Pause,
         OrganiserAction::Resume,
         OrganiserAction::Extend,
@@ -298,6 +305,8 @@ impl OrganiserAction {
         OrganiserAction::Resign,
         OrganiserAction::Ruling,
         OrganiserAction::Rollback,
+        OrganiserAction::Draw,
+        OrganiserAction::Upgrade,
     ];
 
     /// The word written in the log (and by an organiser).
@@ -312,6 +321,8 @@ impl OrganiserAction {
             OrganiserAction::Resign => "resign",
             OrganiserAction::Ruling => "ruling",
             OrganiserAction::Rollback => "rollback",
+            OrganiserAction::Draw => "draw",
+            OrganiserAction::Upgrade => "upgrade",
         }
     }
 
@@ -367,6 +378,21 @@ pub struct Organiser {
     /// A rollback's reveal: that turn's secret `s_T`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<Digest32>,
+    /// An upgrade: the rules version the match was at (absent for a log
+    /// that recorded none, replayed as version 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_version: Option<u32>,
+    /// An upgrade: the rules version the match is at from now on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_version: Option<u32>,
+    /// An upgrade: SHA-256 of the position's canonical text under
+    /// `from_version`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_state: Option<Digest32>,
+    /// An upgrade: SHA-256 of the same position's canonical text under
+    /// `to_version`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_state: Option<Digest32>,
     /// A ruling's text, or the reason given for any other action.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,

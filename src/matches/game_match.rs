@@ -424,7 +424,16 @@ impl Match {
         let power_name = game.powers()[power_id].name.clone();
         if let Some(end) = self.log.chain().ended() {
             return Ok(Err(vec![general(format!(
-                "the match ended at log entry {end} (a side forfeited or resigned); it takes no more orders"
+                "the match ended at log entry {end} (a side forfeited or resigned, or the organisers adjudicated a draw); it takes no more orders"
+            ))]));
+        }
+        // A match of an older rules version that this program still
+        // replays is played on only once an organiser upgrades it.
+        let version = crate::rules::version::of_log(self.log.chain().rules_version());
+        if version != crate::rules::version::RULES_VERSION {
+            return Ok(Err(vec![general(format!(
+                "the match is at rules version {version}; this program plays version {}: an organiser's upgrade re-bases the match on it first",
+                crate::rules::version::RULES_VERSION
             ))]));
         }
         let message = match parse_message(game, yaml) {
@@ -787,6 +796,21 @@ pub fn state_digest(game: &GameDef, state: &GameState) -> Digest32 {
     Digest32::sha256(state_text::encode(game, state).as_bytes())
 }
 
+/// The position's digest as rules version `version` writes it: the
+/// canonical text of every version this engine replays
+/// ([`crate::rules::version`]). Version 1's text is today's; a version that
+/// changes the text keeps the older encoders here.
+pub fn state_digest_as(
+    version: u32,
+    game: &GameDef,
+    state: &GameState,
+) -> Result<Digest32, String> {
+    match crate::rules::version::cannot_replay(version) {
+        Some(why) => Err(why),
+        None => Ok(state_digest(game, state)),
+    }
+}
+
 /// Loads the match's copy of its game and checks it against the genesis
 /// entry's `game_hash`.
 pub(crate) fn match_game(dir: &Path, genesis: &Genesis) -> Result<GameDef, MatchError> {
@@ -923,6 +947,12 @@ pub(crate) fn replay_entries(
         positions.push((1, GameState::initial(game)));
     }
     let mut state = GameState::initial(game);
+    // The rules version the entries are replayed by: the genesis's, then
+    // each upgrade's (docs/log.md, "Rules version").
+    let mut version = match entries.first().map(|e| &e.body) {
+        Some(Body::Genesis(g)) => crate::rules::version::of_log(g.rules_version),
+        _ => crate::rules::version::RULES_VERSION,
+    };
     let mut chain = crate::log::Chain::new();
     let mut pending: Option<Pending> = None;
     let mut matched = 0usize;
@@ -953,6 +983,14 @@ pub(crate) fn replay_entries(
             if i == k {
                 state = resumed.take().expect("recalled once");
                 last_adjudication = Some(entry.hash);
+            }
+            // The version still follows the upgrades of the skipped part
+            // (their digests were checked when the position was).
+            if let Body::Organiser(o) = &entry.body
+                && o.action == crate::log::OrganiserAction::Upgrade
+                && let Some(to) = o.to_version
+            {
+                version = to;
             }
             continue;
         }
@@ -1040,7 +1078,7 @@ pub(crate) fn replay_entries(
                         events.get(differ).map_or("nothing", |e| e.as_str()),
                     )));
                 }
-                if state_digest(game, &next) != a.state {
+                if state_digest_as(version, game, &next).map_err(fail)? != a.state {
                     return Err(fail(
                         "the orders before it give a different state than recorded".into(),
                     ));
@@ -1051,6 +1089,23 @@ pub(crate) fn replay_entries(
                 if rollbacks {
                     positions.push((seq, state.clone()));
                 }
+            }
+            Body::Organiser(o) if o.action == crate::log::OrganiserAction::Upgrade => {
+                let from = crate::rules::version::of_log(o.from_version);
+                let to = o.to_version.unwrap_or_default();
+                let before = state_digest_as(from, game, &state).map_err(&fail)?;
+                if o.from_state != Some(before) {
+                    return Err(fail(format!(
+                        "the upgrade's from_state is not the position's digest under rules version {from} ({before})"
+                    )));
+                }
+                let after = state_digest_as(to, game, &state).map_err(&fail)?;
+                if o.to_state != Some(after) {
+                    return Err(fail(format!(
+                        "the upgrade's to_state is not the position's digest under rules version {to} ({after})"
+                    )));
+                }
+                version = to;
             }
             Body::Organiser(o) if o.action == crate::log::OrganiserAction::Rollback => {
                 if let Some(p) = &pending {

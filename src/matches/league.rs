@@ -5,11 +5,12 @@
 //! recompute them.
 //!
 //! A match ends in a victory (the engine's, `state.winner`, with the
-//! reason its `Victory` event gave) or when a side forfeits or resigns (an
-//! organiser entry, `docs/daemon.md`); the other side of a two-sided game
-//! then wins. The rating is Elo (`docs/league.md`): each finished match, in
-//! the order the matches ended, moves each player by `k * (score -
-//! expected)`, where a side's rating is the mean of its players' and the
+//! reason its `Victory` event gave), when a side forfeits or resigns (an
+//! organiser entry, `docs/daemon.md`; the other side of a two-sided game
+//! then wins), or in a draw the organisers adjudicate. The rating is Elo
+//! (`docs/league.md`): each finished match, in the order the matches ended,
+//! moves each player by `k * (score - expected)` (score 1, 0, or 1/2 for a
+//! draw), where a side's rating is the mean of its players' and the
 //! expected score is `1 / (1 + 10^((other - own) / 400))`.
 
 use std::collections::BTreeMap;
@@ -19,7 +20,8 @@ use serde::Deserialize;
 
 use crate::log::{Body, OrganiserAction};
 
-use super::Match;
+use super::MatchError;
+use super::history::{game_of, read_log, state_at};
 
 /// `league.yaml`.
 #[derive(Debug, Clone, Deserialize)]
@@ -45,6 +47,8 @@ pub struct Scoring {
     pub win: f64,
     /// Points for a loss.
     pub loss: f64,
+    /// Points for a draw.
+    pub draw: f64,
     /// Elo: a new player's rating.
     pub initial_rating: f64,
     /// Elo: the most one match moves a rating.
@@ -56,6 +60,7 @@ impl Default for Scoring {
         Scoring {
             win: 1.0,
             loss: 0.0,
+            draw: 0.5,
             initial_rating: 1500.0,
             k: 32.0,
         }
@@ -76,6 +81,37 @@ pub enum Outcome {
         /// The deciding entry.
         entry: u64,
     },
+    /// The organisers adjudicated a draw.
+    Drawn {
+        /// Why, as the organiser gave it (or empty).
+        how: String,
+        /// The deciding entry.
+        entry: u64,
+    },
+}
+
+impl Outcome {
+    /// The entry that ended the match, if it ended.
+    pub fn entry(&self) -> Option<u64> {
+        match self {
+            Outcome::Ongoing => None,
+            Outcome::Won { entry, .. } | Outcome::Drawn { entry, .. } => Some(*entry),
+        }
+    }
+
+    /// The result in words: `Allies won (the Axis resigned; log entry 5)`.
+    pub fn words(&self) -> String {
+        match self {
+            Outcome::Ongoing => "being played".to_owned(),
+            Outcome::Won { side, how, entry } => format!("{side} won ({how}; log entry {entry})"),
+            Outcome::Drawn { how, entry } if how.is_empty() => {
+                format!("drawn (adjudicated by the organisers; log entry {entry})")
+            }
+            Outcome::Drawn { how, entry } => {
+                format!("drawn (adjudicated by the organisers: {how}; log entry {entry})")
+            }
+        }
+    }
 }
 
 /// One match of the league as its log tells it.
@@ -114,6 +150,8 @@ pub struct Row {
     pub wins: u32,
     /// Finished matches lost.
     pub losses: u32,
+    /// Finished matches drawn.
+    pub draws: u32,
     /// Matches still being played.
     pub current: u32,
     /// Points by the league's scoring.
@@ -124,16 +162,29 @@ pub struct Row {
     pub on_time: f64,
 }
 
-/// What a match's log says about it.
+/// What a match's log says about it. The log is read, not opened for
+/// writing, so a match the caller holds open (the daemon answering a
+/// message of it) can be read too.
 pub fn result_of(dir: &Path) -> Result<MatchResult, String> {
-    let m = Match::open(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let game = m.game();
-    let genesis = m
-        .log()
-        .chain()
-        .genesis()
-        .ok_or_else(|| format!("{}: the log has no genesis", dir.display()))?;
-    let entries = m.log().entries();
+    let fail = |e: MatchError| format!("{}: {e}", dir.display());
+    let entries = read_log(dir).map_err(fail)?;
+    let genesis = match entries.first().map(|e| &e.body) {
+        Some(Body::Genesis(g)) => g.clone(),
+        _ => return Err(format!("{}: the log has no genesis", dir.display())),
+    };
+    let game = game_of(dir, &genesis).map_err(fail)?;
+    let state = state_at(&game, &entries, u64::MAX).map_err(fail)?;
+    result_from(&game, &genesis, &entries, &state)
+}
+
+/// What a match's log says about it, from its game, genesis, entries and
+/// the state they replay to.
+pub fn result_from(
+    game: &crate::rules::GameDef,
+    genesis: &crate::log::Genesis,
+    entries: &[crate::log::Entry],
+    state: &crate::rules::state::GameState,
+) -> Result<MatchResult, String> {
     let side_name = |power: &str| -> Option<String> {
         let p = game.power(power)?;
         Some(game.files().game.sides[game.side_of(p)].name.clone())
@@ -171,12 +222,21 @@ pub fn result_of(dir: &Path) -> Result<MatchResult, String> {
         .iter()
         .map(|s| s.name.clone())
         .collect();
-    let outcome = if let Some(end) = m.log().chain().ended() {
+    let ended = entries.iter().find(|e| {
+        matches!(&e.body, Body::Organiser(o) if o.action == OrganiserAction::Draw
+            || (matches!(o.action, OrganiserAction::Forfeit | OrganiserAction::Resign)
+                && o.side.is_some()))
+    });
+    let outcome = if let Some(end) = ended.map(|e| e.seq) {
         let e = entries
             .iter()
             .find(|e| e.seq == end)
-            .ok_or_else(|| format!("{}: entry {end} is not in the log", dir.display()))?;
+            .ok_or_else(|| format!("{}: entry {end} is not in the log", genesis.match_id))?;
         match &e.body {
+            Body::Organiser(o) if o.action == OrganiserAction::Draw => Outcome::Drawn {
+                how: o.text.clone().unwrap_or_default(),
+                entry: end,
+            },
             Body::Organiser(o) => {
                 let loser = o.side.clone().unwrap_or_default();
                 let verb = if o.action == OrganiserAction::Resign {
@@ -195,7 +255,7 @@ pub fn result_of(dir: &Path) -> Result<MatchResult, String> {
             }
             _ => Outcome::Ongoing,
         }
-    } else if let Some(side) = m.state().winner {
+    } else if let Some(side) = state.winner {
         let (entry, how) = entries
             .iter()
             .rev()
@@ -243,6 +303,7 @@ pub fn standings(
                 player: p.name.clone(),
                 wins: 0,
                 losses: 0,
+                draws: 0,
                 current: 0,
                 points: 0.0,
                 rating: s.initial_rating,
@@ -258,6 +319,10 @@ pub fn standings(
                     row.losses += 1;
                     row.points += s.loss;
                 }
+                Outcome::Drawn { .. } => {
+                    row.draws += 1;
+                    row.points += s.draw;
+                }
             }
             let t = stages.entry(p.name.clone()).or_default();
             t.0 += p.stages;
@@ -267,33 +332,37 @@ pub fn standings(
     // Elo, in the order the matches ended.
     let mut finished: Vec<&MatchResult> = results
         .iter()
-        .filter(|r| matches!(r.outcome, Outcome::Won { .. }))
+        .filter(|r| r.outcome.entry().is_some())
         .collect();
-    finished.sort_by_key(|r| match r.outcome {
-        Outcome::Won { entry, .. } => entry,
-        Outcome::Ongoing => 0,
-    });
+    finished.sort_by_key(|r| r.outcome.entry());
     for r in finished {
-        let Outcome::Won { side: winner, .. } = &r.outcome else {
-            continue;
+        // The first side is the one scored: the winners, or in a draw the
+        // side of the first player (a draw scores 1/2 either way).
+        let (first, score) = match &r.outcome {
+            Outcome::Won { side, .. } => (side.clone(), 1.0),
+            Outcome::Drawn { .. } => match r.players.first() {
+                Some(p) => (p.side.clone(), 0.5),
+                None => continue,
+            },
+            Outcome::Ongoing => continue,
         };
         let mean = |own: bool| -> f64 {
             let ratings: Vec<f64> = r
                 .players
                 .iter()
-                .filter(|p| (p.side == *winner) == own)
+                .filter(|p| (p.side == first) == own)
                 .map(|p| rows[&p.name].rating)
                 .collect();
             ratings.iter().sum::<f64>() / ratings.len().max(1) as f64
         };
-        let (won, lost) = (mean(true), mean(false));
-        let expected_win = 1.0 / (1.0 + 10f64.powf((lost - won) / 400.0));
+        let (own, other) = (mean(true), mean(false));
+        let expected = 1.0 / (1.0 + 10f64.powf((other - own) / 400.0));
         for p in &r.players {
             let row = rows.get_mut(&p.name).expect("every player has a row");
-            row.rating += if p.side == *winner {
-                s.k * (1.0 - expected_win)
+            row.rating += if p.side == first {
+                s.k * (score - expected)
             } else {
-                s.k * (0.0 - (1.0 - expected_win))
+                s.k * ((1.0 - score) - (1.0 - expected))
             };
         }
     }
@@ -317,15 +386,16 @@ pub fn standings(
 pub fn standings_text(league: &LeagueFile, rows: &[Row], results: &[MatchResult]) -> String {
     let mut out = format!("Standings of {}\n\n", league.name);
     out.push_str(&format!(
-        "{:<20} {:>4} {:>4} {:>4} {:>7} {:>7} {:>8}\n",
-        "player", "won", "lost", "now", "points", "rating", "on time"
+        "{:<20} {:>4} {:>4} {:>5} {:>4} {:>7} {:>7} {:>8}\n",
+        "player", "won", "lost", "drawn", "now", "points", "rating", "on time"
     ));
     for r in rows {
         out.push_str(&format!(
-            "{:<20} {:>4} {:>4} {:>4} {:>7.1} {:>7.0} {:>7.0}%\n",
+            "{:<20} {:>4} {:>4} {:>5} {:>4} {:>7.1} {:>7.0} {:>7.0}%\n",
             r.player,
             r.wins,
             r.losses,
+            r.draws,
             r.current,
             r.points,
             r.rating,
@@ -334,11 +404,7 @@ pub fn standings_text(league: &LeagueFile, rows: &[Row], results: &[MatchResult]
     }
     out.push_str("\nMatches\n");
     for m in results {
-        let how = match &m.outcome {
-            Outcome::Ongoing => "being played".to_owned(),
-            Outcome::Won { side, how, entry } => format!("{side} won ({how}; log entry {entry})"),
-        };
-        out.push_str(&format!("{} ({}): {how}\n", m.id, m.game));
+        out.push_str(&format!("{} ({}): {}\n", m.id, m.game, m.outcome.words()));
     }
     out
 }

@@ -294,7 +294,8 @@ pub fn paused_index(entries: &[Entry]) -> Option<usize> {
         matches!(&e.body, Body::Organiser(o) if matches!(o.action,
             OrganiserAction::Pause | OrganiserAction::Resume)
             || (matches!(o.action, OrganiserAction::Forfeit | OrganiserAction::Resign)
-                && o.side.is_some()))
+                && o.side.is_some())
+            || o.action == OrganiserAction::Draw)
     })?;
     matches!(&entries[i].body, Body::Organiser(o) if o.action == OrganiserAction::Pause)
         .then_some(i)
@@ -433,6 +434,7 @@ fn keys_of(action: OrganiserAction) -> &'static [&'static str] {
         A::Forfeit | A::Resign => &["power", "side", "reason"],
         A::Ruling => &["entry", "text"],
         A::Rollback => &["entry", "reason"],
+        A::Draw | A::Upgrade => &["reason"],
     }
 }
 
@@ -521,6 +523,10 @@ pub fn plan(m: &Match, req: &Request, now: DateTime<Utc>) -> Result<Plan, Vec<St
         entry: None,
         turn: None,
         secret: None,
+        from_version: None,
+        to_version: None,
+        from_state: None,
+        to_state: None,
         text: if action == A::Ruling {
             req.text.clone()
         } else {
@@ -752,6 +758,52 @@ pub fn plan(m: &Match, req: &Request, now: DateTime<Utc>) -> Result<Plan, Vec<St
                         recent.join(", ")
                     ));
                 }
+            }
+        }
+        A::Upgrade => {
+            use crate::rules::version::{RULES_VERSION, cannot_replay, of_log};
+            let recorded = m.log().chain().rules_version();
+            let from = of_log(recorded);
+            if recorded == Some(RULES_VERSION) {
+                errors.push(format!(
+                    "the match is at rules version {RULES_VERSION} already, this program's: there is nothing to upgrade to"
+                ));
+            } else if from > RULES_VERSION {
+                errors.push(format!(
+                    "the match is at rules version {from}, later than this program's {RULES_VERSION}: run a program that plays it"
+                ));
+            } else if let Some(why) = cannot_replay(from) {
+                errors.push(format!(
+                    "the match's position cannot be carried across: {why}"
+                ));
+            } else if m.log().chain().unadjudicated_time_ms().is_some() {
+                errors.push(
+                    "orders wait for their adjudication; try again once they are played".into(),
+                );
+            } else {
+                let digest = |v| super::game_match::state_digest_as(v, game, m.state());
+                match (digest(from), digest(RULES_VERSION)) {
+                    (Ok(before), Ok(after)) => {
+                        body.from_version = recorded;
+                        body.to_version = Some(RULES_VERSION);
+                        body.from_state = Some(before);
+                        body.to_state = Some(after);
+                    }
+                    (Err(e), _) | (_, Err(e)) => errors.push(e),
+                }
+            }
+        }
+        A::Draw => {
+            if let Some(side) = m.state().winner {
+                errors.push(format!(
+                    "the game is won already: the {} won it; a draw can only end a match still being played",
+                    game.files().game.sides[side].name
+                ));
+            }
+            if m.log().chain().unadjudicated_time_ms().is_some() {
+                errors.push(
+                    "orders wait for their adjudication; try again once they are played".into(),
+                );
             }
         }
         A::Ruling => {
@@ -1029,6 +1081,18 @@ pub fn describe(o: &Organiser) -> String {
                 None =>
                     "a stage 1 played again gets a new dice turn with a new commitment.".to_owned(),
             }
+        ),
+        A::Draw => format!(
+            "{who} (organiser) adjudicated the match a draw: the match has ended, no side winning, and takes no more orders."
+        ),
+        A::Upgrade => format!(
+            "{who} (organiser) upgraded the match from rules version {} to rules version {}: from now on it is played and replayed by version {}'s rules. The position is carried across as it stands (its digest under the old version {}, under the new {}).",
+            o.from_version
+                .map_or("1 (none recorded)".to_owned(), |v| v.to_string()),
+            o.to_version.unwrap_or_default(),
+            o.to_version.unwrap_or_default(),
+            o.from_state.map(|d| d.to_hex()).unwrap_or_default(),
+            o.to_state.map(|d| d.to_hex()).unwrap_or_default(),
         ),
         A::Ruling => format!(
             "{who} (organiser) made a ruling on log entry {}:\n\n{}",

@@ -55,6 +55,17 @@ impl Daemon {
                     "\"{cmd}\" is not a command; the commands are {}",
                     Command::words()
                 )]
+            } else if known == Some(Command::History) {
+                // Which reports: checked now, so a wrong one is rejected
+                // with what would be valid.
+                super::league::history_entries(m.log().entries(), &header)
+                    .err()
+                    .into_iter()
+                    .collect()
+            } else if header.stage.is_some() || header.entry.is_some() {
+                vec![format!(
+                    "stage: and entry: go only with command: history; command: {cmd} takes neither"
+                )]
             } else {
                 Vec::new()
             };

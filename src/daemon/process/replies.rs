@@ -246,6 +246,52 @@ impl Daemon {
                     anyhow::bail!("entry {seq}: unknown command {cmd:?}");
                 };
                 let (to, body) = match command {
+                    Command::History => {
+                        let text = mail.orders.as_ref().map(|o| o.text.as_str()).unwrap_or("");
+                        let header = crate::rules::orders::header::scan_header(text);
+                        let wanted = super::league::history_entries(ledger.entries(), &header)
+                            .map_err(anyhow::Error::msg)?;
+                        let zone = roster
+                            .report_recipients()
+                            .into_iter()
+                            .find(|(x, _)| address_key(x) == sender)
+                            .and_then(|(_, z)| z);
+                        // One mail per report, each under its own key.
+                        for a in wanted {
+                            let key = format!("{id}/{seq}/history/{sender}/{a}");
+                            let turn = text::turn_report_of(m, a)?;
+                            let out = self.outgoing(
+                                id,
+                                from,
+                                Kind::Reply,
+                                Some(format_subject_tag(id, Some(turn.round), Some(&turn.power))),
+                                format!(
+                                    "History: {} {} of round {} (log entry {a})",
+                                    turn.power, turn.stages, turn.round
+                                ),
+                                text::report_text(&self.templates, &turn, zone),
+                                thread.clone(),
+                                &key,
+                                Some(head),
+                            );
+                            self.enqueue(&key, &out)?;
+                        }
+                        return Ok(());
+                    }
+                    Command::Standings => (
+                        from.to_owned(),
+                        text::answer_text(
+                            &self.templates,
+                            &format!("Standings: {id}"),
+                            &self.standings_answer(id, dir),
+                        )
+                        .into(),
+                    ),
+                    Command::List => (
+                        from.to_owned(),
+                        text::answer_text(&self.templates, "Your matches", &self.list_answer(from))
+                            .into(),
+                    ),
                     Command::Help => {
                         let orders_address = self.ours.for_match(id);
                         let reader = m.game().power(&power).unwrap_or(0);

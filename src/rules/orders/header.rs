@@ -22,6 +22,12 @@ pub struct HeaderLines {
     pub secret: Option<String>,
     /// `command:`, lowercased (not checked against any list of commands).
     pub command: Option<String>,
+    /// `round:` as written.
+    pub round: Option<String>,
+    /// `stage:` as written (read by `command: history`).
+    pub stage: Option<String>,
+    /// `entry:` as written (read by `command: history`).
+    pub entry: Option<String>,
     /// Some other top-level key than the header's, `standing:` and `odds:`:
     /// the message holds orders.
     pub has_orders: bool,
@@ -53,6 +59,9 @@ pub fn scan_header(text: &str) -> HeaderLines {
             Some("power") => h.power = Some(value),
             Some("secret") => h.secret = Some(value),
             Some("command") => h.command = Some(value.to_lowercase()),
+            Some("round") => h.round = Some(value),
+            Some("stage") => h.stage = Some(value),
+            Some("entry") => h.entry = Some(value),
             Some("standing") => h.has_standing = true,
             Some("odds") => h.has_odds = true,
             // The rest of the header: not orders, and nothing to read here.

@@ -4,8 +4,11 @@
 //! one for a typo) and checked against the JSON Schema by a test, so that the
 //! two cannot drift apart.
 
-/// Header keys: who sends the message and for what. Not orders.
-pub const HEADER: &[&str] = &["match", "power", "round", "secret", "entropy", "command"];
+/// Header keys: who sends the message and for what. Not orders. `stage`
+/// and `entry` go only with `command: history` (which report is asked for).
+pub const HEADER: &[&str] = &[
+    "match", "power", "round", "secret", "entropy", "command", "stage", "entry",
+];
 
 /// Order sections, in the fixed order of the canonical form.
 pub const SECTIONS: &[&str] = &[
@@ -93,4 +96,14 @@ pub const SUBMARINE_POLICIES: &[&str] = &["fight", "submerge", "submerge_after_f
 pub const SUBMARINE_WITHDRAWAL: &[&str] = &["withdraw_after_round", "to"];
 
 /// Values of `command:`.
-pub const COMMANDS: &[&str] = &["help", "status", "resend", "standing", "odds", "rotate"];
+pub const COMMANDS: &[&str] = &[
+    "help",
+    "status",
+    "resend",
+    "standing",
+    "odds",
+    "rotate",
+    "standings",
+    "list",
+    "history",
+];

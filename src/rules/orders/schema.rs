@@ -53,6 +53,12 @@ pub struct RawMessage {
     pub entropy: Option<Text>,
     /// A command instead of (or besides) orders.
     pub command: Option<RawCommand>,
+    /// With `command: history`: the stage (1 or 2) of the round asked for.
+    #[schemars(range(min = 1, max = 2))]
+    pub stage: Option<u8>,
+    /// With `command: history`: the log entry whose report is asked for.
+    #[schemars(range(min = 1))]
+    pub entry: Option<u64>,
     /// Research (Anniversary): researcher tokens to buy and the chart for a
     /// breakthrough.
     pub research: Option<RawResearch>,
@@ -108,6 +114,12 @@ pub enum RawCommand {
     Odds,
     /// A new secret, mailed to the player's address of record.
     Rotate,
+    /// The standings of the leagues the match belongs to.
+    Standings,
+    /// Your matches, each with its state and deadline.
+    List,
+    /// An earlier turn report: `round:` (and `stage:`) or `entry:`.
+    History,
 }
 
 /// `UNITS of POWER in TERRITORY`: an ally's units that this power takes

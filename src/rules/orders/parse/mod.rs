@@ -42,8 +42,12 @@ pub struct Header {
     pub secret: Option<String>,
     /// `entropy:`: free text mixed into this turn's dice.
     pub entropy: Option<String>,
-    /// `command:` (help, status, resend, standing, odds).
+    /// `command:` (help, status, resend, standing, odds, ...).
     pub command: Option<String>,
+    /// `stage:` (1 or 2): with `command: history`, the stage asked for.
+    pub stage: Option<u8>,
+    /// `entry:`: with `command: history`, the log entry asked for.
+    pub entry: Option<u64>,
 }
 
 /// A parsed message.
@@ -73,6 +77,14 @@ pub fn parse_message(game: &GameDef, yaml: &str) -> Result<Message, Vec<OrderErr
         orders: Orders::default(),
     };
     parser.message(&root);
+    let h = &parser.header;
+    if (h.stage.is_some() || h.entry.is_some()) && h.command.as_deref() != Some("history") {
+        parser.errors.push(OrderError {
+            origin: Origin::default(),
+            field: None,
+            reason: "stage: and entry: go only with command: history (which earlier report to send); orders need neither".into(),
+        });
+    }
     if !parser.errors.is_empty() {
         return Err(parser.errors);
     }
@@ -505,6 +517,30 @@ impl Parser<'_, '_> {
                     Some(word),
                     format!(
                         "the round is a whole number from 1, not \"{}\"",
+                        value.text().unwrap_or(value.describe())
+                    ),
+                ),
+            },
+            "stage" => match value.kind {
+                Kind::Int(n @ 1..=2) => self.header.stage = u8::try_from(n).ok(),
+                _ => self.error(
+                    &origin,
+                    value,
+                    Some(word),
+                    format!(
+                        "the stage is 1 or 2, not \"{}\"",
+                        value.text().unwrap_or(value.describe())
+                    ),
+                ),
+            },
+            "entry" => match value.kind {
+                Kind::Int(n) if n >= 1 => self.header.entry = u64::try_from(n).ok(),
+                _ => self.error(
+                    &origin,
+                    value,
+                    Some(word),
+                    format!(
+                        "entry is the number of a log entry (1 or more), not \"{}\"",
                         value.text().unwrap_or(value.describe())
                     ),
                 ),
