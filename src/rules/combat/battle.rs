@@ -472,8 +472,9 @@ pub(crate) fn fight(
             Vec::new()
         };
         // First strike: attacking submarines while no enemy destroyer is in
-        // play; their victims are removed before firing.
-        let first_strike = !d_spots;
+        // play (and only in round 1 where the rule set says so); their
+        // victims are removed before firing.
+        let first_strike = !d_spots && (round == 1 || !ctx.rules.first_strike_first_round_only);
         let strikers: Vec<u32> = if first_strike {
             first_strikers(ctx, state, att.iter().copied())
         } else {

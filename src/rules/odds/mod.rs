@@ -61,6 +61,9 @@ pub(crate) struct Battle {
     /// Bombarding ships, firing in the first round only.
     pub bombard: Vec<FireGroup>,
     pub policy: Policy,
+    /// The attacking submarines strike first in round 1 only
+    /// (`CombatRules::first_strike_first_round_only`).
+    pub first_strike_once: bool,
 }
 
 /// Every final state of a battle with its probability, by how it ended and
@@ -96,7 +99,9 @@ impl Battle {
     /// calculator that applies (the mixed one only at sea: no AA fire, no
     /// bombardment).
     pub fn exact(&self) -> bool {
-        if fixed_order(&self.att, &self.def) {
+        if self.round_dependent() {
+            false
+        } else if fixed_order(&self.att, &self.def) {
             exact::states(&self.att, &self.def) <= MAX_EXACT_STATES
         } else {
             self.aa.is_none()
@@ -105,9 +110,17 @@ impl Battle {
         }
     }
 
+    /// True when a round's fire depends on its number beyond round 1's
+    /// bombardment and AA fire, which the exact calculators do not model:
+    /// attacking submarines that strike first in round 1 only.
+    fn round_dependent(&self) -> bool {
+        self.first_strike_once && self.att.slots.iter().any(|s| s.first_strike)
+    }
+
     /// Computes the battle: exactly when possible (and not `simulate`), else
     /// `battles` Monte Carlo battles seeded by `seed`.
     pub fn compute(&self, types: usize, battles: u64, seed: u64, simulate: bool) -> Tally {
+        let simulate = simulate || self.round_dependent();
         let fixed = fixed_order(&self.att, &self.def);
         let mixed = if simulate || fixed || self.aa.is_some() || !self.bombard.is_empty() {
             None
@@ -229,6 +242,7 @@ pub(crate) fn attacker_win_now(
         aa: None,
         bombard: Vec::new(),
         policy: Policy::Never,
+        first_strike_once: game.combat_rules().first_strike_first_round_only,
     };
     let types = game.unit_types().len();
     let tally = battle.compute(types, DEFAULT_BATTLES, 0x0dd5, false);

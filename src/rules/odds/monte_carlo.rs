@@ -221,7 +221,9 @@ fn one(battle: &Battle, types: usize, rng: &mut ChaCha8Rng) -> (End, Vec<u32>, V
         // destroyer; in Anniversary also defending ones without an attacking
         // destroyer), both from the sides as they stand, their victims
         // removed before the others fire.
-        let first = !d_spots && att.slots.iter().any(|s| s.first_strike);
+        let first = !d_spots
+            && (round == 1 || !battle.first_strike_once)
+            && att.slots.iter().any(|s| s.first_strike);
         let def_first = !a_spots && def.slots.iter().any(|s| s.first_strike);
         if first || def_first {
             let on_def = if first {

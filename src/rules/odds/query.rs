@@ -448,6 +448,7 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
         aa: if att_air { aa } else { None },
         bombard,
         policy,
+        first_strike_once: game.combat_rules().first_strike_first_round_only,
     };
     if matches!(policy, Policy::OddsBelow(_)) && (q.monte_carlo || !battle.exact()) {
         return Err(OddsError::Unsupported(format!(

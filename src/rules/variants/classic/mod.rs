@@ -96,6 +96,7 @@ static OPTIONS: &[OptionSpec] = &[
     WEAPONS_DEVELOPMENT_SELECTION,
     combat::DEFENDING_SUB_WITHDRAWAL,
     combat::TRANSPORT_AFTER_SEA_BATTLE,
+    combat::SUBMARINE_FIRST_STRIKE,
 ];
 
 impl RuleSetHooks for Classic {
