@@ -10,12 +10,12 @@ use adjutant::rules::odds::{BattleType, Method, OddsQuery, answer};
 use adjutant::rules::orders::SubmarinePolicy;
 use adjutant::rules::orders::canonical::render;
 use adjutant::rules::orders::parse::parse_message;
-use adjutant::rules::{GameDef, load_dir_unfinished};
+use adjutant::rules::{GameDef, load_dir};
 
 fn classic() -> &'static GameDef {
     static GAME: OnceLock<GameDef> = OnceLock::new();
     GAME.get_or_init(|| {
-        load_dir_unfinished(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/classic"))
+        load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/classic"))
             .unwrap_or_else(|e| panic!("{e}"))
     })
 }
