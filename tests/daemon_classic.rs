@@ -92,10 +92,11 @@ fn a_classic_match_is_played_by_mail() {
     drop(m);
 
     // Classic's odds by mail: a submarine strikes first and one hit sinks
-    // a battleship (3/7, worked by hand in tests/classic_combat.rs).
+    // a battleship (3/7), and a withdrawal after round 1 (1/3), both
+    // worked by hand in tests/classic_combat.rs.
     let german = player_address(ID, "Germany");
     let body = format!(
-        "match: {ID}\npower: Germany\nsecret: {}\nodds:\n  - {{attackers: 1 sub, defenders: 1 bb}}\n",
+        "match: {ID}\npower: Germany\nsecret: {}\nodds:\n  - {{attackers: 1 sub, defenders: 1 bb}}\n  - {{attackers: 1 sub, defenders: 1 tra, submarines: {{withdraw_after_round: 1}}}}\n",
         secret("Germany")
     );
     env.drop_mail(
@@ -112,6 +113,12 @@ fn a_classic_match_is_played_by_mail() {
         answer.body.contains("Attacker wins     42.86%"),
         "{}",
         answer.body
+    );
+    // The sub withdraws after round 1: it wins only by its first strike.
+    let q2 = &answer.body[answer.body.find("QUESTION 2").expect("two answers")..];
+    assert!(
+        q2.contains("Attacker wins     33.33%") && q2.contains("withdraw after round 1"),
+        "{q2}"
     );
 
     env.verify(ID);

@@ -592,14 +592,13 @@ pub(crate) fn fight(
         let mut chance = None;
         let odds = || {
             let def = defenders(ctx, state, space);
-            let c = crate::rules::odds::attacker_win_now(
+            let c = crate::rules::odds::attacker_win_now_with(
                 game,
                 state,
-                &att,
-                &def,
-                &attacker_chooser,
-                &defender_chooser,
+                (&att, &def),
+                (&attacker_chooser, &defender_chooser),
                 ctx.low_luck,
+                withdrawal::still_to_come(ctx, state, space, round),
             );
             chance = Some(c);
             c.0
