@@ -1,10 +1,8 @@
 //! Classic (DAAK) played by the test bot for 6 rounds straight through the
 //! engine, every power's both stages, with pseudo-random dice: every message
 //! the bot checked is applied, no rule panics, battles are fought and the
-//! economy holds (no treasury below zero, income each turn). The rule set is
-//! still to come (issue 17), so the game is loaded by the unfinished path of
-//! tests; the scripted match that `adjutant verify` checks comes when it can
-//! be created.
+//! economy holds (no treasury below zero, income each turn). The scripted
+//! match that `adjutant verify` checks is `tests/classic_full_game.rs`.
 
 #[path = "common/aae_bot.rs"]
 mod aae_bot;
@@ -15,7 +13,7 @@ use adjutant::dice::ScriptedDice;
 use adjutant::rules::orders::parse::parse_message;
 use adjutant::rules::state::GameState;
 use adjutant::rules::turn::{apply_orders_with_dice, check_orders};
-use adjutant::rules::{GameDef, load_dir_unfinished};
+use adjutant::rules::{GameDef, load_dir};
 
 const ROUNDS: u32 = 6;
 
@@ -60,7 +58,7 @@ fn play(game: &GameDef, seed: u64) -> (GameState, usize, usize) {
 
 #[test]
 fn six_rounds_of_classic_are_played_by_the_rules() {
-    let game = load_dir_unfinished(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/classic"))
+    let game = load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/classic"))
         .unwrap_or_else(|e| panic!("{e}"));
     for seed in [1, 2, 3] {
         let (state, messages, battles) = play(&game, seed);

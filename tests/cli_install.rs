@@ -86,7 +86,7 @@ fn a_game_that_is_not_found_names_the_flag_and_the_built_in_games() {
     let text = said(&out);
     assert!(
         text.contains(
-            "\"axis\" is not a built-in game (they are: aae, anniversary-1941, anniversary-1942)"
+            "\"axis\" is not a built-in game (they are: aae, anniversary-1941, anniversary-1942, classic)"
         ) && text.contains("--games DIR"),
         "{text}"
     );
@@ -121,10 +121,6 @@ fn a_rule_set_still_to_come_is_named_as_not_implemented_yet() {
     let players = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/aae-players.yaml");
     let p = players.to_str().unwrap();
     for (game, what) in [
-        (
-            "classic",
-            "Axis & Allies Classic as played by DAAK is not implemented yet",
-        ),
         (
             "aae-jboulton",
             "the J Boulton house rules are not implemented yet",

@@ -1,18 +1,17 @@
 //! games/classic: the board, setup and units of Axis & Allies Classic (MB
 //! 2nd edition) as played at DAAK, checked against the DAAK Rules
-//! Clarifications and the rules digest (../shared/rules/). The Classic rule
-//! set is still to come, so the game is loaded through the unfinished path
-//! of tests and data work, and no command may play it.
+//! Clarifications and the rules digest (../shared/rules/), and playable as a
+//! built-in game.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use adjutant::rules::builtin::GameSource;
 use adjutant::rules::model::Ability;
 use adjutant::rules::orders::parse::parse_message;
 use adjutant::rules::orders::{MoveOrder, UnitCount};
-use adjutant::rules::{GameDef, GameFiles, SpaceId, load_dir, load_dir_unfinished};
+use adjutant::rules::{GameDef, GameFiles, SpaceId, load_dir};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -20,9 +19,7 @@ fn root() -> PathBuf {
 
 fn classic() -> &'static GameDef {
     static GAME: OnceLock<GameDef> = OnceLock::new();
-    GAME.get_or_init(|| {
-        load_dir_unfinished(&root().join("games/classic")).unwrap_or_else(|e| panic!("{e}"))
-    })
+    GAME.get_or_init(|| load_dir(&root().join("games/classic")).unwrap_or_else(|e| panic!("{e}")))
 }
 
 fn space(name: &str) -> SpaceId {
@@ -671,10 +668,10 @@ place:
     );
 }
 
-/// The unfinished path still runs every check, the rule set's own
-/// included: only the refusal of a rule set still to come is left out.
+/// The rule set's own check runs with the others: starting IPCs that
+/// differ from starting income, or a border to nowhere, are refused.
 #[test]
-fn the_unfinished_path_runs_every_other_check() {
+fn the_rule_sets_check_runs_with_every_other() {
     let files: GameFiles = classic().files().clone();
 
     let mut rich = files.clone();
@@ -683,7 +680,7 @@ fn the_unfinished_path_runs_every_other_check() {
             *ipcs = 33;
         }
     }
-    let e = GameDef::new_unfinished(rich).unwrap_err().to_string();
+    let e = GameDef::new(rich).unwrap_err().to_string();
     assert!(
         e.contains("in Classic starting IPCs equal starting income"),
         "{e}"
@@ -693,44 +690,37 @@ fn the_unfinished_path_runs_every_other_check() {
     broken.board.territories[0]
         .neighbours
         .push("Atlantis".into());
-    let e = GameDef::new_unfinished(broken).unwrap_err().to_string();
+    let e = GameDef::new(broken).unwrap_err().to_string();
     assert!(e.contains("Atlantis"), "{e}");
-    assert!(!e.contains("not implemented yet"), "{e}");
 
-    let e = GameDef::new(files).unwrap_err().to_string();
-    assert!(e.contains("not implemented yet"), "{e}");
+    assert!(GameDef::new(files).is_ok());
 }
 
-/// Classic cannot be played yet: the ordinary loaders, the built-in games
-/// and `adjutant new` all refuse it with the rule set's reason.
+/// Classic is played: the loaders, the built-in games and `adjutant new`
+/// all take it.
 #[test]
-fn classic_is_not_playable_yet() {
-    let why = classic()
-        .rule_set()
-        .not_yet()
-        .expect("Classic is still to come");
-    let dir = root().join("games/classic");
-    let e = load_dir(&dir).unwrap_err().to_string();
-    assert!(e.contains(why), "{e}");
+fn classic_is_playable() {
+    assert!(classic().rule_set().not_yet().is_none());
     for source in [GameSource::Builtin, GameSource::Dir(root().join("games"))] {
-        let e = source.load("classic").err().expect("refused");
-        assert!(e.contains(why), "{source:?}: {e}");
+        let g = source
+            .load("classic")
+            .unwrap_or_else(|e| panic!("{source:?}: {e}"));
+        assert_eq!(g.def.id(), "classic");
     }
     let work = std::env::temp_dir().join(format!("adjutant-classic-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).unwrap();
-    let players = root().join("tests/fixtures/aae-players.yaml");
+    let players = root().join("tests/fixtures/classic-players.yaml");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_adjutant"))
         .current_dir(&work)
         .args(["new", "--game", "classic", "--players"])
         .arg(&players)
-        .args(["--dir", "m", "--games"])
-        .arg(root().join("games"))
+        .args(["--dir", "m"])
         .output()
         .unwrap();
     let said = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
-    assert!(said.contains("not implemented yet"), "{said}");
-    assert!(!Path::new(&work.join("m")).exists(), "no match was made");
+    assert!(out.status.success(), "{said}");
+    assert!(work.join("m/log.jsonl").is_file(), "a match was made");
     std::fs::remove_dir_all(&work).ok();
 }
 
@@ -847,7 +837,7 @@ fn classic_with_research() -> GameDef {
             *value = OptionValue::Bool(true);
         }
     }
-    GameDef::new_unfinished(files).unwrap_or_else(|e| panic!("{e}"))
+    GameDef::new(files).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]

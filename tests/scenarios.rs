@@ -51,7 +51,7 @@ fn every_scenario_holds() {
             .unwrap()
             .to_str()
             .unwrap();
-        // A rule set still to come (Classic, while issue 17 lands) is loaded
+        // A rule set still to come (J Boulton, Advanced AAE) is loaded
         // by the unfinished path, so its rulings are tested as they arrive.
         let game = games.entry(sc.game.clone()).or_insert_with(|| {
             let dir = games_dir.join(&sc.game);

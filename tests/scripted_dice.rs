@@ -59,6 +59,12 @@ fn scripted_scenarios() -> Vec<PathBuf> {
 fn the_binary_runs_every_scenario_that_scripts_its_dice() {
     let files = scripted_scenarios();
     assert!(files.len() >= 90, "only {} scripted scenarios", files.len());
+    // Classic's among them since its rule set is played (issue 17).
+    let classic = files
+        .iter()
+        .filter(|f| f.parent().is_some_and(|d| d.ends_with("classic")))
+        .count();
+    assert!(classic >= 25, "only {classic} scripted Classic scenarios");
     let out = Command::new(env!("CARGO_BIN_EXE_adjutant"))
         .current_dir(root())
         .arg("scenario")

@@ -7,7 +7,9 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 
-use crate::rules::odds::{BattleType, OddsQuery, RetreatRule, UnitsText, answer};
+use crate::rules::odds::{
+    BattleType, OddsQuery, RetreatRule, SubmarineWithdrawal, UnitsText, answer,
+};
 
 /// Where the battle is fought, on the command line.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -34,7 +36,7 @@ pub struct OddsArgs {
     defenders: String,
     /// A directory of games, each in DIR/<id>/ (game.yaml, board.yaml,
     /// units.yaml, setup.yaml); without it, the games built into the
-    /// program (aae, anniversary-1941, anniversary-1942).
+    /// program (aae, anniversary-1941, anniversary-1942, classic).
     #[arg(long, value_name = "DIR")]
     games: Option<PathBuf>,
     /// The attacker's order of loss: "infantry, artillery, armor".
@@ -49,6 +51,14 @@ pub struct OddsArgs {
     /// never, after_round:N, when_attackers_below:N or when_odds_below:P.
     #[arg(long)]
     retreat: Option<String>,
+    /// Classic: the attacker's submarines withdraw after round N (DAAK-C
+    /// §4.2), as a battle plan's `submarines: {withdraw_after_round: N}`.
+    #[arg(long, value_name = "N")]
+    submarines_withdraw_after: Option<u32>,
+    /// Classic: the defender's submarines withdraw after round N, as its
+    /// standing orders say.
+    #[arg(long, value_name = "N")]
+    defender_submarines_withdraw_after: Option<u32>,
     /// Low Luck (otherwise the game's low_luck option).
     #[arg(long, conflicts_with = "dice")]
     low_luck: bool,
@@ -107,6 +117,11 @@ pub fn run(args: OddsArgs) -> anyhow::Result<ExitCode> {
     q.defender_losses = args.defender_losses.as_deref().map(UnitsText::from);
     q.keep_one_land_unit = args.keep_one_land_unit;
     q.retreat = args.retreat.as_deref().map(retreat).transpose()?;
+    let withdraw = |n: u32| SubmarineWithdrawal {
+        withdraw_after_round: n,
+    };
+    q.submarines = args.submarines_withdraw_after.map(withdraw);
+    q.defender_submarines = args.defender_submarines_withdraw_after.map(withdraw);
     q.low_luck = match (args.low_luck, args.dice) {
         (true, _) => Some(true),
         (_, true) => Some(false),

@@ -345,6 +345,9 @@ pub fn place(
         if !ok {
             continue;
         }
+        if let Some(reason) = aa_guns_refused(game, state, *space, &counts) {
+            errors.push(OrderError::new(origin, reason));
+        }
         // New industrial complexes take no production capacity; they go
         // where the power has held the land since the start of its turn and
         // no complex stands yet (digest §3: one per territory).
@@ -524,6 +527,49 @@ pub fn place(
             .collect();
     }
     Ok(())
+}
+
+fn anti_aircraft(game: &GameDef, unit: UnitTypeId) -> bool {
+    game.unit_types()[unit]
+        .abilities
+        .iter()
+        .any(|a| matches!(a, Ability::AntiAircraft(_)))
+}
+
+/// DAAK-C §3.1(b), where the rule set says so: why the AA guns of this
+/// placement would leave more than one AA gun in the land territory
+/// `space` (the place section names each territory once).
+fn aa_guns_refused(
+    game: &GameDef,
+    state: &GameState,
+    space: SpaceId,
+    counts: &BTreeMap<UnitTypeId, u32>,
+) -> Option<String> {
+    if !game.combat_rules().one_aa_gun_per_territory || game.is_sea(space) {
+        return None;
+    }
+    let new: u32 = counts
+        .iter()
+        .filter(|(u, _)| anti_aircraft(game, **u))
+        .map(|(_, n)| *n)
+        .sum();
+    if new == 0 {
+        return None;
+    }
+    let standing = state
+        .units_at(space)
+        .filter(|u| u.cargo_of.is_none() && anti_aircraft(game, u.unit))
+        .count();
+    let total = u32::try_from(standing)
+        .unwrap_or(u32::MAX)
+        .saturating_add(new);
+    (total > 1).then(|| {
+        format!(
+            "{} would hold {total} AA guns: a territory holds at most one AA gun at any time, \
+             new ones included (DAAK-C §3.1(b))",
+            game.space_name(space)
+        )
+    })
 }
 
 /// Why `count` new buildings may not be placed in `space`, if they may not.

@@ -78,22 +78,34 @@ impl Env {
         out
     }
 
-    /// Creates match `id` with four players `<power-initial><n>@players.test`.
+    /// Creates AAE match `id` with four players at [`player_address`].
     pub fn new_match(&self, id: &str) -> PathBuf {
+        let powers = TURN_ORDER.map(|(p, _)| p);
+        self.new_match_of(id, "aae", &powers)
+    }
+
+    /// Creates match `id` of `game` with a player at [`player_address`]
+    /// for each of `powers`.
+    pub fn new_match_of(&self, id: &str, game: &str, powers: &[&str]) -> PathBuf {
         let mut yaml = format!("match: {id}\nplayers:\n");
-        for (p, _) in TURN_ORDER {
+        for p in powers {
             yaml.push_str(&format!(
                 "  {p}: {{name: {p} player, email: {}}}\n",
                 player_address(id, p)
             ));
         }
-        let out = self.try_new_match(id, &yaml);
+        let out = self.try_new_match_of(id, game, &yaml);
         assert!(out.status.success(), "{}", text(&out.stderr));
         self.data.join("matches").join(id)
     }
 
-    /// `adjutant new` of match `id` from a players file's text.
+    /// `adjutant new` of AAE match `id` from a players file's text.
     pub fn try_new_match(&self, id: &str, yaml: &str) -> Output {
+        self.try_new_match_of(id, "aae", yaml)
+    }
+
+    /// `adjutant new` of match `id` of `game` from a players file's text.
+    pub fn try_new_match_of(&self, id: &str, game: &str, yaml: &str) -> Output {
         let players = self.root.join(format!("{id}-players.yaml"));
         std::fs::write(&players, yaml).unwrap();
         let dir = self.data.join("matches").join(id);
@@ -102,7 +114,7 @@ impl Env {
         self.adjutant(&[
             "new",
             "--game",
-            "aae",
+            game,
             "--players",
             players.to_str().unwrap(),
             "--dir",

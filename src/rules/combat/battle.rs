@@ -472,8 +472,9 @@ pub(crate) fn fight(
             Vec::new()
         };
         // First strike: attacking submarines while no enemy destroyer is in
-        // play; their victims are removed before firing.
-        let first_strike = !d_spots;
+        // play (and only in round 1 where the rule set says so); their
+        // victims are removed before firing.
+        let first_strike = !d_spots && (round == 1 || !ctx.rules.first_strike_first_round_only);
         let strikers: Vec<u32> = if first_strike {
             first_strikers(ctx, state, att.iter().copied())
         } else {
@@ -591,14 +592,13 @@ pub(crate) fn fight(
         let mut chance = None;
         let odds = || {
             let def = defenders(ctx, state, space);
-            let c = crate::rules::odds::attacker_win_now(
+            let c = crate::rules::odds::attacker_win_now_with(
                 game,
                 state,
-                &att,
-                &def,
-                &attacker_chooser,
-                &defender_chooser,
+                (&att, &def),
+                (&attacker_chooser, &defender_chooser),
                 ctx.low_luck,
+                withdrawal::still_to_come(ctx, state, space, round),
             );
             chance = Some(c);
             c.0

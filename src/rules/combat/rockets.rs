@@ -6,6 +6,11 @@
 //!
 //! The range, 3 spaces counted like an aircraft's move, is UNCONFIRMED
 //! (digest §7, third-party sources).
+//!
+//! Classic (MB weapons development, digest §5) has the same rockets: where
+//! strategic bombing takes IPCs off the bank instead of damaging complexes,
+//! so does the rocket's die; only impassable territories stop a rocket, so
+//! Classic's neutrals (not impassable) do not.
 
 use std::collections::VecDeque;
 
@@ -116,7 +121,9 @@ pub fn check(
 }
 
 /// Launches the rockets (checked by [`check`]): one die each under
-/// `rocket/<from>/<target>`, damage on the target complex.
+/// `rocket/<from>/<target>`, damage on the target complex, or, where
+/// bombing takes IPCs off the bank (Classic's strategic bombing, digest
+/// §6.4), that many IPCs off the bank of the target's controller.
 pub fn fire(
     game: &GameDef,
     state: &mut GameState,
@@ -140,6 +147,29 @@ pub fn fire(
             hits: 0,
         });
         let total: u32 = rolls.iter().sum();
+        if !game.combat_rules().bombing_damages_complexes {
+            // Strategic bombing off the bank (Classic, digest §5, §6.4): the
+            // territory's controller loses the die, at most what it holds.
+            let Some(victim) = state.owner[to.0] else {
+                continue;
+            };
+            let paid = total.min(state.ipcs[victim]);
+            state.ipcs[victim] -= paid;
+            let detail = if paid < total {
+                format!(
+                    "rocket from {here} rolled {total}; capped at the {paid} IPCs in the treasury"
+                )
+            } else {
+                format!("rocket from {here} rolled {total}")
+            };
+            events.push(Event::Bombed {
+                space: to,
+                victim,
+                damage: paid,
+                detail,
+            });
+            continue;
+        }
         damage_complex(
             game,
             state,

@@ -273,3 +273,41 @@ pub(crate) fn check_plan(
         game.space_name(to)
     ))
 }
+
+/// The withdrawals still to come in the sea battle in `space` after round
+/// `round`, in rounds from then (attacker, defender), for the odds of
+/// fighting on (`when_odds_below`): the battle plan's, and the defenders'
+/// standing orders when every power with submarines there says the same
+/// round (several powers' different rounds are left out: the odds model
+/// one defending side).
+pub(crate) fn still_to_come(
+    ctx: &Ctx,
+    state: &GameState,
+    space: SpaceId,
+    round: u32,
+) -> (Option<u32>, Option<u32>) {
+    if !ctx.rules.submarines_withdraw || !ctx.game.is_sea(space) {
+        return (None, None);
+    }
+    let later = |r: u32| (r > round).then(|| r - round);
+    let attacker = match ctx.attacker_subs(space) {
+        SubmarinePolicy::WithdrawAfterRound { after_round, .. } => later(after_round),
+        _ => None,
+    };
+    let mut rounds = subs(ctx, state, &defenders(ctx, state, space))
+        .into_iter()
+        .filter_map(|id| state.unit(id))
+        .map(
+            |u| match state.standing.get(u.owner).map(|s| s.submarines) {
+                Some(SubmarinePolicy::WithdrawAfterRound { after_round, .. }) => Some(after_round),
+                _ => None,
+            },
+        );
+    let first = rounds.next().flatten();
+    let defender = if rounds.all(|r| r == first) {
+        first.and_then(later)
+    } else {
+        None
+    };
+    (attacker, defender)
+}

@@ -10,7 +10,7 @@
 //! The public face is [`answer`]: an [`OddsQuery`] (units written as in
 //! orders) in, an [`OddsReport`] out. `docs/odds.md` says what is computed
 //! and what is assumed. The adjudicator itself calls
-//! [`attacker_win_now`] for the `when_odds_below` retreat policy.
+//! [`attacker_win_now_with`] for the `when_odds_below` retreat policy.
 
 mod dist;
 mod exact;
@@ -19,12 +19,14 @@ mod monte_carlo;
 mod query;
 mod report;
 mod side;
+mod withdrawal;
 
 use std::collections::BTreeMap;
 
 pub use exact::End;
 pub use query::{
-    BattleType, OddsError, OddsQuery, PreparedQuery, RetreatRule, UnitsText, answer, prepare,
+    BattleType, OddsError, OddsQuery, PreparedQuery, RetreatRule, SubmarineWithdrawal, UnitsText,
+    answer, prepare,
 };
 pub use report::{Method, OddsReport, Outcome, SideReport, Survivors, TEXT_WIDTH};
 
@@ -34,6 +36,7 @@ use crate::rules::state::GameState;
 use dist::{FireGroup, Pmf, hits};
 use exact::{Policy, solve};
 use side::Side;
+use withdrawal::Withdrawals;
 
 /// Above this many survivor states the exact calculator is not tried and a
 /// Monte Carlo estimate is given instead (memory: 8 bytes a state, a few
@@ -50,6 +53,11 @@ pub const MAX_MIXED_STATES: usize = 100_000;
 /// Battles simulated for a Monte Carlo estimate unless the query says.
 pub const DEFAULT_BATTLES: u64 = 20_000;
 
+/// Above this many states a battle with submarine withdrawals gets a Monte
+/// Carlo estimate: each state still in play at a withdrawal starts a
+/// battle of its own.
+pub const MAX_WITHDRAWAL_STATES: usize = 2_500;
+
 /// A battle ready to be computed.
 #[derive(Debug, Clone)]
 pub(crate) struct Battle {
@@ -61,6 +69,11 @@ pub(crate) struct Battle {
     /// Bombarding ships, firing in the first round only.
     pub bombard: Vec<FireGroup>,
     pub policy: Policy,
+    /// The attacking submarines strike first in round 1 only
+    /// (`CombatRules::first_strike_first_round_only`).
+    pub first_strike_once: bool,
+    /// When each side's submarines withdraw (Classic, DAAK-C §4.2).
+    pub withdrawals: Withdrawals,
 }
 
 /// Every final state of a battle with its probability, by how it ended and
@@ -96,7 +109,11 @@ impl Battle {
     /// calculator that applies (the mixed one only at sea: no AA fire, no
     /// bombardment).
     pub fn exact(&self) -> bool {
-        if fixed_order(&self.att, &self.def) {
+        if self.round_dependent() {
+            false
+        } else if !self.withdrawals.of(&self.att, &self.def).none() {
+            self.phased()
+        } else if fixed_order(&self.att, &self.def) {
             exact::states(&self.att, &self.def) <= MAX_EXACT_STATES
         } else {
             self.aa.is_none()
@@ -105,9 +122,46 @@ impl Battle {
         }
     }
 
+    /// True when a round's fire depends on its number beyond round 1's
+    /// bombardment and AA fire, which the exact calculators do not model:
+    /// attacking submarines that strike first in round 1 only.
+    fn round_dependent(&self) -> bool {
+        self.first_strike_once && self.att.slots.iter().any(|s| s.first_strike)
+    }
+
+    /// True when the submarines' withdrawals are computed exactly, in
+    /// phases ([`withdrawal`]): a sea battle (no AA fire, no bombardment)
+    /// with a fixed order of loss, one hit each, within
+    /// [`MAX_WITHDRAWAL_STATES`].
+    fn phased(&self) -> bool {
+        self.aa.is_none()
+            && self.bombard.is_empty()
+            && fixed_order(&self.att, &self.def)
+            && withdrawal::exact_applies(&self.att, &self.def, self.policy)
+            && exact::states(&self.att, &self.def) <= MAX_WITHDRAWAL_STATES
+    }
+
     /// Computes the battle: exactly when possible (and not `simulate`), else
     /// `battles` Monte Carlo battles seeded by `seed`.
     pub fn compute(&self, types: usize, battles: u64, seed: u64, simulate: bool) -> Tally {
+        let withdrawals = self.withdrawals.of(&self.att, &self.def);
+        if !withdrawals.none() && !simulate && self.phased() {
+            let mut tally = Tally::default();
+            let none = vec![0u32; types];
+            withdrawal::solve_phased(
+                &self.att,
+                &self.def,
+                self.low_luck,
+                self.policy,
+                withdrawals,
+                types,
+                1.0,
+                (&none, &none),
+                &mut tally,
+            );
+            return tally;
+        }
+        let simulate = simulate || self.round_dependent() || !withdrawals.none();
         let fixed = fixed_order(&self.att, &self.def);
         let mixed = if simulate || fixed || self.aa.is_some() || !self.bombard.is_empty() {
             None
@@ -212,7 +266,9 @@ impl Battle {
 /// retreat policy, evaluated by the adjudicator at the end of each round.
 /// Exact within the state bounds (`MAX_EXACT_STATES`, `MAX_MIXED_STATES`);
 /// past them a Monte Carlo estimate from a fixed seed, so that a replay
-/// decides the same way.
+/// decides the same way. Without submarine withdrawals; the adjudicator
+/// calls [`attacker_win_now_with`].
+#[cfg(test)]
 pub(crate) fn attacker_win_now(
     game: &GameDef,
     state: &GameState,
@@ -222,13 +278,45 @@ pub(crate) fn attacker_win_now(
     defender_chooser: &Chooser,
     low_luck: bool,
 ) -> (f64, bool) {
+    attacker_win_now_with(
+        game,
+        state,
+        (attackers, defenders),
+        (attacker_chooser, defender_chooser),
+        low_luck,
+        (None, None),
+    )
+}
+
+/// [`attacker_win_now`] with the submarine withdrawals still to come
+/// (attacker, defender), in rounds from now (Classic, DAAK-C §4.2).
+pub(crate) fn attacker_win_now_with(
+    game: &GameDef,
+    state: &GameState,
+    (attackers, defenders): (&[u32], &[u32]),
+    (attacker_chooser, defender_chooser): (&Chooser, &Chooser),
+    low_luck: bool,
+    (attacker_withdraws, defender_withdraws): (Option<u32>, Option<u32>),
+) -> (f64, bool) {
+    let mut att = Side::ranked(game, state, attackers, attacker_chooser, true);
+    // After round 1 a first strike of round 1 only is over.
+    if game.combat_rules().first_strike_first_round_only {
+        for s in &mut att.slots {
+            s.first_strike = false;
+        }
+    }
     let battle = Battle {
-        att: Side::ranked(game, state, attackers, attacker_chooser, true),
+        att,
         def: Side::ranked(game, state, defenders, defender_chooser, false),
         low_luck,
         aa: None,
         bombard: Vec::new(),
         policy: Policy::Never,
+        first_strike_once: false,
+        withdrawals: Withdrawals {
+            attacker: attacker_withdraws,
+            defender: defender_withdraws,
+        },
     };
     let types = game.unit_types().len();
     let tally = battle.compute(types, DEFAULT_BATTLES, 0x0dd5, false);

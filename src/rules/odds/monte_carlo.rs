@@ -46,6 +46,18 @@ impl<'a> Live<'a> {
         self.slots.iter().any(|s| s.anti_sub)
     }
 
+    /// Takes the submarines out (DAAK-C §4.2 withdrawal), adding them to
+    /// `gone` by type.
+    fn withdraw_subs(&mut self, gone: &mut [u32]) {
+        let keep: Vec<bool> = self.slots.iter().map(|s| !s.sub).collect();
+        for s in self.slots.iter().filter(|s| s.sub) {
+            gone[s.unit] += 1;
+        }
+        let mut k = keep.iter();
+        self.cands.retain(|_| *k.next().unwrap_or(&true));
+        self.slots.retain(|s| !s.sub);
+    }
+
     fn survivors(&self, types: usize) -> Vec<u32> {
         let mut out = vec![0; types];
         for s in &self.slots {
@@ -207,6 +219,7 @@ fn one(battle: &Battle, types: usize, rng: &mut ChaCha8Rng) -> (End, Vec<u32>, V
         }
     }
     let mut round = 0u32;
+    let (mut gone_att, mut gone_def) = (vec![0u32; types], vec![0u32; types]);
     let end = loop {
         if att.len() == 0 || def.len() == 0 {
             break None;
@@ -221,7 +234,9 @@ fn one(battle: &Battle, types: usize, rng: &mut ChaCha8Rng) -> (End, Vec<u32>, V
         // destroyer; in Anniversary also defending ones without an attacking
         // destroyer), both from the sides as they stand, their victims
         // removed before the others fire.
-        let first = !d_spots && att.slots.iter().any(|s| s.first_strike);
+        let first = !d_spots
+            && (round == 1 || !battle.first_strike_once)
+            && att.slots.iter().any(|s| s.first_strike);
         let def_first = !a_spots && def.slots.iter().any(|s| s.first_strike);
         if first || def_first {
             let on_def = if first {
@@ -295,6 +310,20 @@ fn one(battle: &Battle, types: usize, rng: &mut ChaCha8Rng) -> (End, Vec<u32>, V
         if att.len() == 0 || def.len() == 0 {
             break None;
         }
+        // DAAK-C §4.2(b): the attacker's submarines withdraw, then the
+        // defender's while attackers are left, then the retreat.
+        if battle.withdrawals.attacker == Some(round) {
+            att.withdraw_subs(&mut gone_att);
+            if att.len() == 0 {
+                break Some(End::Retreated);
+            }
+        }
+        if battle.withdrawals.defender == Some(round) {
+            def.withdraw_subs(&mut gone_def);
+            if def.len() == 0 {
+                break Some(End::AttackerWins);
+            }
+        }
         let retreat = match battle.policy {
             Policy::Never | Policy::OddsBelow(_) => false,
             Policy::AfterRound(n) => round >= n,
@@ -309,5 +338,12 @@ fn one(battle: &Battle, types: usize, rng: &mut ChaCha8Rng) -> (End, Vec<u32>, V
         (0, _) => End::DefenderWins,
         _ => End::AttackerWins,
     });
-    (end, att.survivors(types), def.survivors(types), round)
+    let (mut sa, mut sd) = (att.survivors(types), def.survivors(types));
+    for (s, g) in sa.iter_mut().zip(&gone_att) {
+        *s += g;
+    }
+    for (s, g) in sd.iter_mut().zip(&gone_def) {
+        *s += g;
+    }
+    (end, sa, sd, round)
 }

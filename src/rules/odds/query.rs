@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::exact::Policy;
 use super::report::build;
 use super::side::Side;
+use super::withdrawal::Withdrawals;
 use super::{Battle, DEFAULT_BATTLES, OddsReport};
 use crate::rules::combat::casualties::Chooser;
 use crate::rules::combat::fights;
@@ -80,6 +81,17 @@ pub enum RetreatRule {
     },
 }
 
+/// When a side's submarines withdraw from a sea battle (Classic, DAAK-C
+/// §4.2): `{withdraw_after_round: N}`, as in a battle plan or standing
+/// orders (without `to:`, which the odds do not need).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SubmarineWithdrawal {
+    /// Every submarine of the side withdraws at the end of this round
+    /// (from 1).
+    pub withdraw_after_round: u32,
+}
+
 /// A question "what are my chances?" about one battle (`docs/odds.md`).
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -111,6 +123,14 @@ pub struct OddsQuery {
     /// The attacker's retreat policy; `never` when left out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retreat: Option<RetreatRule>,
+    /// The attacker's submarines withdraw after a round, as a battle plan's
+    /// `submarines:` (rule sets where submarines withdraw: Classic).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub submarines: Option<SubmarineWithdrawal>,
+    /// The defender's submarines withdraw after a round, as its standing
+    /// orders' `submarines:`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defender_submarines: Option<SubmarineWithdrawal>,
     /// Low Luck; when left out, the game's `low_luck` option.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub low_luck: Option<bool>,
@@ -146,6 +166,8 @@ impl OddsQuery {
             defender_losses: None,
             keep_one_land_unit: false,
             retreat: None,
+            submarines: None,
+            defender_submarines: None,
             low_luck: None,
             attacker_developments: None,
             defender_developments: None,
@@ -286,6 +308,41 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
             Policy::Never
         }
     };
+    let mut withdrawals = Withdrawals::default();
+    for (field, asked, side) in [
+        ("submarines", q.submarines, &mut withdrawals.attacker),
+        (
+            "defender_submarines",
+            q.defender_submarines,
+            &mut withdrawals.defender,
+        ),
+    ] {
+        let Some(w) = asked else { continue };
+        if !game.combat_rules().submarines_withdraw {
+            errors.push(format!(
+                "{field}: submarines do not withdraw from battles in {} (DAAK-C §4.2 is \
+                 Classic's); leave it out",
+                game.id()
+            ));
+        } else if !sea {
+            errors.push(format!(
+                "{field}: submarines withdraw from sea battles only"
+            ));
+        } else if w.withdraw_after_round == 0 {
+            errors.push(format!(
+                "{field}: withdraw_after_round counts rounds from 1"
+            ));
+        } else {
+            *side = Some(w.withdraw_after_round);
+        }
+    }
+    if !withdrawals.none() && matches!(policy, Policy::OddsBelow(_)) {
+        errors.push(
+            "retreat: when_odds_below with a submarine withdrawal is not covered: ask with \
+             never, after_round or when_attackers_below"
+                .to_owned(),
+        );
+    }
     let mut notes = Vec::new();
     let mut state = GameState::initial(game);
     state.units.clear();
@@ -448,6 +505,8 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
         aa: if att_air { aa } else { None },
         bombard,
         policy,
+        first_strike_once: game.combat_rules().first_strike_first_round_only,
+        withdrawals,
     };
     if matches!(policy, Policy::OddsBelow(_)) && (q.monte_carlo || !battle.exact()) {
         return Err(OddsError::Unsupported(format!(
@@ -464,7 +523,16 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
         .iter()
         .chain(&battle.def.slots)
         .any(|s| s.hidden || s.first_strike);
-    if sea_subs {
+    let w = battle.withdrawals.of(&battle.att, &battle.def);
+    for (who, round) in [("attacking", w.attacker), ("defending", w.defender)] {
+        if let Some(n) = round {
+            notes.push(format!(
+                "the {who} submarines withdraw after round {n} (DAAK-C §4.2), always to a \
+                 zone open to them, and count among the survivors"
+            ));
+        }
+    }
+    if sea_subs && w.none() {
         notes.push("submarines fight; none submerges".to_owned());
     }
     let carrier = |c: &UnitCount| types[c.unit].carrier_capacity.unwrap_or(0) > 0;

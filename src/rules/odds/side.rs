@@ -34,6 +34,9 @@ pub(crate) struct Slot {
     pub first_strike: bool,
     /// Cancels first strike and reveals hidden units.
     pub anti_sub: bool,
+    /// A submarine (first strike, attacking or not): what withdraws under
+    /// DAAK-C §4.2 (`combat::withdrawal` picks them the same way).
+    pub sub: bool,
     /// Dice it rolls, hitting if any die does: 2 for an attacking bomber
     /// of a power with Heavy Bombers, else 1 (one die under Low Luck, as
     /// `combat::fire` does it).
@@ -147,6 +150,7 @@ impl Side {
                     cannot_hit_air: t.has(&Ability::CannotHitAir),
                     first_strike: strikes && t.has(&Ability::FirstStrike),
                     anti_sub: t.has(&Ability::AntiSubmarine),
+                    sub: t.has(&Ability::FirstStrike),
                     dice_each: match dice {
                         Some((n, true)) => n,
                         _ => 1,
@@ -206,6 +210,12 @@ impl Side {
             .cloned()
             .collect();
         Side::new(slots, self.attacking)
+    }
+
+    /// True when no unit has hits to spare, so that the units left after
+    /// `h` hits are exactly [`Side::alive`]`(h)`, each with its one hit.
+    pub fn one_hit_each(&self) -> bool {
+        self.spare == 0
     }
 
     /// Counts by unit type of the units left after `h` hits.

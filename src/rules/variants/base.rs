@@ -157,6 +157,7 @@ impl RuleSetHooks for Base {
             fought_at_sea_rule: "KQ-4; its cargo stays aboard until next turn",
             retreated_ships_stay: false,
             one_aa_gun_per_territory: false,
+            first_strike_first_round_only: false,
             captured_aa_guns_stay: false,
             board_in_embattled_zone_for_assault: false,
             retreat_to_friendly_only: false,

@@ -51,6 +51,11 @@ pub struct CombatRules {
     /// every round without an attacking destroyer (Anniversary FAQ); when
     /// `false` only attacking submarines strike first (AAE).
     pub defending_subs_strike_first: bool,
+    /// Submarines' first strike happens in the first round of a battle
+    /// only; later rounds they fire with the other units (Classic option
+    /// `submarine_first_strike`, UNCONFIRMED for MB, digest §4.4). When
+    /// `false` (every rule set's default) it happens in every round.
+    pub first_strike_first_round_only: bool,
     /// Submarines decide to submerge before any die of the round, the
     /// attacker first, and only while no enemy destroyer is in the battle
     /// (Anniversary FAQ and errata p.29). When `false`, defending submarines

@@ -23,6 +23,22 @@ pub const DEFENDING_SUB_WITHDRAWAL: OptionSpec = OptionSpec {
             naval units and without a battle this turn; UNCONFIRMED (digest §4.4)",
 };
 
+/// Whether the attacking submarines' first strike repeats in every round of
+/// a battle or happens in the first round only: UNCONFIRMED for MB (digest
+/// §4.4, §12). `every_round` (default: TripleA's classic engine, and the
+/// engine's rule before the option) or `first_round`.
+pub const SUBMARINE_FIRST_STRIKE: OptionSpec = OptionSpec {
+    name: "submarine_first_strike",
+    pending: None,
+    kind: OptionKind::Choice {
+        default: "every_round",
+        choices: &["every_round", "first_round"],
+    },
+    about: "when attacking submarines strike first: every_round (TripleA's classic engine) or \
+            first_round (later rounds they fire with the other attackers); UNCONFIRMED for \
+            the MB rules (digest §4.4)",
+};
+
 /// DAAK's standard order of loss, for a side that sent none (digest §6.1,
 /// DAAK-A): land infantry, armor, bomber, fighter; sea transport,
 /// submarine, fighter, carrier, battleship.
@@ -80,6 +96,8 @@ pub(crate) fn combat_rules(game: &GameDef) -> CombatRules {
         retreat_to_friendly_only: true,
         defending_subs_withdraw_beyond_adjacent: DEFENDING_SUB_WITHDRAWAL.word(game).as_deref()
             == Some("any"),
+        first_strike_first_round_only: SUBMARINE_FIRST_STRIKE.word(game).as_deref()
+            == Some("first_round"),
         ..Base.combat_rules(game)
     }
 }

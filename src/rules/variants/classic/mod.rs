@@ -96,6 +96,7 @@ static OPTIONS: &[OptionSpec] = &[
     WEAPONS_DEVELOPMENT_SELECTION,
     combat::DEFENDING_SUB_WITHDRAWAL,
     combat::TRANSPORT_AFTER_SEA_BATTLE,
+    combat::SUBMARINE_FIRST_STRIKE,
 ];
 
 impl RuleSetHooks for Classic {
@@ -107,12 +108,9 @@ impl RuleSetHooks for Classic {
         Some(&Base)
     }
 
+    /// Played: every DAAK ruling of issue 17 but bids (`docs/rules/classic.md`).
     fn not_yet(&self) -> Option<&'static str> {
-        Some(
-            "Axis & Allies Classic as played by DAAK is not implemented yet: \
-             its board, setup and weapons development are in, DAAK's rulings \
-             (combat, neutrals, capitals, production, victory) are still to come (issue 17)",
-        )
+        None
     }
 
     /// Weapons development (MB 2nd edition, digest §5): dice bought and

@@ -1,0 +1,170 @@
+//! A scripted Classic game (issue 17, item 10): the test bot plays the five
+//! powers of Axis & Allies Classic as DAAK plays it for 6 rounds through
+//! `Match::submit`, the mail daemon's path (real commit-reveal dice), with
+//! British standing orders for DAAK's submarine withdrawal and strategic
+//! bombing raids off the bank; then the real `adjutant verify` replays the
+//! log through the engine, the independent Python verifier checks its dice,
+//! and a forged die is caught by both.
+
+#[path = "common/aae_bot.rs"]
+mod aae_bot;
+mod common;
+#[path = "common/verify.rs"]
+mod verify;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use adjutant::log::{Body, parse_line};
+use adjutant::matches::{Match, replay_match};
+
+const ROUNDS: u32 = 6;
+
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("daak-classic-01")
+}
+
+fn verify_dice_py(log: &Path) -> std::process::Output {
+    Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py"))
+        .arg(log)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn six_rounds_of_classic_verify_and_a_forged_die_is_caught() {
+    let dir = fresh_dir("classic-full-game");
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let players = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/classic-players.yaml"),
+    )
+    .unwrap();
+    let mut m = Match::create(&dir, &games, "classic", &players).unwrap();
+
+    // DAAK's standing orders from a power not to move: an order of loss and
+    // submarines that withdraw after the first round of a sea battle.
+    let standing = "power: United Kingdom\nstanding:\n  losses: infantry, armor, transport, submarine, fighter\n  submarines: {withdraw_after_round: 1}\n";
+    m.submit("United Kingdom", standing).unwrap().unwrap();
+    let cfg = aae_bot::BotConfig {
+        bombing_raids: true,
+        ..aae_bot::BotConfig::default()
+    };
+    let played = aae_bot::play(&mut m, ROUNDS, cfg);
+    let messages = played.messages + 1;
+
+    let state = m.state().clone();
+    match state.winner {
+        Some(side) => eprintln!(
+            "classic: won by the {} in round {}",
+            m.game().files().game.sides[side].name,
+            state.round
+        ),
+        None => {
+            assert_eq!(state.round, ROUNDS + 1, "all {ROUNDS} rounds were played");
+            assert_eq!(played.messages, 2 * 5 * ROUNDS as usize);
+        }
+    }
+    assert!(
+        played.battles >= 5,
+        "only {} battles were fought",
+        played.battles
+    );
+    // Bombers in reach of an enemy complex raid from round 1 (the bot's
+    // choice, whatever the dice); the raids' losses come off the bank.
+    assert!(played.raids >= 1, "{} raids declared", played.raids);
+    let refused = played.dropped.iter().find(|d| d.contains("raid"));
+    assert!(refused.is_none(), "{refused:?}");
+    for (p, ipcs) in state.ipcs.iter().enumerate() {
+        assert!(
+            *ipcs < 10_000,
+            "{} has {ipcs} IPCs",
+            m.game().powers()[p].name
+        );
+    }
+
+    let log_path = dir.join("log.jsonl");
+    let log = std::fs::read(&log_path).unwrap();
+    let text = String::from_utf8_lossy(&log);
+    assert!(text.contains("bombing_raid"), "a raid in the log");
+    let mut first_dice = 0;
+    let mut dice = 0;
+    for line in log.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        let e = parse_line(line).unwrap();
+        if let Body::Dice(d) = &e.body {
+            dice += d.rolls.iter().map(|g| g.values.len()).sum::<usize>();
+            if first_dice == 0 {
+                first_dice = e.seq;
+            }
+        }
+    }
+    assert!(dice >= 40, "{dice} dice");
+    eprintln!(
+        "classic: {messages} accepted messages, {} battles ({} ended), {} raids, {dice} dice, \
+         {} candidate orders dropped",
+        played.battles,
+        played.battle_ends,
+        played.raids,
+        played.dropped.len()
+    );
+    for d in &played.dropped {
+        eprintln!("classic: dropped: {d}");
+    }
+
+    // The real binary replays the whole match through the engine, and the
+    // independent verifier agrees on the dice.
+    let stdout = verify::verify_replays(&log_path, messages, "classic");
+    assert!(
+        stdout.contains(&format!("{dice} dice re-derived")),
+        "{stdout}"
+    );
+    let py = verify_dice_py(&log_path);
+    assert!(
+        py.status.success(),
+        "verify_dice.py failed: {}{}",
+        String::from_utf8_lossy(&py.stdout),
+        String::from_utf8_lossy(&py.stderr)
+    );
+
+    // Reopening starts from the position a full replay derives.
+    drop(m);
+    let reopened = Match::open(&dir).unwrap();
+    let genesis = reopened.log().chain().genesis().unwrap().clone();
+    let full = replay_match(&log_path, &genesis).unwrap();
+    assert_eq!(full.messages, messages);
+    assert_eq!(reopened.state(), &full.state, "remembered v replayed");
+    assert_eq!(reopened.state(), &state, "remembered v played");
+
+    // A forger changes one die of the first dice entry and re-signs the
+    // chain: every hash is right, the die is not.
+    let forged = common::rechain(&log, |e| {
+        if e.seq == first_dice
+            && let Body::Dice(d) = &mut e.body
+        {
+            let g = &mut d.rolls[0];
+            g.values[0] = g.values[0] % g.sides + 1;
+        }
+    });
+    assert_ne!(forged, log);
+    let forged_path = dir.join("forged.jsonl");
+    std::fs::write(&forged_path, &forged).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .arg("verify")
+        .arg(&forged_path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("entry {first_dice} "))
+            || stderr.contains(&format!("entry {first_dice},")),
+        "verify should name entry {first_dice}: {stderr}"
+    );
+    assert!(
+        !verify_dice_py(&forged_path).status.success(),
+        "verify_dice.py accepted a forged die"
+    );
+}
