@@ -117,7 +117,11 @@ fn groups(
         ids.iter()
             .filter_map(|id| state.unit(*id))
             .filter(|u| ctx.ut(u).has(&Ability::ArtillerySupport))
-            .map(|u| research::supported_per_artillery(state, u.owner))
+            .map(|u| {
+                super::national_abilities::supported_per_artillery(
+                    ctx.game, &ctx.rules, state, u.owner,
+                )
+            })
             .sum()
     } else {
         0
@@ -133,10 +137,19 @@ fn groups(
         }
         .unwrap_or(0);
         let mut name = format!("{prefix}{}", t.name);
-        if support > 0 && strength > 0 && super::supportable(&ctx.rules, t) {
+        let mut supportable = super::supportable(&ctx.rules, t);
+        // Advanced AAE's national abilities (German armor, marines, RAF).
+        if let Some(v) =
+            super::national_abilities::value(ctx.game, &ctx.rules, state, u, attacking, supportable)
+        {
+            strength = v.strength;
+            supportable = v.supportable;
+            name = format!("{prefix}{} {}", v.group, t.name);
+        }
+        if support > 0 && strength > 0 && supportable {
             support -= 1;
             strength += 1;
-            name = format!("{prefix}supported {}", t.name);
+            name = format!("{prefix}supported {}", &name[prefix.len()..]);
         }
         if let (damaged, Some(how)) = super::ship_damage::strength(state, id, strength) {
             strength = damaged;
@@ -518,11 +531,25 @@ pub(crate) fn fight(
             apply(ctx, state, space, &taken, events);
         }
         // The attacker's other units (and bombardment in round 1).
+        // Advanced AAE AAAE-41: landed units hold their fire in round 1.
+        let holding = round == 1 && ctx.rules.landed_units_hold_fire_first_round;
         let rest: Vec<u32> = att
             .iter()
             .copied()
             .filter(|id| !strikers.contains(id))
+            .filter(|id| !(holding && state.unit(*id).is_some_and(|u| u.unloaded_from.is_some())))
             .collect();
+        if holding && rest.len() + strikers.len() < att.len() {
+            events.push(Event::Decision {
+                space,
+                rule: "AAAE-41: land units arriving by amphibious landing do not fire in round 1"
+                    .into(),
+                detail: format!(
+                    "{} landed unit(s) hold their fire this round",
+                    att.len() - rest.len() - strikers.len()
+                ),
+            });
+        }
         let def = defenders(ctx, state, space);
         let g = groups(ctx, state, &rest, &def, true, a_spots, "");
         let prefix: Vec<String> = ["battle", &name, "round", &r, "attacker"]

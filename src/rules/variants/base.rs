@@ -164,6 +164,9 @@ impl RuleSetHooks for Base {
             withheld_units: &[],
             battleship_damage: None,
             coastal_fire: None,
+            national_abilities: None,
+            landed_units_hold_fire_first_round: false,
+            only_landed_units_stay: false,
         }
     }
 

@@ -205,6 +205,65 @@ pub struct CombatRules {
     /// launched from a sea zone into a power's territory (J Boulton JB-45,
     /// JB-46: Germany's Normandy coastal defence); `None`: no such fire.
     pub coastal_fire: Option<CoastalFire>,
+    /// Units of some powers that fight at other values (Advanced AAE
+    /// AAAE-24..28: German armor, Russian artillery, US marines, the RAF);
+    /// `None`: every unit at its type's values.
+    pub national_abilities: Option<NationalAbilities>,
+    /// Land units that landed from a transport do not fire in the first
+    /// round of their battle; bombardment and aircraft fire as usual
+    /// (Advanced AAE AAAE-41). `false`: they fire in every round (AAE).
+    pub landed_units_hold_fire_first_round: bool,
+    /// Only the land units that landed from a transport are barred from
+    /// retreating from an amphibious assault: the units that came overland
+    /// and the aircraft retreat, and the landed units fight on alone
+    /// (Advanced AAE AAAE-42). `false`: only aircraft may leave (AAE FAQ).
+    pub only_landed_units_stay: bool,
+}
+
+/// National abilities ([`CombatRules::national_abilities`]; Advanced AAE
+/// AAAE-24..28). Powers and unit types are the rules' words, found in the
+/// game's data as names or aliases (`combat::national_abilities`), so no
+/// board fact is written here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NationalAbilities {
+    /// Units that defend at another value wherever they are (AAAE-24:
+    /// German armor at 3).
+    pub defends_at: &'static [NationalValue],
+    /// Attacking artillery of a power that supports this many infantry
+    /// (AAAE-26: Russia, two).
+    pub artillery_supports: &'static [(&'static str, u8)],
+    /// Units that attack at another value in an amphibious assault
+    /// (AAAE-27: US infantry at 2, the marines).
+    pub amphibious_attack: &'static [NationalValue],
+    /// Only the units that landed from a transport in the assault count
+    /// (AAAE-27 PROPOSAL); `false`: every such unit in a battle where some
+    /// attacker landed.
+    pub amphibious_landed_only: bool,
+    /// Attacking artillery may raise such a unit one more (`false`, AAAE-27
+    /// PROPOSAL: support does not lift a marine above its value).
+    pub amphibious_supported: bool,
+    /// Units that defend at another value in their power's home
+    /// territories: its original territories joined to its capital by land
+    /// through its original territories (AAAE-28: British fighters at 6 in
+    /// London, United Kingdom and Scotland).
+    pub home_defense: &'static [NationalValue],
+    /// The home defence value also goes to such units of the power's
+    /// allies (`false`, AAAE-28 PROPOSAL: British fighters only).
+    pub home_defense_allies: bool,
+}
+
+/// One unit type of one power at another value ([`NationalAbilities`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NationalValue {
+    /// The power, in the rules' words.
+    pub power: &'static str,
+    /// The unit type, in the rules' words.
+    pub unit: &'static str,
+    /// The value it fights at.
+    pub value: u8,
+    /// The firing group's name before the unit type's (`German armor`), so
+    /// that its dice have a label of their own.
+    pub group: &'static str,
 }
 
 /// A standard order of loss ([`CombatRules::default_losses`]): unit type

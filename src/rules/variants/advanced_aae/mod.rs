@@ -8,8 +8,10 @@
 //! (the six powers, their sides and starting IPCs, a transport in every
 //! convoy zone), so the real board's files load without a change here.
 
+mod national_abilities;
+
 use super::aae::Aae;
-use super::{OptionKind, OptionSpec, RuleSetHooks, inherit};
+use super::{CombatRules, OptionKind, OptionSpec, RuleSetHooks, inherit};
 use crate::rules::GameDef;
 use crate::rules::model::UnitKind;
 use crate::rules::problem::{Problem, files};
@@ -50,6 +52,9 @@ pub const US_START_CASH_HALVED: OptionSpec = OptionSpec {
 static OPTIONS: &[OptionSpec] = &[
     STARTING_IPCS_ARE_INCOME,
     US_START_CASH_HALVED,
+    national_abilities::MARINES_LANDED_ONLY,
+    national_abilities::MARINES_TAKE_ARTILLERY_SUPPORT,
+    national_abilities::RAF_ALLIED_FIGHTERS,
     OptionSpec {
         name: "neutral_overflight",
         pending: Some(RULES_TO_COME),
@@ -167,13 +172,23 @@ impl RuleSetHooks for AdvancedAae {
         freed_capital_regains_territories,
         ships_blocked_by,
         sea_passage_closed,
-        combat_rules,
         standing_orders_problem,
         take_over_units,
     );
 
     fn options(&self) -> &'static [OptionSpec] {
         OPTIONS
+    }
+
+    /// AAE's, with the national abilities (AAAE-24..28) and the amphibious
+    /// assault's first round and retreat (AAAE-41, AAAE-42).
+    fn combat_rules(&self, game: &GameDef) -> CombatRules {
+        CombatRules {
+            national_abilities: Some(national_abilities::abilities(game)),
+            landed_units_hold_fire_first_round: true,
+            only_landed_units_stay: true,
+            ..Aae.combat_rules(game)
+        }
     }
 
     /// What holds for any Advanced board: the six powers (AAAE-03) on their
@@ -183,6 +198,7 @@ impl RuleSetHooks for AdvancedAae {
     /// AAAE-38); no new industrial complexes (AAAE-18).
     fn check(&self, game: &GameDef) -> Vec<Problem> {
         let mut problems = six_powers(game);
+        problems.extend(national_abilities::unit_words(game));
         problems.extend(convoy_transports(game));
         problems.extend(super::no_buyable_factories(
             game,
