@@ -1126,12 +1126,33 @@ fn starting_cash_is_the_listed_figure_russia_halved() {
     );
 }
 
+/// The units are AAE's but for the fighter's escort and interceptor
+/// abilities (AAAE-34); the national abilities (AAAE-24..28) are rules.
 #[test]
-fn the_units_are_aae_s() {
-    assert_eq!(
-        advanced().files().units,
-        aae().files().units,
-        "the national abilities (AAAE-24..28) are rules, still to come"
+fn the_units_are_aae_s_without_escorts_or_interceptors() {
+    use adjutant::rules::model::Ability;
+    let mut want = aae().files().units.clone();
+    for u in &mut want.units {
+        u.abilities
+            .retain(|a| !matches!(a, Ability::Escort(_) | Ability::Interceptor(_)));
+    }
+    assert_eq!(advanced().files().units, want);
+    assert!(
+        aae().files().units.units.iter().any(|u| u
+            .abilities
+            .iter()
+            .any(|a| matches!(a, Ability::Interceptor(_)))),
+        "AAE's fighter intercepts"
+    );
+    // The rule set refuses a fighter that escorts (AAAE-34).
+    let mut files = advanced().files().clone();
+    files.units = aae().files().units.clone();
+    let err = adjutant::rules::GameDef::new_unfinished(files)
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        err.contains("no escorts or interceptors") && err.contains("AAAE-34"),
+        "{err}"
     );
 }
 

@@ -167,6 +167,8 @@ impl RuleSetHooks for Base {
             national_abilities: None,
             landed_units_hold_fire_first_round: false,
             only_landed_units_stay: false,
+            complex_damage_cap_per_ipc: 2,
+            repair_cost_per_point: 1,
         }
     }
 

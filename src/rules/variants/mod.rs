@@ -218,6 +218,13 @@ pub struct CombatRules {
     /// and the aircraft retreat, and the landed units fight on alone
     /// (Advanced AAE AAAE-42). `false`: only aircraft may leave (AAE FAQ).
     pub only_landed_units_stay: bool,
+    /// Where raids damage complexes: the most damage a complex carries, in
+    /// multiples of its territory's IPC value (Anniversary: 2, rulebook
+    /// p.17; Advanced AAE AAAE-32: 1).
+    pub complex_damage_cap_per_ipc: u32,
+    /// IPCs to repair one point of damage on a complex (Anniversary: 1;
+    /// Advanced AAE AAAE-33: 2).
+    pub repair_cost_per_point: u32,
 }
 
 /// National abilities ([`CombatRules::national_abilities`]; Advanced AAE

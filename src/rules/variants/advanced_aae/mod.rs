@@ -181,12 +181,17 @@ impl RuleSetHooks for AdvancedAae {
     }
 
     /// AAE's, with the national abilities (AAAE-24..28) and the amphibious
-    /// assault's first round and retreat (AAAE-41, AAAE-42).
+    /// assault's first round and retreat (AAAE-41, AAAE-42); raids damage
+    /// complexes up to their territory's value, two IPCs a point to repair
+    /// (AAAE-32, AAAE-33).
     fn combat_rules(&self, game: &GameDef) -> CombatRules {
         CombatRules {
             national_abilities: Some(national_abilities::abilities(game)),
             landed_units_hold_fire_first_round: true,
             only_landed_units_stay: true,
+            bombing_damages_complexes: true,
+            complex_damage_cap_per_ipc: 1,
+            repair_cost_per_point: 2,
             ..Aae.combat_rules(game)
         }
     }
@@ -199,6 +204,7 @@ impl RuleSetHooks for AdvancedAae {
     fn check(&self, game: &GameDef) -> Vec<Problem> {
         let mut problems = six_powers(game);
         problems.extend(national_abilities::unit_words(game));
+        problems.extend(no_raid_air_battle(game));
         problems.extend(convoy_transports(game));
         problems.extend(super::no_buyable_factories(
             game,
@@ -378,4 +384,31 @@ fn convoy_transports(game: &GameDef) -> Vec<Problem> {
         }
     }
     problems
+}
+
+/// AAAE-34: fighters neither escort nor intercept in raids; only AA guns
+/// fire at the bombers. A unit with the `escort` or `interceptor` ability
+/// is refused.
+fn no_raid_air_battle(game: &GameDef) -> Vec<Problem> {
+    use crate::rules::model::Ability;
+    game.unit_types()
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| {
+            u.abilities
+                .iter()
+                .any(|a| matches!(a, Ability::Escort(_) | Ability::Interceptor(_)))
+        })
+        .map(|(i, u)| {
+            Problem::at(
+                files::UNITS,
+                format!("units[{i}].abilities"),
+                format!(
+                    "{} escorts or intercepts, but Advanced AAE has no escorts or interceptors in \
+                     strategic bombing raids (AAAE-34)",
+                    u.name
+                ),
+            )
+        })
+        .collect()
 }
