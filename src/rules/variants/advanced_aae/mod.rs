@@ -56,6 +56,16 @@ static OPTIONS: &[OptionSpec] = &[
     national_abilities::MARINES_TAKE_ARTILLERY_SUPPORT,
     national_abilities::RAF_ALLIED_FIGHTERS,
     OptionSpec {
+        name: "south_african_sea_route",
+        pending: Some(
+            "the v2.2 text has the heading South African Sea Route with no rule under it \
+             (AAAE-53), so there is no route to play until a source gives one",
+        ),
+        kind: OptionKind::Bool { default: false },
+        about: "AAAE-53 (digest PROPOSAL: nothing): a sea route round Africa between the Red Sea \
+                and the Atlantic; off, the Red Sea's only sea link is Suez",
+    },
+    OptionSpec {
         name: "neutral_overflight",
         pending: Some(RULES_TO_COME),
         kind: OptionKind::Choice {
