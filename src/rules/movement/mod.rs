@@ -478,6 +478,25 @@ impl<'a> Mover<'a> {
         if left == 0 {
             return Some("has no movement left".into());
         }
+        // Advanced AAE AAAE-36: a capped share of an aircraft's movement in
+        // the combat move, every space flown counted.
+        if self.combat
+            && kind == UnitKind::Air
+            && let Some(range) = self.game.combat_rules().combat_move_air_range
+        {
+            let (cap, what) = if t.has(&Ability::StrategicBomber) {
+                (range.bomber, "a bomber")
+            } else {
+                (range.fighter, "a fighter")
+            };
+            if usize::from(unit.moved) + steps > usize::from(cap) {
+                return Some(format!(
+                    "may fly at most {cap} spaces in the combat move as {what} (AAAE-36: the \
+                     rest of its movement is for the non-combat move), and the path enters \
+                     {steps}"
+                ));
+            }
+        }
         if steps > left {
             return Some(format!(
                 "has only {left} space{} of movement left, and the path enters {steps}",

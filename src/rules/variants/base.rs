@@ -169,6 +169,7 @@ impl RuleSetHooks for Base {
             only_landed_units_stay: false,
             complex_damage_cap_per_ipc: 2,
             repair_cost_per_point: 1,
+            combat_move_air_range: None,
         }
     }
 

@@ -225,6 +225,20 @@ pub struct CombatRules {
     /// IPCs to repair one point of damage on a complex (Anniversary: 1;
     /// Advanced AAE AAAE-33: 2).
     pub repair_cost_per_point: u32,
+    /// The most spaces aircraft may fly in the combat move, the rest of
+    /// their movement kept for the non-combat move (Advanced AAE AAAE-36:
+    /// fighters 2, bombers 3); `None`: their whole movement (AAE).
+    pub combat_move_air_range: Option<AirRange>,
+}
+
+/// Spaces aircraft may use in the combat move
+/// ([`CombatRules::combat_move_air_range`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AirRange {
+    /// Aircraft that are not strategic bombers.
+    pub fighter: u8,
+    /// Strategic bombers.
+    pub bomber: u8,
 }
 
 /// National abilities ([`CombatRules::national_abilities`]; Advanced AAE

@@ -11,7 +11,7 @@
 mod national_abilities;
 
 use super::aae::Aae;
-use super::{CombatRules, OptionKind, OptionSpec, RuleSetHooks, inherit};
+use super::{AirRange, CombatRules, OptionKind, OptionSpec, RuleSetHooks, inherit};
 use crate::rules::GameDef;
 use crate::rules::model::UnitKind;
 use crate::rules::problem::{Problem, files};
@@ -193,7 +193,8 @@ impl RuleSetHooks for AdvancedAae {
     /// AAE's, with the national abilities (AAAE-24..28) and the amphibious
     /// assault's first round and retreat (AAAE-41, AAAE-42); raids damage
     /// complexes up to their territory's value, two IPCs a point to repair
-    /// (AAAE-32, AAAE-33).
+    /// (AAAE-32, AAAE-33); aircraft fly at most 2 (fighters) or 3 (bombers)
+    /// spaces in the combat move (AAAE-36).
     fn combat_rules(&self, game: &GameDef) -> CombatRules {
         CombatRules {
             national_abilities: Some(national_abilities::abilities(game)),
@@ -202,6 +203,10 @@ impl RuleSetHooks for AdvancedAae {
             bombing_damages_complexes: true,
             complex_damage_cap_per_ipc: 1,
             repair_cost_per_point: 2,
+            combat_move_air_range: Some(AirRange {
+                fighter: 2,
+                bomber: 3,
+            }),
             ..Aae.combat_rules(game)
         }
     }
