@@ -96,3 +96,12 @@ fn an_amphibious_question_is_refused_while_landed_units_hold_fire() {
         "{err}"
     );
 }
+
+#[test]
+fn a_question_with_submarines_is_refused_while_they_fight_one_round() {
+    let q = query("submarine", "Germany", "destroyer", "Britain");
+    match answer(&game(), &q) {
+        Err(OddsError::Unsupported(why)) => assert!(why.contains("AAAE-46"), "{why}"),
+        other => panic!("{:?}", other.map(|r| r.to_text())),
+    }
+}

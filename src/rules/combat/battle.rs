@@ -164,6 +164,14 @@ fn groups(
             join(&mut out, name, strength, class, u.unit);
         }
     }
+    // Advanced AAE AAAE-46: each attacking submarine rolls two dice.
+    if let (true, Some(n)) = (attacking, ctx.rules.one_round_submarines) {
+        for g in &mut out {
+            if ctx.game.unit_types()[g.order.0].has(&Ability::Submerge) {
+                g.count *= u32::from(n);
+            }
+        }
+    }
     // Heavy Bombers: more dice per attacking bomber, the best counting
     // (Anniversary errata p.12: two) or every one (Classic: three).
     if attacking {
@@ -401,6 +409,7 @@ pub(crate) fn fight(
     let mut retreated = false;
     let mut stalemate = false;
     let mut all_submerged = false;
+    let mut subs_dived = false;
     let mut withdrew: Option<&str> = None;
     loop {
         let att = attackers(ctx, state, space);
@@ -438,11 +447,14 @@ pub(crate) fn fight(
         round += 1;
         let r = round.to_string();
         // Attacking submarines decide immediately before they roll.
-        let subs_go = match sub_policy {
-            SubmarinePolicy::Fight | SubmarinePolicy::WithdrawAfterRound { .. } => false,
-            SubmarinePolicy::Submerge => true,
-            SubmarinePolicy::SubmergeAfterFirstRound => round >= 2,
-        } && !(ctx.rules.submerge_before_any_die && d_spots);
+        let one_round = ctx.rules.one_round_submarines.is_some();
+        let subs_go = !one_round
+            && match sub_policy {
+                SubmarinePolicy::Fight | SubmarinePolicy::WithdrawAfterRound { .. } => false,
+                SubmarinePolicy::Submerge => true,
+                SubmarinePolicy::SubmergeAfterFirstRound => round >= 2,
+            }
+            && !(ctx.rules.submerge_before_any_die && d_spots);
         if subs_go {
             let subs: Vec<u32> = att
                 .iter()
@@ -473,7 +485,7 @@ pub(crate) fn fight(
         // Anniversary: the defender's submarines decide right after the
         // attacker's, before any die (FAQ), unless an attacking destroyer
         // cancels Submersible (errata p.29).
-        if ctx.rules.submerge_before_any_die && !a_spots {
+        if ctx.rules.submerge_before_any_die && !a_spots && !one_round {
             let (diving, why) = defenders_diving(ctx, state, space, &standing, round, &[]);
             submerge(ctx, state, space, &diving, why, events);
         }
@@ -486,7 +498,7 @@ pub(crate) fn fight(
         };
         // First strike: attacking submarines while no enemy destroyer is in
         // play; their victims are removed before firing.
-        let first_strike = !d_spots;
+        let first_strike = !d_spots && !one_round;
         let strikers: Vec<u32> = if first_strike {
             first_strikers(ctx, state, att.iter().copied())
         } else {
@@ -576,7 +588,7 @@ pub(crate) fn fight(
         let marked = choose(ctx, state, space, &def, &defender_chooser, hits, events);
         // AAE: defending submarines not marked as lost may submerge now,
         // after withstanding the attacker's fire and before rolling (FAQ).
-        if !ctx.rules.submerge_before_any_die {
+        if !ctx.rules.submerge_before_any_die && !one_round {
             let (diving, why) = defenders_diving(ctx, state, space, &standing, round, &marked);
             submerge(ctx, state, space, &diving, why, events);
         }
@@ -595,6 +607,28 @@ pub(crate) fn fight(
         let taken = choose(ctx, state, space, &targets, &attacker_chooser, hits, events);
         apply(ctx, state, space, &taken, events);
         apply(ctx, state, space, &marked, events);
+        // Advanced AAE AAAE-46: the submarines of both sides have fought
+        // their one round; the survivors submerge.
+        if one_round && round == 1 {
+            let subs: Vec<u32> = attackers(ctx, state, space)
+                .into_iter()
+                .chain(defenders(ctx, state, space))
+                .filter(|id| {
+                    state
+                        .unit(*id)
+                        .is_some_and(|u| ctx.ut(u).has(&Ability::Submerge))
+                })
+                .collect();
+            subs_dived |= !subs.is_empty();
+            submerge(
+                ctx,
+                state,
+                space,
+                &subs,
+                "AAAE-46: submarines fight one round per battle, then submerge".into(),
+                events,
+            );
+        }
         let att = attackers(ctx, state, space);
         if att.is_empty() || defenders(ctx, state, space).is_empty() {
             break;
@@ -665,6 +699,12 @@ pub(crate) fn fight(
     }
     let att = attackers(ctx, state, space);
     let def = defenders(ctx, state, space);
+    // Submerged submarines of the attacker (or of the defender) still here.
+    let dived = |of_attacker: bool| {
+        state
+            .units_at(space)
+            .any(|u| u.submerged && (u.owner == ctx.power) == of_attacker && u.cargo_of.is_none())
+    };
     let result = if let Some(how) = withdrew {
         how.to_owned()
     } else if retreated {
@@ -677,6 +717,12 @@ pub(crate) fn fight(
             .to_owned()
     } else if all_submerged {
         "the attacking submarines submerged before rolling; both stay".to_owned()
+    } else if subs_dived && att.is_empty() && dived(true) {
+        "the attacking submarines fought their one round and submerged; both stay".to_owned()
+    } else if subs_dived && def.is_empty() && dived(false) && !att.is_empty() {
+        "the defending submarines fought their one round and submerged; the attacker holds the \
+         zone"
+            .to_owned()
     } else if att.is_empty() && def.is_empty() {
         "both sides destroyed".to_owned()
     } else if def.is_empty() {

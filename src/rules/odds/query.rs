@@ -319,6 +319,18 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
             SpaceId(0)
         }),
     };
+    if game.combat_rules().one_round_submarines.is_some()
+        && attackers
+            .iter()
+            .chain(&defenders)
+            .any(|c| types[c.unit].has(&Ability::Submerge))
+    {
+        return Err(OddsError::Unsupported(
+            "in this game submarines fight one round and then submerge (Advanced AAE \
+             AAAE-46); the calculator does not cover that: ask without submarines"
+                .to_owned(),
+        ));
+    }
     if q.amphibious && game.combat_rules().landed_units_hold_fire_first_round {
         return Err(OddsError::Unsupported(
             "in this game land units that landed do not fire in the first round (Advanced \

@@ -170,6 +170,7 @@ impl RuleSetHooks for Base {
             complex_damage_cap_per_ipc: 2,
             repair_cost_per_point: 1,
             combat_move_air_range: None,
+            one_round_submarines: None,
         }
     }
 

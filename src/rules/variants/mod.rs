@@ -229,6 +229,12 @@ pub struct CombatRules {
     /// their movement kept for the non-combat move (Advanced AAE AAAE-36:
     /// fighters 2, bombers 3); `None`: their whole movement (AAE).
     pub combat_move_air_range: Option<AirRange>,
+    /// Submarines fight one round of each battle, with no first strike and
+    /// no submerging by choice: each attacking submarine rolls this many
+    /// dice, each counting, each defending one one die; after that round's
+    /// fire the survivors of both sides submerge and take no further part
+    /// (Advanced AAE AAAE-46: 2). `None`: AAE's submarines.
+    pub one_round_submarines: Option<u8>,
 }
 
 /// Spaces aircraft may use in the combat move

@@ -194,7 +194,8 @@ impl RuleSetHooks for AdvancedAae {
     /// assault's first round and retreat (AAAE-41, AAAE-42); raids damage
     /// complexes up to their territory's value, two IPCs a point to repair
     /// (AAAE-32, AAAE-33); aircraft fly at most 2 (fighters) or 3 (bombers)
-    /// spaces in the combat move (AAAE-36).
+    /// spaces in the combat move (AAAE-36); submarines fight one round,
+    /// two dice each when attacking, then submerge (AAAE-46).
     fn combat_rules(&self, game: &GameDef) -> CombatRules {
         CombatRules {
             national_abilities: Some(national_abilities::abilities(game)),
@@ -207,6 +208,7 @@ impl RuleSetHooks for AdvancedAae {
                 fighter: 2,
                 bomber: 3,
             }),
+            one_round_submarines: Some(2),
             ..Aae.combat_rules(game)
         }
     }
