@@ -290,7 +290,9 @@ impl<'a> Mover<'a> {
     /// given types entering it, as the rule set says
     /// ([`ShipBlocking`](crate::rules::variants::ShipBlocking)): with
     /// `SurfaceWarships`, submarines and transports never stop anyone and
-    /// moving submarines stop only for destroyers.
+    /// moving submarines stop only for destroyers; with
+    /// `SubmarinesSlipThrough` (Advanced AAE) submarines never stop anyone
+    /// and nothing stops them.
     pub(crate) fn blocking_ships(
         &self,
         state: &GameState,
@@ -316,6 +318,18 @@ impl<'a> Mover<'a> {
                             t.is_surface_warship()
                         }
                     })
+                    .count()
+            }
+            ShipBlocking::SubmarinesSlipThrough => {
+                let types = self.game.unit_types();
+                if !moving.is_empty() && moving.iter().all(|&t| types[t].has(&Ability::Submerge)) {
+                    return 0;
+                }
+                state
+                    .units_at(space)
+                    .filter(|u| self.enemy_in_play(u))
+                    .map(|u| self.utype(u))
+                    .filter(|t| t.kind == Some(UnitKind::Sea) && !t.has(&Ability::Submerge))
                     .count()
             }
         }

@@ -372,6 +372,10 @@ pub enum ShipBlocking {
     /// transports may be passed or ignored, and moving submarines are stopped
     /// only by enemy destroyers (Anniversary FAQ and errata p.29, digest §4).
     SurfaceWarships,
+    /// Moving submarines pass every enemy unit, destroyers included; other
+    /// ships are stopped by every enemy naval unit but submarines,
+    /// transports included (Advanced AAE AAAE-43 and its PROPOSAL).
+    SubmarinesSlipThrough,
 }
 
 /// The hooks through which a rule set adds behaviour to the generic engine.

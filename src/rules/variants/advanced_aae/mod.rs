@@ -11,7 +11,7 @@
 mod national_abilities;
 
 use super::aae::Aae;
-use super::{AirRange, CombatRules, OptionKind, OptionSpec, RuleSetHooks, inherit};
+use super::{AirRange, CombatRules, OptionKind, OptionSpec, RuleSetHooks, ShipBlocking, inherit};
 use crate::rules::GameDef;
 use crate::rules::model::UnitKind;
 use crate::rules::problem::{Problem, files};
@@ -180,7 +180,6 @@ impl RuleSetHooks for AdvancedAae {
         end_of_turn,
         victory,
         freed_capital_regains_territories,
-        ships_blocked_by,
         sea_passage_closed,
         standing_orders_problem,
         take_over_units,
@@ -188,6 +187,12 @@ impl RuleSetHooks for AdvancedAae {
 
     fn options(&self) -> &'static [OptionSpec] {
         OPTIONS
+    }
+
+    /// AAAE-43: submarines pass through enemy zones, and surface ships
+    /// through zones whose only enemy units are submarines.
+    fn ships_blocked_by(&self) -> ShipBlocking {
+        ShipBlocking::SubmarinesSlipThrough
     }
 
     /// AAE's, with the national abilities (AAAE-24..28) and the amphibious
