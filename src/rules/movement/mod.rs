@@ -56,6 +56,7 @@ pub fn combat_move(
     let mut mover = Mover::new(game, power, true);
     mover.run(state, moves, events);
     sea::stay_and_fight(&mut mover, state, events);
+    sea::check_submarine_limit(&mut mover, state);
     mover.finish()
 }
 
@@ -100,6 +101,7 @@ pub fn noncombat_move_after(
     mover.run(state, moves, events);
     air::check_landings(&mut mover, state, events);
     land::check_aa_guns(&mut mover, state);
+    sea::check_submarine_limit(&mut mover, state);
     mover.finish()
 }
 

@@ -171,6 +171,7 @@ impl RuleSetHooks for Base {
             repair_cost_per_point: 1,
             combat_move_air_range: None,
             one_round_submarines: None,
+            submarines_per_zone: None,
         }
     }
 

@@ -235,6 +235,10 @@ pub struct CombatRules {
     /// fire the survivors of both sides submerge and take no further part
     /// (Advanced AAE AAAE-46: 2). `None`: AAE's submarines.
     pub one_round_submarines: Option<u8>,
+    /// The most submarines of one side a sea zone may hold at the end of a
+    /// movement phase; a move that leaves more is refused (Advanced AAE
+    /// AAAE-44: 3). `None`: no limit.
+    pub submarines_per_zone: Option<u8>,
 }
 
 /// Spaces aircraft may use in the combat move

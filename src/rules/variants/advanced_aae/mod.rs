@@ -200,7 +200,8 @@ impl RuleSetHooks for AdvancedAae {
     /// complexes up to their territory's value, two IPCs a point to repair
     /// (AAAE-32, AAAE-33); aircraft fly at most 2 (fighters) or 3 (bombers)
     /// spaces in the combat move (AAAE-36); submarines fight one round,
-    /// two dice each when attacking, then submerge (AAAE-46).
+    /// two dice each when attacking, then submerge (AAAE-46); at most three
+    /// submarines of a side in a sea zone after a move (AAAE-44).
     fn combat_rules(&self, game: &GameDef) -> CombatRules {
         CombatRules {
             national_abilities: Some(national_abilities::abilities(game)),
@@ -214,6 +215,7 @@ impl RuleSetHooks for AdvancedAae {
                 bomber: 3,
             }),
             one_round_submarines: Some(2),
+            submarines_per_zone: Some(3),
             ..Aae.combat_rules(game)
         }
     }
