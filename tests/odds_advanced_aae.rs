@@ -105,3 +105,17 @@ fn a_question_with_submarines_is_refused_while_they_fight_one_round() {
         other => panic!("{:?}", other.map(|r| r.to_text())),
     }
 }
+
+#[test]
+fn fighters_attack_ships_at_2_and_land_at_3_as_land_based() {
+    let g = game();
+    // At sea: a fighter at 2 (1/3) against a destroyer at 3 (1/2): attacker
+    // only 1/6, defender only 1/3, both 1/6, stays 1/3; divided by 2/3:
+    // 1/4, 1/2, 1/4.
+    let r = answer(&g, &query("fighter", "USA", "destroyer", "Germany")).unwrap();
+    assert_odds(&r, 0.25, 0.5, 0.25);
+    // On land at 3 against an infantry at 2: 1/3, 1/6, 1/6, 1/3 -> 1/2,
+    // 1/4, 1/4.
+    let r = answer(&g, &query("fighter", "USA", "infantry", "Germany")).unwrap();
+    assert_odds(&r, 0.5, 0.25, 0.25);
+}

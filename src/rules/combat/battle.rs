@@ -126,6 +126,15 @@ fn groups(
     } else {
         0
     };
+    // Advanced AAE AAAE-35: how many attacking fighters came from a sea
+    // zone (off a carrier) into this battle.
+    let mut carrier_based = match (attacking, ctx.rules.fighter_basing) {
+        (true, Some(_)) => ids
+            .first()
+            .and_then(|id| state.unit(*id))
+            .map_or(0, |u| super::fighters_from_sea(ctx, u.at)),
+        _ => 0,
+    };
     let mut out = Vec::new();
     for &id in ids {
         let Some(u) = state.unit(id) else { continue };
@@ -145,6 +154,27 @@ fn groups(
             strength = v.strength;
             supportable = v.supportable;
             name = format!("{prefix}{} {}", v.group, t.name);
+        }
+        if let (true, Some(b)) = (attacking, ctx.rules.fighter_basing)
+            && t.kind == Some(UnitKind::Air)
+            && !t.has(&Ability::StrategicBomber)
+        {
+            let sea = ctx.game.is_sea(u.at);
+            if carrier_based > 0 {
+                carrier_based -= 1;
+                strength = if sea {
+                    b.carrier_based_at_sea
+                } else {
+                    b.carrier_based_on_land
+                };
+                name = format!("{prefix}carrier {}", t.name);
+            } else {
+                strength = if sea {
+                    b.land_based_at_sea
+                } else {
+                    b.land_based_on_land
+                };
+            }
         }
         if support > 0 && strength > 0 && supportable {
             support -= 1;

@@ -312,7 +312,12 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
     };
     let att_power = power("attacker_power", &q.attacker_power);
     let def_power = power("defender_power", &q.defender_power);
+    // A sea battle is fought in a sea zone (AAAE-35: fighters' values).
+    let first_sea = (0..game.space_count())
+        .map(SpaceId)
+        .find(|s| game.is_sea(*s));
     let at = match &q.territory {
+        None if sea => first_sea.unwrap_or(SpaceId(0)),
         None => SpaceId(0),
         Some(n) => game.space(n).unwrap_or_else(|| {
             errors.push(format!("territory: no space is called {n}"));

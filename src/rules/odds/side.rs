@@ -129,6 +129,22 @@ impl Side {
                     }
                     None => strength,
                 };
+                // Advanced AAE AAAE-35: attacking fighters at their
+                // land-based values (a question has no carriers' past).
+                let strength = match rules.fighter_basing {
+                    Some(b)
+                        if attacking
+                            && t.kind == Some(UnitKind::Air)
+                            && !t.has(&Ability::StrategicBomber) =>
+                    {
+                        if game.is_sea(u.at) {
+                            b.land_based_at_sea
+                        } else {
+                            b.land_based_on_land
+                        }
+                    }
+                    _ => strength,
+                };
                 // Out of supply (J Boulton JB-40): half the attack, rounded
                 // up, artillery support included (it still adds a point
                 // where the half of the raised value is higher).

@@ -172,6 +172,7 @@ impl RuleSetHooks for Base {
             combat_move_air_range: None,
             one_round_submarines: None,
             submarines_per_zone: None,
+            fighter_basing: None,
         }
     }
 

@@ -239,6 +239,25 @@ pub struct CombatRules {
     /// movement phase; a move that leaves more is refused (Advanced AAE
     /// AAAE-44: 3). `None`: no limit.
     pub submarines_per_zone: Option<u8>,
+    /// Attacking fighters (aircraft that are not strategic bombers) hit at
+    /// values that depend on where they began the turn and on the battle
+    /// (Advanced AAE AAAE-35); `None`: their type's attack.
+    pub fighter_basing: Option<FighterBasing>,
+}
+
+/// Attack values of fighters by basing ([`CombatRules::fighter_basing`]).
+/// A fighter is carrier-based when it began the turn in a sea zone, on a
+/// carrier (AAAE-35 PROPOSAL); every other fighter is land-based.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FighterBasing {
+    /// A land-based fighter in a sea battle (AAAE-35: 2).
+    pub land_based_at_sea: u8,
+    /// A land-based fighter in a land battle (3).
+    pub land_based_on_land: u8,
+    /// A carrier-based fighter in a sea battle (3).
+    pub carrier_based_at_sea: u8,
+    /// A carrier-based fighter in a land battle (2).
+    pub carrier_based_on_land: u8,
 }
 
 /// Spaces aircraft may use in the combat move

@@ -11,7 +11,10 @@
 mod national_abilities;
 
 use super::aae::Aae;
-use super::{AirRange, CombatRules, OptionKind, OptionSpec, RuleSetHooks, ShipBlocking, inherit};
+use super::{
+    AirRange, CombatRules, FighterBasing, OptionKind, OptionSpec, RuleSetHooks, ShipBlocking,
+    inherit,
+};
 use crate::rules::GameDef;
 use crate::rules::model::UnitKind;
 use crate::rules::problem::{Problem, files};
@@ -201,7 +204,8 @@ impl RuleSetHooks for AdvancedAae {
     /// (AAAE-32, AAAE-33); aircraft fly at most 2 (fighters) or 3 (bombers)
     /// spaces in the combat move (AAAE-36); submarines fight one round,
     /// two dice each when attacking, then submerge (AAAE-46); at most three
-    /// submarines of a side in a sea zone after a move (AAAE-44).
+    /// submarines of a side in a sea zone after a move (AAAE-44); fighters
+    /// attack by basing (AAAE-35).
     fn combat_rules(&self, game: &GameDef) -> CombatRules {
         CombatRules {
             national_abilities: Some(national_abilities::abilities(game)),
@@ -216,6 +220,12 @@ impl RuleSetHooks for AdvancedAae {
             }),
             one_round_submarines: Some(2),
             submarines_per_zone: Some(3),
+            fighter_basing: Some(FighterBasing {
+                land_based_at_sea: 2,
+                land_based_on_land: 3,
+                carrier_based_at_sea: 3,
+                carrier_based_on_land: 2,
+            }),
             ..Aae.combat_rules(game)
         }
     }
