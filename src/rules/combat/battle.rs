@@ -49,11 +49,27 @@ fn side_has(ctx: &Ctx, state: &GameState, space: SpaceId, of_attacker: bool, a: 
 
 /// What a unit's hits may land on, given whether its side has a destroyer
 /// in the zone.
-fn class_of(ctx: &Ctx, state: &GameState, id: u32, side_spots: bool) -> HitClass {
+fn class_of(ctx: &Ctx, state: &GameState, id: u32, side_spots: bool, attacking: bool) -> HitClass {
     let Some(u) = state.unit(id) else {
         return HitClass::Any;
     };
     let t = ctx.ut(u);
+    // Advanced AAE AAAE-47: at sea, a defender that is neither a destroyer
+    // nor a fighter (on its carrier) cannot hit the attacking submarines.
+    if !attacking
+        && ctx.rules.only_destroyers_and_fighters_hit_attacking_subs
+        && ctx.game.is_sea(u.at)
+    {
+        return if t.has(&Ability::AntiSubmarine)
+            || (t.kind == Some(UnitKind::Air) && !t.has(&Ability::StrategicBomber))
+        {
+            HitClass::Any
+        } else if t.has(&Ability::CannotHitAir) {
+            HitClass::NotAir
+        } else {
+            HitClass::NotHidden
+        };
+    }
     if t.has(&Ability::CannotHitAir) {
         HitClass::NotAir
     } else if t.kind == Some(UnitKind::Air) && !side_spots {
@@ -81,7 +97,7 @@ fn can_hit(
         if strength == 0 {
             return false;
         }
-        has_target(ctx, state, class_of(ctx, state, *id, spots), to)
+        has_target(ctx, state, class_of(ctx, state, *id, spots, attacking), to)
     })
 }
 
@@ -189,7 +205,7 @@ fn groups(
             strength = super::out_of_supply(strength);
             name = format!("{prefix}isolated {}", &name[prefix.len()..]);
         }
-        let class = class_of(ctx, state, id, spots);
+        let class = class_of(ctx, state, id, spots, attacking);
         if has_target(ctx, state, class, targets) {
             join(&mut out, name, strength, class, u.unit);
         }

@@ -173,6 +173,7 @@ impl RuleSetHooks for Base {
             one_round_submarines: None,
             submarines_per_zone: None,
             fighter_basing: None,
+            only_destroyers_and_fighters_hit_attacking_subs: false,
         }
     }
 

@@ -243,6 +243,11 @@ pub struct CombatRules {
     /// values that depend on where they began the turn and on the battle
     /// (Advanced AAE AAAE-35); `None`: their type's attack.
     pub fighter_basing: Option<FighterBasing>,
+    /// In a sea battle only the defenders' destroyers (`anti_submarine`)
+    /// and fighters (on carriers there) may hit attacking submarines; the
+    /// other defenders' hits go to the other attackers (Advanced AAE
+    /// AAAE-47 and its PROPOSAL). `false`: AAE's rule.
+    pub only_destroyers_and_fighters_hit_attacking_subs: bool,
 }
 
 /// Attack values of fighters by basing ([`CombatRules::fighter_basing`]).

@@ -205,7 +205,8 @@ impl RuleSetHooks for AdvancedAae {
     /// spaces in the combat move (AAAE-36); submarines fight one round,
     /// two dice each when attacking, then submerge (AAAE-46); at most three
     /// submarines of a side in a sea zone after a move (AAAE-44); fighters
-    /// attack by basing (AAAE-35).
+    /// attack by basing (AAAE-35); only destroyers and carrier-based
+    /// fighters may hit attacking submarines (AAAE-47).
     fn combat_rules(&self, game: &GameDef) -> CombatRules {
         CombatRules {
             national_abilities: Some(national_abilities::abilities(game)),
@@ -226,6 +227,7 @@ impl RuleSetHooks for AdvancedAae {
                 carrier_based_at_sea: 3,
                 carrier_based_on_land: 2,
             }),
+            only_destroyers_and_fighters_hit_attacking_subs: true,
             ..Aae.combat_rules(game)
         }
     }
