@@ -1471,3 +1471,32 @@ fn a_second_different_board_loads_with_the_same_rule_set() {
         "{text}"
     );
 }
+
+/// AAAE-51's landing is board data (`landings:`), checked like a canal.
+#[test]
+fn the_danish_sea_landing_is_data_and_checked() {
+    let game = advanced();
+    let landings = &game.files().board.landings;
+    assert_eq!(landings.len(), 1);
+    assert_eq!(
+        (landings[0].from.as_str(), landings[0].to.as_str()),
+        ("Danish Sea", "West Germany")
+    );
+    assert_eq!(landings[0].controlled_by, ["Denmark"]);
+    let refused = |edit: fn(&mut adjutant::rules::model::Landing)| {
+        let mut files = game.files().clone();
+        edit(&mut files.board.landings[0]);
+        adjutant::rules::GameDef::new_unfinished(files)
+            .expect_err("refused")
+            .to_string()
+    };
+    let text = refused(|l| l.from = "Denmark".into());
+    assert!(
+        text.contains("Denmark is land; a landing is made from a sea zone"),
+        "{text}"
+    );
+    let text = refused(|l| l.to = "Poland".into());
+    assert!(text.contains("Poland does not border Danish Sea"), "{text}");
+    let text = refused(|l| l.controlled_by = vec!["Baltic Sea".into()]);
+    assert!(text.contains("Baltic Sea is a sea zone"), "{text}");
+}
