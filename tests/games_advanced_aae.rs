@@ -1126,12 +1126,33 @@ fn starting_cash_is_the_listed_figure_russia_halved() {
     );
 }
 
+/// The units are AAE's but for the fighter's escort and interceptor
+/// abilities (AAAE-34); the national abilities (AAAE-24..28) are rules.
 #[test]
-fn the_units_are_aae_s() {
-    assert_eq!(
-        advanced().files().units,
-        aae().files().units,
-        "the national abilities (AAAE-24..28) are rules, still to come"
+fn the_units_are_aae_s_without_escorts_or_interceptors() {
+    use adjutant::rules::model::Ability;
+    let mut want = aae().files().units.clone();
+    for u in &mut want.units {
+        u.abilities
+            .retain(|a| !matches!(a, Ability::Escort(_) | Ability::Interceptor(_)));
+    }
+    assert_eq!(advanced().files().units, want);
+    assert!(
+        aae().files().units.units.iter().any(|u| u
+            .abilities
+            .iter()
+            .any(|a| matches!(a, Ability::Interceptor(_)))),
+        "AAE's fighter intercepts"
+    );
+    // The rule set refuses a fighter that escorts (AAAE-34).
+    let mut files = advanced().files().clone();
+    files.units = aae().files().units.clone();
+    let err = adjutant::rules::GameDef::new_unfinished(files)
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        err.contains("no escorts or interceptors") && err.contains("AAAE-34"),
+        "{err}"
     );
 }
 
@@ -1449,4 +1470,33 @@ fn a_second_different_board_loads_with_the_same_rule_set() {
             ),
         "{text}"
     );
+}
+
+/// AAAE-51's landing is board data (`landings:`), checked like a canal.
+#[test]
+fn the_danish_sea_landing_is_data_and_checked() {
+    let game = advanced();
+    let landings = &game.files().board.landings;
+    assert_eq!(landings.len(), 1);
+    assert_eq!(
+        (landings[0].from.as_str(), landings[0].to.as_str()),
+        ("Danish Sea", "West Germany")
+    );
+    assert_eq!(landings[0].controlled_by, ["Denmark"]);
+    let refused = |edit: fn(&mut adjutant::rules::model::Landing)| {
+        let mut files = game.files().clone();
+        edit(&mut files.board.landings[0]);
+        adjutant::rules::GameDef::new_unfinished(files)
+            .expect_err("refused")
+            .to_string()
+    };
+    let text = refused(|l| l.from = "Denmark".into());
+    assert!(
+        text.contains("Denmark is land; a landing is made from a sea zone"),
+        "{text}"
+    );
+    let text = refused(|l| l.to = "Poland".into());
+    assert!(text.contains("Poland does not border Danish Sea"), "{text}");
+    let text = refused(|l| l.controlled_by = vec!["Baltic Sea".into()]);
+    assert!(text.contains("Baltic Sea is a sea zone"), "{text}");
 }

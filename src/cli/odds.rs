@@ -78,6 +78,16 @@ pub struct OddsArgs {
     /// The defender's developments: "radar".
     #[arg(long, value_name = "NAMES")]
     defender_developments: Option<String>,
+    /// The power the attackers belong to, where national abilities make it
+    /// matter (Advanced AAE).
+    #[arg(long, value_name = "POWER")]
+    attacker_power: Option<String>,
+    /// The power the defenders belong to.
+    #[arg(long, value_name = "POWER")]
+    defender_power: Option<String>,
+    /// The territory fought over, where it matters (Advanced AAE's RAF).
+    #[arg(long, value_name = "SPACE")]
+    territory: Option<String>,
     /// List every outcome with its probability.
     #[arg(long)]
     outcomes: bool,
@@ -134,6 +144,9 @@ pub fn run(args: OddsArgs) -> anyhow::Result<ExitCode> {
     });
     q.attacker_developments = args.attacker_developments.as_deref().map(UnitsText::from);
     q.defender_developments = args.defender_developments.as_deref().map(UnitsText::from);
+    q.attacker_power = args.attacker_power;
+    q.defender_power = args.defender_power;
+    q.territory = args.territory;
     q.outcomes = args.outcomes;
     q.battles = args.battles;
     let report = match answer(&game, &q) {

@@ -259,6 +259,25 @@ pub struct BoardFile {
     /// Canals and straits whose passage depends on who controls some land.
     #[serde(default)]
     pub canals: Vec<Canal>,
+    /// Amphibious assaults from a sea zone onto a territory that depend on
+    /// control of some land (Advanced AAE AAAE-51: West Germany from the
+    /// Danish Sea only with Denmark).
+    #[serde(default)]
+    pub landings: Vec<Landing>,
+}
+
+/// A restricted landing: an amphibious assault from `from` onto `to` only
+/// while the attacker's side has controlled every territory of
+/// `controlled_by` since the start of its turn.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Landing {
+    /// The sea zone the assault is launched from.
+    pub from: String,
+    /// The territory assaulted (beside `from`).
+    pub to: String,
+    /// Land territories the attacker's side must all control.
+    pub controlled_by: Vec<String>,
 }
 
 /// A land territory.

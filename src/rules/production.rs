@@ -633,7 +633,8 @@ fn over_limit(
 }
 
 /// Checks and applies `power`'s repairs of damaged industrial complexes in
-/// the purchase phase (Anniversary, rulebook p.17): one IPC per point, half
+/// the purchase phase (Anniversary, rulebook p.17): one IPC per point
+/// (Advanced AAE AAAE-33: two, `CombatRules::repair_cost_per_point`), half
 /// price with Increased Factory Production (the turn's total halved, rounded
 /// up). Applied after the purchase, so the treasury must cover both.
 pub fn repair(
@@ -711,7 +712,9 @@ pub fn repair(
         power,
         crate::rules::vocab::Technology::IncreasedFactoryProduction,
     );
-    let cost = if half { points.div_ceil(2) } else { points };
+    // Advanced AAE AAAE-33: two IPCs a point.
+    let per_point = game.combat_rules().repair_cost_per_point;
+    let cost = if half { points.div_ceil(2) } else { points } * per_point;
     let treasury = state.ipcs[power];
     if errors.is_empty() && cost > treasury {
         let price = if half {
@@ -739,9 +742,9 @@ pub fn repair(
         let c = if i + 1 == orders.len() {
             left_to_charge
         } else if half {
-            n / 2
+            n / 2 * per_point
         } else {
-            n
+            n * per_point
         };
         let c = c.min(left_to_charge);
         left_to_charge -= c;

@@ -649,6 +649,7 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
                 territories,
                 sea_zones,
                 canals,
+                landings: Vec::new(),
             },
             units: UnitsFile { units },
             setup,

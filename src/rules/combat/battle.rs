@@ -49,11 +49,27 @@ fn side_has(ctx: &Ctx, state: &GameState, space: SpaceId, of_attacker: bool, a: 
 
 /// What a unit's hits may land on, given whether its side has a destroyer
 /// in the zone.
-fn class_of(ctx: &Ctx, state: &GameState, id: u32, side_spots: bool) -> HitClass {
+fn class_of(ctx: &Ctx, state: &GameState, id: u32, side_spots: bool, attacking: bool) -> HitClass {
     let Some(u) = state.unit(id) else {
         return HitClass::Any;
     };
     let t = ctx.ut(u);
+    // Advanced AAE AAAE-47: at sea, a defender that is neither a destroyer
+    // nor a fighter (on its carrier) cannot hit the attacking submarines.
+    if !attacking
+        && ctx.rules.only_destroyers_and_fighters_hit_attacking_subs
+        && ctx.game.is_sea(u.at)
+    {
+        return if t.has(&Ability::AntiSubmarine)
+            || (t.kind == Some(UnitKind::Air) && !t.has(&Ability::StrategicBomber))
+        {
+            HitClass::Any
+        } else if t.has(&Ability::CannotHitAir) {
+            HitClass::NotAir
+        } else {
+            HitClass::NotHidden
+        };
+    }
     if t.has(&Ability::CannotHitAir) {
         HitClass::NotAir
     } else if t.kind == Some(UnitKind::Air) && !side_spots {
@@ -81,7 +97,7 @@ fn can_hit(
         if strength == 0 {
             return false;
         }
-        has_target(ctx, state, class_of(ctx, state, *id, spots), to)
+        has_target(ctx, state, class_of(ctx, state, *id, spots, attacking), to)
     })
 }
 
@@ -117,10 +133,23 @@ fn groups(
         ids.iter()
             .filter_map(|id| state.unit(*id))
             .filter(|u| ctx.ut(u).has(&Ability::ArtillerySupport))
-            .map(|u| research::supported_per_artillery(state, u.owner))
+            .map(|u| {
+                super::national_abilities::supported_per_artillery(
+                    ctx.game, &ctx.rules, state, u.owner,
+                )
+            })
             .sum()
     } else {
         0
+    };
+    // Advanced AAE AAAE-35: how many attacking fighters came from a sea
+    // zone (off a carrier) into this battle.
+    let mut carrier_based = match (attacking, ctx.rules.fighter_basing) {
+        (true, Some(_)) => ids
+            .first()
+            .and_then(|id| state.unit(*id))
+            .map_or(0, |u| super::fighters_from_sea(ctx, u.at)),
+        _ => 0,
     };
     let mut out = Vec::new();
     for &id in ids {
@@ -133,10 +162,40 @@ fn groups(
         }
         .unwrap_or(0);
         let mut name = format!("{prefix}{}", t.name);
-        if support > 0 && strength > 0 && super::supportable(&ctx.rules, t) {
+        let mut supportable = super::supportable(&ctx.rules, t);
+        // Advanced AAE's national abilities (German armor, marines, RAF).
+        if let Some(v) =
+            super::national_abilities::value(ctx.game, &ctx.rules, state, u, attacking, supportable)
+        {
+            strength = v.strength;
+            supportable = v.supportable;
+            name = format!("{prefix}{} {}", v.group, t.name);
+        }
+        if let (true, Some(b)) = (attacking, ctx.rules.fighter_basing)
+            && t.kind == Some(UnitKind::Air)
+            && !t.has(&Ability::StrategicBomber)
+        {
+            let sea = ctx.game.is_sea(u.at);
+            if carrier_based > 0 {
+                carrier_based -= 1;
+                strength = if sea {
+                    b.carrier_based_at_sea
+                } else {
+                    b.carrier_based_on_land
+                };
+                name = format!("{prefix}carrier {}", t.name);
+            } else {
+                strength = if sea {
+                    b.land_based_at_sea
+                } else {
+                    b.land_based_on_land
+                };
+            }
+        }
+        if support > 0 && strength > 0 && supportable {
             support -= 1;
             strength += 1;
-            name = format!("{prefix}supported {}", t.name);
+            name = format!("{prefix}supported {}", &name[prefix.len()..]);
         }
         if let (damaged, Some(how)) = super::ship_damage::strength(state, id, strength) {
             strength = damaged;
@@ -146,9 +205,17 @@ fn groups(
             strength = super::out_of_supply(strength);
             name = format!("{prefix}isolated {}", &name[prefix.len()..]);
         }
-        let class = class_of(ctx, state, id, spots);
+        let class = class_of(ctx, state, id, spots, attacking);
         if has_target(ctx, state, class, targets) {
             join(&mut out, name, strength, class, u.unit);
+        }
+    }
+    // Advanced AAE AAAE-46: each attacking submarine rolls two dice.
+    if let (true, Some(n)) = (attacking, ctx.rules.one_round_submarines) {
+        for g in &mut out {
+            if ctx.game.unit_types()[g.order.0].has(&Ability::Submerge) {
+                g.count *= u32::from(n);
+            }
         }
     }
     // Heavy Bombers: more dice per attacking bomber, the best counting
@@ -388,6 +455,7 @@ pub(crate) fn fight(
     let mut retreated = false;
     let mut stalemate = false;
     let mut all_submerged = false;
+    let mut subs_dived = false;
     let mut withdrew: Option<&str> = None;
     loop {
         let att = attackers(ctx, state, space);
@@ -425,11 +493,14 @@ pub(crate) fn fight(
         round += 1;
         let r = round.to_string();
         // Attacking submarines decide immediately before they roll.
-        let subs_go = match sub_policy {
-            SubmarinePolicy::Fight | SubmarinePolicy::WithdrawAfterRound { .. } => false,
-            SubmarinePolicy::Submerge => true,
-            SubmarinePolicy::SubmergeAfterFirstRound => round >= 2,
-        } && !(ctx.rules.submerge_before_any_die && d_spots);
+        let one_round = ctx.rules.one_round_submarines.is_some();
+        let subs_go = !one_round
+            && match sub_policy {
+                SubmarinePolicy::Fight | SubmarinePolicy::WithdrawAfterRound { .. } => false,
+                SubmarinePolicy::Submerge => true,
+                SubmarinePolicy::SubmergeAfterFirstRound => round >= 2,
+            }
+            && !(ctx.rules.submerge_before_any_die && d_spots);
         if subs_go {
             let subs: Vec<u32> = att
                 .iter()
@@ -460,7 +531,7 @@ pub(crate) fn fight(
         // Anniversary: the defender's submarines decide right after the
         // attacker's, before any die (FAQ), unless an attacking destroyer
         // cancels Submersible (errata p.29).
-        if ctx.rules.submerge_before_any_die && !a_spots {
+        if ctx.rules.submerge_before_any_die && !a_spots && !one_round {
             let (diving, why) = defenders_diving(ctx, state, space, &standing, round, &[]);
             submerge(ctx, state, space, &diving, why, events);
         }
@@ -472,9 +543,10 @@ pub(crate) fn fight(
             Vec::new()
         };
         // First strike: attacking submarines while no enemy destroyer is in
-        // play (and only in round 1 where the rule set says so); their
-        // victims are removed before firing.
-        let first_strike = !d_spots && (round == 1 || !ctx.rules.first_strike_first_round_only);
+        // play (and only in round 1 where the rule set says so; never where
+        // submarines fight one round); their victims are removed before firing.
+        let first_strike =
+            !d_spots && !one_round && (round == 1 || !ctx.rules.first_strike_first_round_only);
         let strikers: Vec<u32> = if first_strike {
             first_strikers(ctx, state, att.iter().copied())
         } else {
@@ -519,11 +591,25 @@ pub(crate) fn fight(
             apply(ctx, state, space, &taken, events);
         }
         // The attacker's other units (and bombardment in round 1).
+        // Advanced AAE AAAE-41: landed units hold their fire in round 1.
+        let holding = round == 1 && ctx.rules.landed_units_hold_fire_first_round;
         let rest: Vec<u32> = att
             .iter()
             .copied()
             .filter(|id| !strikers.contains(id))
+            .filter(|id| !(holding && state.unit(*id).is_some_and(|u| u.unloaded_from.is_some())))
             .collect();
+        if holding && rest.len() + strikers.len() < att.len() {
+            events.push(Event::Decision {
+                space,
+                rule: "AAAE-41: land units arriving by amphibious landing do not fire in round 1"
+                    .into(),
+                detail: format!(
+                    "{} landed unit(s) hold their fire this round",
+                    att.len() - rest.len() - strikers.len()
+                ),
+            });
+        }
         let def = defenders(ctx, state, space);
         let g = groups(ctx, state, &rest, &def, true, a_spots, "");
         let prefix: Vec<String> = ["battle", &name, "round", &r, "attacker"]
@@ -550,7 +636,7 @@ pub(crate) fn fight(
         let marked = choose(ctx, state, space, &def, &defender_chooser, hits, events);
         // AAE: defending submarines not marked as lost may submerge now,
         // after withstanding the attacker's fire and before rolling (FAQ).
-        if !ctx.rules.submerge_before_any_die {
+        if !ctx.rules.submerge_before_any_die && !one_round {
             let (diving, why) = defenders_diving(ctx, state, space, &standing, round, &marked);
             submerge(ctx, state, space, &diving, why, events);
         }
@@ -569,6 +655,28 @@ pub(crate) fn fight(
         let taken = choose(ctx, state, space, &targets, &attacker_chooser, hits, events);
         apply(ctx, state, space, &taken, events);
         apply(ctx, state, space, &marked, events);
+        // Advanced AAE AAAE-46: the submarines of both sides have fought
+        // their one round; the survivors submerge.
+        if one_round && round == 1 {
+            let subs: Vec<u32> = attackers(ctx, state, space)
+                .into_iter()
+                .chain(defenders(ctx, state, space))
+                .filter(|id| {
+                    state
+                        .unit(*id)
+                        .is_some_and(|u| ctx.ut(u).has(&Ability::Submerge))
+                })
+                .collect();
+            subs_dived |= !subs.is_empty();
+            submerge(
+                ctx,
+                state,
+                space,
+                &subs,
+                "AAAE-46: submarines fight one round per battle, then submerge".into(),
+                events,
+            );
+        }
         let att = attackers(ctx, state, space);
         if att.is_empty() || defenders(ctx, state, space).is_empty() {
             break;
@@ -638,6 +746,12 @@ pub(crate) fn fight(
     }
     let att = attackers(ctx, state, space);
     let def = defenders(ctx, state, space);
+    // Submerged submarines of the attacker (or of the defender) still here.
+    let dived = |of_attacker: bool| {
+        state
+            .units_at(space)
+            .any(|u| u.submerged && (u.owner == ctx.power) == of_attacker && u.cargo_of.is_none())
+    };
     let result = if let Some(how) = withdrew {
         how.to_owned()
     } else if retreated {
@@ -650,6 +764,12 @@ pub(crate) fn fight(
             .to_owned()
     } else if all_submerged {
         "the attacking submarines submerged before rolling; both stay".to_owned()
+    } else if subs_dived && att.is_empty() && dived(true) {
+        "the attacking submarines fought their one round and submerged; both stay".to_owned()
+    } else if subs_dived && def.is_empty() && dived(false) && !att.is_empty() {
+        "the defending submarines fought their one round and submerged; the attacker holds the \
+         zone"
+            .to_owned()
     } else if att.is_empty() && def.is_empty() {
         "both sides destroyed".to_owned()
     } else if def.is_empty() {

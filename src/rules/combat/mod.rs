@@ -26,6 +26,7 @@ mod battle;
 pub(crate) mod casualties;
 mod coastal_fire;
 mod fire;
+pub(crate) mod national_abilities;
 mod retreat;
 pub mod rockets;
 pub mod ship_damage;
@@ -234,6 +235,31 @@ pub fn fight_battles_declared(
 pub(crate) fn supportable(rules: &CombatRules, t: &UnitType) -> bool {
     t.has(&Ability::ArtillerySupportable)
         || (rules.artillery_supports_mechanized && t.has(&Ability::Mechanized))
+}
+
+/// Fighters (aircraft that are not strategic bombers) that the combat
+/// orders flew into `space` from a sea zone: they began the turn on a
+/// carrier (Advanced AAE AAAE-35 PROPOSAL; units make one move a phase, so
+/// a combat order's path starts where the turn began).
+pub(crate) fn fighters_from_sea(ctx: &Ctx, space: SpaceId) -> usize {
+    ctx.orders
+        .iter()
+        .filter_map(|o| match &o.item {
+            MoveOrder::Move { units, path, .. }
+                if path.last() == Some(&space)
+                    && path.first().is_some_and(|s| ctx.game.is_sea(*s)) =>
+            {
+                Some(units)
+            }
+            _ => None,
+        })
+        .flatten()
+        .filter(|c| {
+            let t = &ctx.game.unit_types()[c.unit];
+            t.kind == Some(UnitKind::Air) && !t.has(&Ability::StrategicBomber)
+        })
+        .map(|c| c.count as usize)
+        .sum()
 }
 
 /// The attack value of a unit out of supply: half, rounded up (J Boulton

@@ -1,6 +1,7 @@
 //! Retreats: when the attacker's plan says so, the whole attacking force
 //! goes to one adjacent space that some attacker came from. Ground units in
-//! an amphibious assault never retreat, and then only aircraft leave (FAQ);
+//! an amphibious assault never retreat, and then only aircraft leave (FAQ;
+//! Advanced AAE AAAE-42: only the ground units that landed stay);
 //! submarines retreat with the fleet, to the same zone (FAQ); the defender
 //! never retreats (its submarines may submerge instead).
 
@@ -86,7 +87,10 @@ pub(crate) fn retreat(
 ) -> bool {
     let game = ctx.game;
     let plan = ctx.plan(space);
-    let mut candidates = if amphibious {
+    // Advanced AAE AAAE-42: the units that came overland (and the
+    // aircraft) retreat from an amphibious assault; the landed ones stay.
+    let landed_stay = amphibious && ctx.rules.only_landed_units_stay;
+    let mut candidates = if amphibious && !landed_stay {
         entries(ctx, space, true)
     } else {
         came_from(ctx, space)
@@ -135,7 +139,7 @@ pub(crate) fn retreat(
         });
         return false;
     }
-    if amphibious && !air_present {
+    if amphibious && !landed_stay && !air_present {
         events.push(Event::Decision {
             space,
             rule: "FAQ: ground units in an amphibious assault never retreat".into(),
@@ -172,7 +176,9 @@ pub(crate) fn retreat(
         .into_iter()
         .filter(|id| {
             let air = state.unit(*id).and_then(|u| ctx.ut(u).kind) == Some(UnitKind::Air);
-            if amphibious {
+            if landed_stay {
+                state.unit(*id).is_some_and(|u| u.unloaded_from.is_none())
+            } else if amphibious {
                 air
             } else {
                 !(air && stay_in_zone)
@@ -198,6 +204,14 @@ pub(crate) fn retreat(
             return true;
         }
     }
+    if leaving.is_empty() && landed_stay {
+        events.push(Event::Decision {
+            space,
+            rule: "AAAE-42: units that landed amphibiously may not retreat".into(),
+            detail: "the attackers fight on: every one of them landed from a transport".into(),
+        });
+        return false;
+    }
     if leaving.is_empty() {
         events.push(Event::Decision {
             space,
@@ -206,7 +220,17 @@ pub(crate) fn retreat(
         });
         return false;
     }
-    if amphibious {
+    if landed_stay && staying > 0 {
+        events.push(Event::Decision {
+            space,
+            rule: "AAAE-42: only the units that landed amphibiously are barred from retreating"
+                .into(),
+            detail: format!(
+                "the units that came overland and the aircraft leave; {staying} landed unit(s) \
+                 fight on alone"
+            ),
+        });
+    } else if amphibious && !landed_stay {
         events.push(Event::Decision {
             space,
             rule: "FAQ: only fighters and bombers may retreat from an amphibious assault".into(),

@@ -196,7 +196,10 @@ fn dice_word(n: u8) -> String {
 
 /// Adds `rolled` damage to the industrial complex in `space`, capped at
 /// twice the territory's IPC value in all (Anniversary; the cap ignores
-/// Increased Factory Production, FAQ Weapons Development), and logs it.
+/// Increased Factory Production, FAQ Weapons Development; Advanced AAE:
+/// once, [`CombatRules::complex_damage_cap_per_ipc`]), and logs it.
+///
+/// [`CombatRules::complex_damage_cap_per_ipc`]: crate::rules::variants::CombatRules::complex_damage_cap_per_ipc
 pub(crate) fn damage_complex(
     game: &crate::rules::GameDef,
     state: &mut GameState,
@@ -206,7 +209,13 @@ pub(crate) fn damage_complex(
     dice_words: String,
     events: &mut Vec<Event>,
 ) {
-    let cap = 2 * game.territory(space).and_then(|t| t.ipc).unwrap_or(0);
+    let per_ipc = game.combat_rules().complex_damage_cap_per_ipc;
+    let cap = per_ipc * game.territory(space).and_then(|t| t.ipc).unwrap_or(0);
+    let times = match per_ipc {
+        1 => "",
+        2 => "twice ",
+        _ => "a multiple of ",
+    };
     let before = state.damage_at(space);
     let added = rolled.min(cap.saturating_sub(before));
     if let Some(d) = state.factory_damage.get_mut(space.0) {
@@ -214,7 +223,7 @@ pub(crate) fn damage_complex(
     }
     let detail = if added < rolled {
         format!(
-            "{dice_words}; capped at {cap}, twice the territory's IPC value, with {before} \
+            "{dice_words}; capped at {cap}, {times}the territory's IPC value, with {before} \
              already there"
         )
     } else {

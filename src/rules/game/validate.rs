@@ -636,6 +636,60 @@ impl Validator {
                 }
             }
         }
+        for (i, landing) in board.landings.iter().enumerate() {
+            let base = format!("landings[{i}]");
+            let from = self.find_space(files::BOARD, format!("{base}.from"), &landing.from);
+            let to = self.find_space(files::BOARD, format!("{base}.to"), &landing.to);
+            if let Some(f) = from
+                && f.0 < n_land
+            {
+                self.problem(
+                    files::BOARD,
+                    format!("{base}.from"),
+                    format!(
+                        "{} is land; a landing is made from a sea zone",
+                        landing.from
+                    ),
+                );
+            }
+            if let Some(t) = to
+                && t.0 >= n_land
+            {
+                self.problem(
+                    files::BOARD,
+                    format!("{base}.to"),
+                    format!("{} is a sea zone; a landing is made onto land", landing.to),
+                );
+            }
+            if let (Some(f), Some(t)) = (from, to)
+                && !resolved[f.0].contains(&t)
+            {
+                self.problem(
+                    files::BOARD,
+                    format!("{base}.to"),
+                    format!("{} does not border {}", landing.to, landing.from),
+                );
+            }
+            if landing.controlled_by.is_empty() {
+                self.problem(
+                    files::BOARD,
+                    format!("{base}.controlled_by"),
+                    "a landing names the territories that open it".to_owned(),
+                );
+            }
+            for (j, t) in landing.controlled_by.iter().enumerate() {
+                let path = format!("{base}.controlled_by[{j}]");
+                if let Some(id) = self.find_space(files::BOARD, path.clone(), t)
+                    && id.0 >= n_land
+                {
+                    self.problem(
+                        files::BOARD,
+                        path,
+                        format!("{t} is a sea zone; a landing is opened through land"),
+                    );
+                }
+            }
+        }
         let mut canal_names = HashSet::new();
         for (i, canal) in board.canals.iter().enumerate() {
             let base = format!("canals[{i}]");

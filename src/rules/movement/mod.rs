@@ -56,6 +56,7 @@ pub fn combat_move(
     let mut mover = Mover::new(game, power, true);
     mover.run(state, moves, events);
     sea::stay_and_fight(&mut mover, state, events);
+    sea::check_submarine_limit(&mut mover, state);
     mover.finish()
 }
 
@@ -100,6 +101,7 @@ pub fn noncombat_move_after(
     mover.run(state, moves, events);
     air::check_landings(&mut mover, state, events);
     land::check_aa_guns(&mut mover, state);
+    sea::check_submarine_limit(&mut mover, state);
     mover.finish()
 }
 
@@ -290,7 +292,9 @@ impl<'a> Mover<'a> {
     /// given types entering it, as the rule set says
     /// ([`ShipBlocking`](crate::rules::variants::ShipBlocking)): with
     /// `SurfaceWarships`, submarines and transports never stop anyone and
-    /// moving submarines stop only for destroyers.
+    /// moving submarines stop only for destroyers; with
+    /// `SubmarinesSlipThrough` (Advanced AAE) submarines never stop anyone
+    /// and nothing stops them.
     pub(crate) fn blocking_ships(
         &self,
         state: &GameState,
@@ -316,6 +320,18 @@ impl<'a> Mover<'a> {
                             t.is_surface_warship()
                         }
                     })
+                    .count()
+            }
+            ShipBlocking::SubmarinesSlipThrough => {
+                let types = self.game.unit_types();
+                if !moving.is_empty() && moving.iter().all(|&t| types[t].has(&Ability::Submerge)) {
+                    return 0;
+                }
+                state
+                    .units_at(space)
+                    .filter(|u| self.enemy_in_play(u))
+                    .map(|u| self.utype(u))
+                    .filter(|t| t.kind == Some(UnitKind::Sea) && !t.has(&Ability::Submerge))
                     .count()
             }
         }
@@ -477,6 +493,25 @@ impl<'a> Mover<'a> {
         let left = movement.saturating_sub(unit.moved as usize);
         if left == 0 {
             return Some("has no movement left".into());
+        }
+        // Advanced AAE AAAE-36: a capped share of an aircraft's movement in
+        // the combat move, every space flown counted.
+        if self.combat
+            && kind == UnitKind::Air
+            && let Some(range) = self.game.combat_rules().combat_move_air_range
+        {
+            let (cap, what) = if t.has(&Ability::StrategicBomber) {
+                (range.bomber, "a bomber")
+            } else {
+                (range.fighter, "a fighter")
+            };
+            if usize::from(unit.moved) + steps > usize::from(cap) {
+                return Some(format!(
+                    "may fly at most {cap} spaces in the combat move as {what} (AAAE-36: the \
+                     rest of its movement is for the non-combat move), and the path enters \
+                     {steps}"
+                ));
+            }
         }
         if steps > left {
             return Some(format!(

@@ -12,7 +12,7 @@
 use super::Mover;
 use crate::rules::SpaceId;
 use crate::rules::events::Event;
-use crate::rules::model::UnitKind;
+use crate::rules::model::{Ability, UnitKind};
 use crate::rules::orders::{OrderError, Origin};
 use crate::rules::state::GameState;
 use crate::rules::vocab::UnitList;
@@ -143,4 +143,48 @@ pub fn stay_and_fight(mover: &mut Mover, state: &mut GameState, events: &mut Vec
     for zone in zones {
         mover.battle(state, zone, events);
     }
+}
+
+/// Advanced AAE AAAE-44 (where the rule set sets a limit): after a
+/// movement phase a sea zone holds at most so many submarines of one side,
+/// counted by side (digest PROPOSAL); a zone over the limit is an error on
+/// an order of the mover that brought a submarine there.
+pub(crate) fn check_submarine_limit(mover: &mut Mover, state: &GameState) {
+    let game = mover.game;
+    let Some(limit) = game.combat_rules().submarines_per_zone else {
+        return;
+    };
+    let sub = |u: &crate::rules::state::Unit| {
+        u.cargo_of.is_none()
+            && game.is_sea(u.at)
+            && game.side_of(u.owner) == mover.side
+            && game.unit_types()[u.unit].has(&Ability::Submerge)
+    };
+    let mut counted: Vec<(SpaceId, usize)> = Vec::new();
+    for u in state.units.iter().filter(|u| sub(u)) {
+        match counted.iter_mut().find(|c| c.0 == u.at) {
+            Some(c) => c.1 += 1,
+            None => counted.push((u.at, 1)),
+        }
+    }
+    let mut errors = Vec::new();
+    for (space, n) in counted.into_iter().filter(|c| c.1 > usize::from(limit)) {
+        let origin = state
+            .units
+            .iter()
+            .filter(|u| u.at == space && sub(u))
+            .find_map(|u| mover.moved_by.get(&u.id).cloned());
+        if let Some(origin) = origin {
+            errors.push(OrderError::new(
+                &origin,
+                format!(
+                    "{} would hold {n} submarines of {}'s side: a sea zone holds at most \
+                     {limit} submarines of one side at the end of a phase (AAAE-44)",
+                    game.space_name(space),
+                    game.powers()[mover.power].name
+                ),
+            ));
+        }
+    }
+    mover.errors.extend(errors);
 }

@@ -269,6 +269,8 @@ pub fn order(
                      (an amphibious assault)",
                     mover.sname(to)
                 )));
+            } else if hostile && let Some(why) = closed_landing(mover, state, end, to) {
+                mover.errors.push(err(why));
             } else if hostile {
                 assault = true;
                 if unload_units.is_some()
@@ -736,4 +738,33 @@ fn shores(mover: &Mover, zone: SpaceId) -> String {
         return String::new();
     }
     format!(" (beside {}: {})", mover.sname(zone), names.join(", "))
+}
+
+/// Why an amphibious assault from sea zone `from` onto `to` may not be made
+/// now: a board `landings:` entry whose territories the mover's side has
+/// not all controlled since the start of the turn (Advanced AAE AAAE-51).
+fn closed_landing(mover: &Mover, state: &GameState, from: SpaceId, to: SpaceId) -> Option<String> {
+    let game = mover.game;
+    let landing = game
+        .files()
+        .board
+        .landings
+        .iter()
+        .find(|l| game.space(&l.from) == Some(from) && game.space(&l.to) == Some(to))?;
+    let held = landing.controlled_by.iter().all(|land| {
+        game.space(land).is_some_and(|s| {
+            state.owner[s.0].is_some_and(|o| mover.friendly(o))
+                && !state.captured_this_turn.contains(&s)
+        })
+    });
+    (!held).then(|| {
+        format!(
+            "an amphibious assault on {} from {} needs {}'s side to control {} since the start \
+             of its turn",
+            mover.sname(to),
+            mover.sname(from),
+            game.powers()[mover.power].name,
+            landing.controlled_by.join(" and ")
+        )
+    })
 }

@@ -142,6 +142,19 @@ pub struct OddsQuery {
     /// The defender's developments (Radar: its AA gun hits on one more).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub defender_developments: Option<UnitsText>,
+    /// The power the attackers belong to, where national abilities make it
+    /// matter (Advanced AAE: Russian artillery, US marines); the first
+    /// power when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attacker_power: Option<String>,
+    /// The power the defenders belong to (Advanced AAE: German armor, the
+    /// RAF); the first power when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defender_power: Option<String>,
+    /// The territory fought over, where it matters (Advanced AAE: British
+    /// fighters at home); the board's first space when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub territory: Option<String>,
     /// Also list every outcome (survivors of each side) with its probability.
     #[serde(default)]
     pub outcomes: bool,
@@ -171,6 +184,9 @@ impl OddsQuery {
             low_luck: None,
             attacker_developments: None,
             defender_developments: None,
+            attacker_power: None,
+            defender_power: None,
+            territory: None,
             outcomes: false,
             battles: None,
             monte_carlo: false,
@@ -343,18 +359,59 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
                 .to_owned(),
         );
     }
+    // Whose units and where (national abilities, Advanced AAE).
+    let mut power = |what: &str, name: &Option<String>| match name {
+        None => 0,
+        Some(n) => game.power(n).unwrap_or_else(|| {
+            errors.push(format!("{what}: no power is called {n}"));
+            0
+        }),
+    };
+    let att_power = power("attacker_power", &q.attacker_power);
+    let def_power = power("defender_power", &q.defender_power);
+    // A sea battle is fought in a sea zone (AAAE-35: fighters' values).
+    let first_sea = (0..game.space_count())
+        .map(SpaceId)
+        .find(|s| game.is_sea(*s));
+    let at = match &q.territory {
+        None if sea => first_sea.unwrap_or(SpaceId(0)),
+        None => SpaceId(0),
+        Some(n) => game.space(n).unwrap_or_else(|| {
+            errors.push(format!("territory: no space is called {n}"));
+            SpaceId(0)
+        }),
+    };
+    if game.combat_rules().one_round_submarines.is_some()
+        && attackers
+            .iter()
+            .chain(&defenders)
+            .any(|c| types[c.unit].has(&Ability::Submerge))
+    {
+        return Err(OddsError::Unsupported(
+            "in this game submarines fight one round and then submerge (Advanced AAE \
+             AAAE-46); the calculator does not cover that: ask without submarines"
+                .to_owned(),
+        ));
+    }
+    if q.amphibious && game.combat_rules().landed_units_hold_fire_first_round {
+        return Err(OddsError::Unsupported(
+            "in this game land units that landed do not fire in the first round (Advanced \
+             AAE AAAE-41); the calculator does not cover that: ask without amphibious"
+                .to_owned(),
+        ));
+    }
     let mut notes = Vec::new();
     let mut state = GameState::initial(game);
     state.units.clear();
     let mut next_id = 1u32;
-    let mut place = |state: &mut GameState, unit: usize, count: u32| -> Vec<u32> {
+    let mut place = |state: &mut GameState, unit: usize, count: u32, owner: usize| -> Vec<u32> {
         let mut ids = Vec::new();
         for _ in 0..count {
             state.units.push(Unit {
                 id: next_id,
                 unit,
-                owner: 0,
-                at: SpaceId(0),
+                owner,
+                at,
                 moved: 0,
                 combat_moved: false,
                 hits: 0,
@@ -403,7 +460,7 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
                 t.name
             ));
         } else {
-            att_ids.extend(place(&mut state, c.unit, c.count));
+            att_ids.extend(place(&mut state, c.unit, c.count, att_power));
         }
     }
     let mut def_ids = Vec::new();
@@ -434,7 +491,7 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
                 t.name
             ));
         } else {
-            def_ids.extend(place(&mut state, c.unit, c.count));
+            def_ids.extend(place(&mut state, c.unit, c.count, def_power));
         }
     }
     if errors.is_empty() && att_ids.is_empty() {
@@ -472,28 +529,31 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
     } else {
         policy
     };
-    // Every unit belongs to power 0; each side is ranked in a state of its
-    // own holding that side's developments, so that they never mix.
+    // Each side belongs to one power (the first unless the question names
+    // it) and is ranked in a state of its own holding that side's
+    // developments, so that they never mix.
     let mut def_state = state.clone();
-    def_state.technologies[0] = def_techs.clone();
-    state.technologies[0] = att_techs.clone();
+    def_state.technologies[def_power] = def_techs.clone();
+    state.technologies[att_power] = att_techs.clone();
     // Radar: the defender's AA gun hits on one more (`combat::enemy_aa`).
     let aa = aa.map(|v| v + u8::from(def_techs.contains(&Technology::Radar)));
     notes.extend(development_notes(game, &att_techs, &def_techs, low_luck));
     let att_chooser = Chooser::Attacker {
         losses: &losses,
         source: "the question's order of loss".to_owned(),
-        power: 0,
+        power: att_power,
         standing: &[],
     };
-    let standing = [StandingOrders {
+    // Standing orders are read by the owner's index: the defender's.
+    let mut standing = vec![StandingOrders::default(); def_power + 1];
+    standing[def_power] = StandingOrders {
         losses: defender_losses,
         keep_one_land_unit: q.keep_one_land_unit,
         submarines: SubmarinePolicy::Fight,
         intercept: None,
         bystander_losses: Default::default(),
         middle_east_payment: Default::default(),
-    }];
+    };
     let def_chooser = Chooser::Defender {
         standing: &standing,
         land: !sea,

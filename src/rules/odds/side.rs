@@ -116,6 +116,38 @@ impl Side {
                 }
                 .unwrap_or(0);
                 let mut supportable = crate::rules::combat::supportable(&rules, t);
+                // Advanced AAE's national abilities, as the battle fights them.
+                let national = crate::rules::combat::national_abilities::value(
+                    game,
+                    &rules,
+                    state,
+                    u,
+                    attacking,
+                    supportable,
+                );
+                let strength = match national {
+                    Some(v) => {
+                        supportable = v.supportable;
+                        v.strength
+                    }
+                    None => strength,
+                };
+                // Advanced AAE AAAE-35: attacking fighters at their
+                // land-based values (a question has no carriers' past).
+                let strength = match rules.fighter_basing {
+                    Some(b)
+                        if attacking
+                            && t.kind == Some(UnitKind::Air)
+                            && !t.has(&Ability::StrategicBomber) =>
+                    {
+                        if game.is_sea(u.at) {
+                            b.land_based_at_sea
+                        } else {
+                            b.land_based_on_land
+                        }
+                    }
+                    _ => strength,
+                };
                 // Out of supply (J Boulton JB-40): half the attack, rounded
                 // up, artillery support included (it still adds a point
                 // where the half of the raised value is higher).
@@ -140,7 +172,9 @@ impl Side {
                     unit: u.unit,
                     strength,
                     support: if attacking && t.has(&Ability::ArtillerySupport) {
-                        crate::rules::research::supported_per_artillery(state, u.owner) as u8
+                        crate::rules::combat::national_abilities::supported_per_artillery(
+                            game, &rules, state, u.owner,
+                        ) as u8
                     } else {
                         0
                     },

@@ -165,6 +165,16 @@ impl RuleSetHooks for Base {
             withheld_units: &[],
             battleship_damage: None,
             coastal_fire: None,
+            national_abilities: None,
+            landed_units_hold_fire_first_round: false,
+            only_landed_units_stay: false,
+            complex_damage_cap_per_ipc: 2,
+            repair_cost_per_point: 1,
+            combat_move_air_range: None,
+            one_round_submarines: None,
+            submarines_per_zone: None,
+            fighter_basing: None,
+            only_destroyers_and_fighters_hit_attacking_subs: false,
         }
     }
 

@@ -210,6 +210,120 @@ pub struct CombatRules {
     /// launched from a sea zone into a power's territory (J Boulton JB-45,
     /// JB-46: Germany's Normandy coastal defence); `None`: no such fire.
     pub coastal_fire: Option<CoastalFire>,
+    /// Units of some powers that fight at other values (Advanced AAE
+    /// AAAE-24..28: German armor, Russian artillery, US marines, the RAF);
+    /// `None`: every unit at its type's values.
+    pub national_abilities: Option<NationalAbilities>,
+    /// Land units that landed from a transport do not fire in the first
+    /// round of their battle; bombardment and aircraft fire as usual
+    /// (Advanced AAE AAAE-41). `false`: they fire in every round (AAE).
+    pub landed_units_hold_fire_first_round: bool,
+    /// Only the land units that landed from a transport are barred from
+    /// retreating from an amphibious assault: the units that came overland
+    /// and the aircraft retreat, and the landed units fight on alone
+    /// (Advanced AAE AAAE-42). `false`: only aircraft may leave (AAE FAQ).
+    pub only_landed_units_stay: bool,
+    /// Where raids damage complexes: the most damage a complex carries, in
+    /// multiples of its territory's IPC value (Anniversary: 2, rulebook
+    /// p.17; Advanced AAE AAAE-32: 1).
+    pub complex_damage_cap_per_ipc: u32,
+    /// IPCs to repair one point of damage on a complex (Anniversary: 1;
+    /// Advanced AAE AAAE-33: 2).
+    pub repair_cost_per_point: u32,
+    /// The most spaces aircraft may fly in the combat move, the rest of
+    /// their movement kept for the non-combat move (Advanced AAE AAAE-36:
+    /// fighters 2, bombers 3); `None`: their whole movement (AAE).
+    pub combat_move_air_range: Option<AirRange>,
+    /// Submarines fight one round of each battle, with no first strike and
+    /// no submerging by choice: each attacking submarine rolls this many
+    /// dice, each counting, each defending one one die; after that round's
+    /// fire the survivors of both sides submerge and take no further part
+    /// (Advanced AAE AAAE-46: 2). `None`: AAE's submarines.
+    pub one_round_submarines: Option<u8>,
+    /// The most submarines of one side a sea zone may hold at the end of a
+    /// movement phase; a move that leaves more is refused (Advanced AAE
+    /// AAAE-44: 3). `None`: no limit.
+    pub submarines_per_zone: Option<u8>,
+    /// Attacking fighters (aircraft that are not strategic bombers) hit at
+    /// values that depend on where they began the turn and on the battle
+    /// (Advanced AAE AAAE-35); `None`: their type's attack.
+    pub fighter_basing: Option<FighterBasing>,
+    /// In a sea battle only the defenders' destroyers (`anti_submarine`)
+    /// and fighters (on carriers there) may hit attacking submarines; the
+    /// other defenders' hits go to the other attackers (Advanced AAE
+    /// AAAE-47 and its PROPOSAL). `false`: AAE's rule.
+    pub only_destroyers_and_fighters_hit_attacking_subs: bool,
+}
+
+/// Attack values of fighters by basing ([`CombatRules::fighter_basing`]).
+/// A fighter is carrier-based when it began the turn in a sea zone, on a
+/// carrier (AAAE-35 PROPOSAL); every other fighter is land-based.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FighterBasing {
+    /// A land-based fighter in a sea battle (AAAE-35: 2).
+    pub land_based_at_sea: u8,
+    /// A land-based fighter in a land battle (3).
+    pub land_based_on_land: u8,
+    /// A carrier-based fighter in a sea battle (3).
+    pub carrier_based_at_sea: u8,
+    /// A carrier-based fighter in a land battle (2).
+    pub carrier_based_on_land: u8,
+}
+
+/// Spaces aircraft may use in the combat move
+/// ([`CombatRules::combat_move_air_range`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AirRange {
+    /// Aircraft that are not strategic bombers.
+    pub fighter: u8,
+    /// Strategic bombers.
+    pub bomber: u8,
+}
+
+/// National abilities ([`CombatRules::national_abilities`]; Advanced AAE
+/// AAAE-24..28). Powers and unit types are the rules' words, found in the
+/// game's data as names or aliases (`combat::national_abilities`), so no
+/// board fact is written here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NationalAbilities {
+    /// Units that defend at another value wherever they are (AAAE-24:
+    /// German armor at 3).
+    pub defends_at: &'static [NationalValue],
+    /// Attacking artillery of a power that supports this many infantry
+    /// (AAAE-26: Russia, two).
+    pub artillery_supports: &'static [(&'static str, u8)],
+    /// Units that attack at another value in an amphibious assault
+    /// (AAAE-27: US infantry at 2, the marines).
+    pub amphibious_attack: &'static [NationalValue],
+    /// Only the units that landed from a transport in the assault count
+    /// (AAAE-27 PROPOSAL); `false`: every such unit in a battle where some
+    /// attacker landed.
+    pub amphibious_landed_only: bool,
+    /// Attacking artillery may raise such a unit one more (`false`, AAAE-27
+    /// PROPOSAL: support does not lift a marine above its value).
+    pub amphibious_supported: bool,
+    /// Units that defend at another value in their power's home
+    /// territories: its original territories joined to its capital by land
+    /// through its original territories (AAAE-28: British fighters at 6 in
+    /// London, United Kingdom and Scotland).
+    pub home_defense: &'static [NationalValue],
+    /// The home defence value also goes to such units of the power's
+    /// allies (`false`, AAAE-28 PROPOSAL: British fighters only).
+    pub home_defense_allies: bool,
+}
+
+/// One unit type of one power at another value ([`NationalAbilities`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NationalValue {
+    /// The power, in the rules' words.
+    pub power: &'static str,
+    /// The unit type, in the rules' words.
+    pub unit: &'static str,
+    /// The value it fights at.
+    pub value: u8,
+    /// The firing group's name before the unit type's (`German armor`), so
+    /// that its dice have a label of their own.
+    pub group: &'static str,
 }
 
 /// A standard order of loss ([`CombatRules::default_losses`]): unit type
@@ -291,6 +405,10 @@ pub enum ShipBlocking {
     /// transports may be passed or ignored, and moving submarines are stopped
     /// only by enemy destroyers (Anniversary FAQ and errata p.29, digest §4).
     SurfaceWarships,
+    /// Moving submarines pass every enemy unit, destroyers included; other
+    /// ships are stopped by every enemy naval unit but submarines,
+    /// transports included (Advanced AAE AAAE-43 and its PROPOSAL).
+    SubmarinesSlipThrough,
 }
 
 /// The hooks through which a rule set adds behaviour to the generic engine.

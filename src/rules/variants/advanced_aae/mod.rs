@@ -8,8 +8,13 @@
 //! (the six powers, their sides and starting IPCs, a transport in every
 //! convoy zone), so the real board's files load without a change here.
 
+mod national_abilities;
+
 use super::aae::Aae;
-use super::{OptionKind, OptionSpec, RuleSetHooks, inherit};
+use super::{
+    AirRange, CombatRules, FighterBasing, OptionKind, OptionSpec, RuleSetHooks, ShipBlocking,
+    inherit,
+};
 use crate::rules::GameDef;
 use crate::rules::model::UnitKind;
 use crate::rules::problem::{Problem, files};
@@ -50,6 +55,19 @@ pub const US_START_CASH_HALVED: OptionSpec = OptionSpec {
 static OPTIONS: &[OptionSpec] = &[
     STARTING_IPCS_ARE_INCOME,
     US_START_CASH_HALVED,
+    national_abilities::MARINES_LANDED_ONLY,
+    national_abilities::MARINES_TAKE_ARTILLERY_SUPPORT,
+    national_abilities::RAF_ALLIED_FIGHTERS,
+    OptionSpec {
+        name: "south_african_sea_route",
+        pending: Some(
+            "the v2.2 text has the heading South African Sea Route with no rule under it \
+             (AAAE-53), so there is no route to play until a source gives one",
+        ),
+        kind: OptionKind::Bool { default: false },
+        about: "AAAE-53 (digest PROPOSAL: nothing): a sea route round Africa between the Red Sea \
+                and the Atlantic; off, the Red Sea's only sea link is Suez",
+    },
     OptionSpec {
         name: "neutral_overflight",
         pending: Some(RULES_TO_COME),
@@ -165,15 +183,53 @@ impl RuleSetHooks for AdvancedAae {
         end_of_turn,
         victory,
         freed_capital_regains_territories,
-        ships_blocked_by,
         sea_passage_closed,
-        combat_rules,
         standing_orders_problem,
         take_over_units,
     );
 
     fn options(&self) -> &'static [OptionSpec] {
         OPTIONS
+    }
+
+    /// AAAE-43: submarines pass through enemy zones, and surface ships
+    /// through zones whose only enemy units are submarines.
+    fn ships_blocked_by(&self) -> ShipBlocking {
+        ShipBlocking::SubmarinesSlipThrough
+    }
+
+    /// AAE's, with the national abilities (AAAE-24..28) and the amphibious
+    /// assault's first round and retreat (AAAE-41, AAAE-42); raids damage
+    /// complexes up to their territory's value, two IPCs a point to repair
+    /// (AAAE-32, AAAE-33); aircraft fly at most 2 (fighters) or 3 (bombers)
+    /// spaces in the combat move (AAAE-36); submarines fight one round,
+    /// two dice each when attacking, then submerge (AAAE-46); at most three
+    /// submarines of a side in a sea zone after a move (AAAE-44); fighters
+    /// attack by basing (AAAE-35); only destroyers and carrier-based
+    /// fighters may hit attacking submarines (AAAE-47).
+    fn combat_rules(&self, game: &GameDef) -> CombatRules {
+        CombatRules {
+            national_abilities: Some(national_abilities::abilities(game)),
+            landed_units_hold_fire_first_round: true,
+            only_landed_units_stay: true,
+            bombing_damages_complexes: true,
+            complex_damage_cap_per_ipc: 1,
+            repair_cost_per_point: 2,
+            combat_move_air_range: Some(AirRange {
+                fighter: 2,
+                bomber: 3,
+            }),
+            one_round_submarines: Some(2),
+            submarines_per_zone: Some(3),
+            fighter_basing: Some(FighterBasing {
+                land_based_at_sea: 2,
+                land_based_on_land: 3,
+                carrier_based_at_sea: 3,
+                carrier_based_on_land: 2,
+            }),
+            only_destroyers_and_fighters_hit_attacking_subs: true,
+            ..Aae.combat_rules(game)
+        }
     }
 
     /// What holds for any Advanced board: the six powers (AAAE-03) on their
@@ -183,6 +239,8 @@ impl RuleSetHooks for AdvancedAae {
     /// AAAE-38); no new industrial complexes (AAAE-18).
     fn check(&self, game: &GameDef) -> Vec<Problem> {
         let mut problems = six_powers(game);
+        problems.extend(national_abilities::unit_words(game));
+        problems.extend(no_raid_air_battle(game));
         problems.extend(convoy_transports(game));
         problems.extend(super::no_buyable_factories(
             game,
@@ -362,4 +420,31 @@ fn convoy_transports(game: &GameDef) -> Vec<Problem> {
         }
     }
     problems
+}
+
+/// AAAE-34: fighters neither escort nor intercept in raids; only AA guns
+/// fire at the bombers. A unit with the `escort` or `interceptor` ability
+/// is refused.
+fn no_raid_air_battle(game: &GameDef) -> Vec<Problem> {
+    use crate::rules::model::Ability;
+    game.unit_types()
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| {
+            u.abilities
+                .iter()
+                .any(|a| matches!(a, Ability::Escort(_) | Ability::Interceptor(_)))
+        })
+        .map(|(i, u)| {
+            Problem::at(
+                files::UNITS,
+                format!("units[{i}].abilities"),
+                format!(
+                    "{} escorts or intercepts, but Advanced AAE has no escorts or interceptors in \
+                     strategic bombing raids (AAAE-34)",
+                    u.name
+                ),
+            )
+        })
+        .collect()
 }

@@ -1,0 +1,121 @@
+//! Battle odds with Advanced AAE's values (issue 19 item 5): the national
+//! abilities that change what a unit hits at, worked out by hand.
+
+use std::path::Path;
+
+use adjutant::rules::odds::{OddsError, OddsQuery, OddsReport, RetreatRule, answer};
+use adjutant::rules::{GameDef, load_dir_unfinished};
+
+fn game() -> GameDef {
+    load_dir_unfinished(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/advanced-aae")).unwrap()
+}
+
+fn query(att: &str, att_power: &str, def: &str, def_power: &str) -> OddsQuery {
+    let mut q = OddsQuery::new(att, def);
+    q.attacker_power = Some(att_power.into());
+    q.defender_power = Some(def_power.into());
+    q.low_luck = Some(false);
+    q
+}
+
+fn assert_odds(r: &OddsReport, att: f64, def: f64, both: f64) {
+    for (name, got, want) in [
+        ("attacker wins", r.attacker_wins, att),
+        ("defender holds", r.defender_wins, def),
+        ("both destroyed", r.draw, both),
+    ] {
+        assert!(
+            (got - want).abs() < 1e-12,
+            "{name}: {got} but by hand {want}\n{}",
+            r.to_text()
+        );
+    }
+}
+
+#[test]
+fn german_armor_defends_at_3_and_italian_armor_at_2() {
+    let g = game();
+    // Infantry 1/6 against armor 1/2: attacker only 1/12, defender only
+    // 5/12, both 1/12, stays 5/12; divided by 7/12: 1/7, 5/7, 1/7.
+    let r = answer(&g, &query("infantry", "Russia", "armor", "Germany")).unwrap();
+    assert_odds(&r, 1.0 / 7.0, 5.0 / 7.0, 1.0 / 7.0);
+    // Italy's armor defends at 2, as infantry does: 1/4, 5/8, 1/8.
+    let r = answer(&g, &query("infantry", "Russia", "armor", "Italy")).unwrap();
+    assert_odds(&r, 0.25, 0.625, 0.125);
+}
+
+#[test]
+fn russian_artillery_supports_two_infantry() {
+    let g = game();
+    let one_round = |power: &str| {
+        let mut q = query("2 infantry, 1 artillery", power, "infantry", "Germany");
+        q.retreat = Some(RetreatRule::Rule {
+            after_round: Some(1),
+            when_attackers_below: None,
+            when_odds_below: None,
+        });
+        answer(&g, &q).unwrap()
+    };
+    // One round, then retreat; the attacker cannot lose all three. Russia:
+    // three dice at 2, none hitting (2/3)^3 = 8/27. Britain: two at 2 and
+    // one at 1, (2/3)^2 * 5/6 = 10/27.
+    assert_odds(&one_round("Russia"), 19.0 / 27.0, 8.0 / 27.0, 0.0);
+    assert_odds(&one_round("Britain"), 17.0 / 27.0, 10.0 / 27.0, 0.0);
+}
+
+#[test]
+fn british_fighters_defend_at_6_only_at_home() {
+    let g = game();
+    let at = |territory: &str, defender: &str| {
+        let mut q = query("bomber", "Germany", "fighter", defender);
+        q.territory = Some(territory.into());
+        answer(&g, &q).unwrap()
+    };
+    // In London the RAF always hits: the bomber (4) takes it down with it
+    // 2/3 of the time.
+    assert_odds(&at("London", "Britain"), 0.0, 1.0 / 3.0, 2.0 / 3.0);
+    assert_odds(&at("Scotland", "Britain"), 0.0, 1.0 / 3.0, 2.0 / 3.0);
+    // In Canada, or a US fighter in London: 4 against 4, 1/4, 1/4, 1/2.
+    assert_odds(&at("Canada", "Britain"), 0.25, 0.25, 0.5);
+    assert_odds(&at("London", "USA"), 0.25, 0.25, 0.5);
+}
+
+#[test]
+fn an_amphibious_question_is_refused_while_landed_units_hold_fire() {
+    let mut q = query("2 infantry, 1 battleship", "USA", "infantry", "Germany");
+    q.amphibious = true;
+    match answer(&game(), &q) {
+        Err(OddsError::Unsupported(why)) => assert!(why.contains("AAAE-41"), "{why}"),
+        other => panic!("{:?}", other.map(|r| r.to_text())),
+    }
+    let mut q = query("infantry", "Russia", "infantry", "Germany");
+    q.attacker_power = Some("Atlantis".into());
+    let err = answer(&game(), &q).unwrap_err().to_string();
+    assert!(
+        err.contains("attacker_power: no power is called Atlantis"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_question_with_submarines_is_refused_while_they_fight_one_round() {
+    let q = query("submarine", "Germany", "destroyer", "Britain");
+    match answer(&game(), &q) {
+        Err(OddsError::Unsupported(why)) => assert!(why.contains("AAAE-46"), "{why}"),
+        other => panic!("{:?}", other.map(|r| r.to_text())),
+    }
+}
+
+#[test]
+fn fighters_attack_ships_at_2_and_land_at_3_as_land_based() {
+    let g = game();
+    // At sea: a fighter at 2 (1/3) against a destroyer at 3 (1/2): attacker
+    // only 1/6, defender only 1/3, both 1/6, stays 1/3; divided by 2/3:
+    // 1/4, 1/2, 1/4.
+    let r = answer(&g, &query("fighter", "USA", "destroyer", "Germany")).unwrap();
+    assert_odds(&r, 0.25, 0.5, 0.25);
+    // On land at 3 against an infantry at 2: 1/3, 1/6, 1/6, 1/3 -> 1/2,
+    // 1/4, 1/4.
+    let r = answer(&g, &query("fighter", "USA", "infantry", "Germany")).unwrap();
+    assert_odds(&r, 0.5, 0.25, 0.25);
+}
