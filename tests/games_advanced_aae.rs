@@ -1115,15 +1115,25 @@ fn starting_cash_is_the_listed_figure_russia_halved() {
     ] {
         assert_eq!(game.starting_ipcs(power(name)), cash, "{name}");
     }
-    // The choices the data records as options.
+    // The choices the data records as options: these two, and every
+    // other option the game names at the digest's PROPOSAL (its default).
     let options: Vec<(&str, &OptionValue)> = game.files().game.options.iter().collect();
     assert_eq!(
-        options,
+        options[..2],
         [
             ("starting_ipcs_are_income", &OptionValue::Bool(true)),
             ("us_start_cash_halved", &OptionValue::Bool(false)),
         ]
     );
+    for (name, value) in options {
+        let spec = game
+            .rule_set()
+            .options()
+            .iter()
+            .find(|o| o.name == name)
+            .unwrap_or_else(|| panic!("{name} is not Advanced AAE's"));
+        assert_eq!(value, &spec.default_value(), "{name}");
+    }
 }
 
 #[test]
@@ -1354,6 +1364,8 @@ sides:
   - {name: Axis, powers: [Reich, Regno]}
   - {name: Allies, powers: [Soviet Union, United Kingdom, Middle East Command, United States]}
 turn_order: [Reich, Soviet Union, Regno, United Kingdom, United States, Middle East Command]
+options: {turn_order: as_listed}
+regions: {far_east_recall: [Urals]}
 "#;
 
 const OTHER_BOARD: &str = r#"
@@ -1361,8 +1373,9 @@ territories:
   - {name: Berlin Gau, ipc: 30, original_owner: Reich, city: Berlin, neighbours: [Rhineland, Muscovy, North Sea Lane]}
   - {name: Rhineland, ipc: 18, original_owner: Reich, neighbours: [Berlin Gau, Latium, Helvetia, North Sea Lane]}
   - {name: Latium, ipc: 20, original_owner: Regno, city: Rome, neighbours: [Rhineland, Sinai, Middle Sea]}
-  - {name: Muscovy, ipc: 42, original_owner: Soviet Union, city: Moscow, neighbours: [Berlin Gau, Urals]}
-  - {name: Urals, ipc: 4, original_owner: Soviet Union, neighbours: [Muscovy]}
+  - {name: Muscovy, ipc: 42, original_owner: Soviet Union, city: Moscow, neighbours: [Berlin Gau, Urals, Ingria]}
+  - {name: Urals, ipc: 4, original_owner: Soviet Union, city: Stalingrad, neighbours: [Muscovy]}
+  - {name: Ingria, ipc: 0, original_owner: Soviet Union, city: Leningrad, neighbours: [Muscovy]}
   - {name: Home Counties, ipc: 25, original_owner: United Kingdom, city: London, neighbours: [North Sea Lane]}
   - {name: Sinai, ipc: 10, original_owner: Middle East Command, city: Cairo, neighbours: [Latium, Middle Sea]}
   - {name: Columbia, ipc: 50, original_owner: United States, city: Washington D.C., neighbours: [Western Ocean]}
@@ -1414,7 +1427,7 @@ fn a_second_different_board_loads_with_the_same_rule_set() {
         let name = other.space_name(SpaceId(i));
         assert!(advanced().space(name).is_none(), "{name}");
     }
-    assert_eq!(other.space_count(), 16);
+    assert_eq!(other.space_count(), 17);
     // The rules' figures hold on it too, through its own names.
     for (word, income, cash) in [
         ("Germany", 48, 48),

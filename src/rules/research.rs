@@ -935,6 +935,7 @@ mod tests {
             check,
             neutral_rules,
             territory_pays_income,
+            income,
             start_of_turn,
             placement_sites,
             holds_unplaceable_units,

@@ -66,6 +66,16 @@ impl RuleSetHooks for Base {
         true
     }
 
+    /// Land and convoys, every convoy zone served.
+    fn income(
+        &self,
+        game: &GameDef,
+        state: &GameState,
+        power: PowerId,
+    ) -> crate::rules::income::Income {
+        crate::rules::income::land_and_convoys(game, state, power, &|_| true)
+    }
+
     /// Nothing happens at the start of a turn.
     fn start_of_turn(
         &self,

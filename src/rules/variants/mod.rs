@@ -7,6 +7,7 @@
 //! and the consistency checks that only hold under that rule set.
 
 use crate::rules::events::Event;
+use crate::rules::income::Income;
 use crate::rules::orders::StandingOrders;
 use crate::rules::problem::Problem;
 use crate::rules::production::Complex;
@@ -322,6 +323,12 @@ pub trait RuleSetHooks: Sync {
     /// [`RuleSetHooks::end_of_turn`]).
     fn territory_pays_income(&self, game: &GameDef, space: SpaceId) -> bool;
 
+    /// `power`'s income in `state` (the base:
+    /// [`land_and_convoys`](crate::rules::income::land_and_convoys),
+    /// every convoy zone served; Advanced AAE: convoys need a transport,
+    /// the US pre-war halving, Siberia after the Far East recall).
+    fn income(&self, game: &GameDef, state: &GameState, power: PowerId) -> Income;
+
     /// Rule-set effects at the start of `power`'s turn, before its purchase
     /// (Anniversary: China receives its infantry).
     fn start_of_turn(
@@ -449,6 +456,16 @@ macro_rules! inherit {
             space: $crate::rules::SpaceId,
         ) -> bool {
             $base.territory_pays_income(game, space)
+        }
+    };
+    (@hook $base:expr, income) => {
+        fn income(
+            &self,
+            game: &$crate::rules::GameDef,
+            state: &$crate::rules::state::GameState,
+            power: $crate::rules::vocab::PowerId,
+        ) -> $crate::rules::income::Income {
+            $base.income(game, state, power)
         }
     };
     (@hook $base:expr, start_of_turn) => {
@@ -662,6 +679,7 @@ mod tests {
             neutral_rules,
             check,
             territory_pays_income,
+            income,
             start_of_turn,
             placement_sites,
             holds_unplaceable_units,

@@ -125,6 +125,7 @@ impl RuleSetHooks for Aae {
 
     inherit!(Base =>
         neutral_rules,
+        income,
         research_procedure,
         start_of_turn,
         placement_sites,

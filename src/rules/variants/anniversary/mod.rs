@@ -113,6 +113,7 @@ impl RuleSetHooks for Anniversary {
     inherit!(Base =>
         neutral_rules,
         territory_pays_income,
+        income,
         standing_orders_problem,
         take_over_units,
     );

@@ -245,6 +245,7 @@ impl RuleSetHooks for JBoulton {
         research_procedure,
         check,
         territory_pays_income,
+        income,
         placement_sites,
         holds_unplaceable_units,
         placement_rule,
