@@ -936,6 +936,7 @@ mod tests {
             neutral_rules,
             territory_pays_income,
             income,
+        payments,
             start_of_turn,
             placement_sites,
             holds_unplaceable_units,

@@ -9,6 +9,8 @@ pub const HEADER: &[&str] = &["match", "power", "round", "secret", "entropy", "c
 
 /// Order sections, in the fixed order of the canonical form.
 pub const SECTIONS: &[&str] = &[
+    "lend_lease",
+    "oil_convoy",
     "research",
     "purchase",
     "repair",

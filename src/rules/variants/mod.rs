@@ -6,9 +6,10 @@
 //! the rule set understands (with their defaults, so `game.yaml` is checked)
 //! and the consistency checks that only hold under that rule set.
 
+use crate::dice::DiceSource;
 use crate::rules::events::Event;
 use crate::rules::income::Income;
-use crate::rules::orders::StandingOrders;
+use crate::rules::orders::{OrderError, Orders, StandingOrders};
 use crate::rules::problem::Problem;
 use crate::rules::production::Complex;
 pub use crate::rules::research::{DevelopmentSelection, ResearchProcedure};
@@ -329,6 +330,21 @@ pub trait RuleSetHooks: Sync {
     /// the US pre-war halving, Siberia after the Far East recall).
     fn income(&self, game: &GameDef, state: &GameState, power: PowerId) -> Income;
 
+    /// IPCs `power` sends an ally in stage 1, before research and the
+    /// purchase (Advanced AAE: the orders' `lend_lease`, AAAE-40, and
+    /// `oil_convoy`, AAAE-08): checks them and pays. Without dice, checks
+    /// and answers `Ok(true)` when the payment needs dice; the base refuses
+    /// both sections.
+    fn payments(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        orders: &Orders,
+        dice: Option<&mut (dyn DiceSource + '_)>,
+        events: &mut Vec<Event>,
+    ) -> Result<bool, Vec<OrderError>>;
+
     /// Rule-set effects at the start of `power`'s turn, before its purchase
     /// (Anniversary: China receives its infantry).
     fn start_of_turn(
@@ -466,6 +482,19 @@ macro_rules! inherit {
             power: $crate::rules::vocab::PowerId,
         ) -> $crate::rules::income::Income {
             $base.income(game, state, power)
+        }
+    };
+    (@hook $base:expr, payments) => {
+        fn payments(
+            &self,
+            game: &$crate::rules::GameDef,
+            state: &mut $crate::rules::state::GameState,
+            power: $crate::rules::vocab::PowerId,
+            orders: &$crate::rules::orders::Orders,
+            dice: Option<&mut (dyn $crate::dice::DiceSource + '_)>,
+            events: &mut Vec<$crate::rules::events::Event>,
+        ) -> Result<bool, Vec<$crate::rules::orders::OrderError>> {
+            $base.payments(game, state, power, orders, dice, events)
         }
     };
     (@hook $base:expr, start_of_turn) => {
@@ -680,6 +709,7 @@ mod tests {
             check,
             territory_pays_income,
             income,
+            payments,
             start_of_turn,
             placement_sites,
             holds_unplaceable_units,

@@ -126,6 +126,7 @@ impl RuleSetHooks for Aae {
     inherit!(Base =>
         neutral_rules,
         income,
+        payments,
         research_procedure,
         start_of_turn,
         placement_sites,

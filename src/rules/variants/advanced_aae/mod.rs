@@ -16,10 +16,12 @@ mod victory;
 
 use super::aae::Aae;
 use super::{OptionKind, OptionSpec, RuleSetHooks, inherit};
+use crate::dice::DiceSource;
 use crate::rules::GameDef;
 use crate::rules::events::Event;
 use crate::rules::income::Income;
 use crate::rules::model::UnitKind;
+use crate::rules::orders::{OrderError, Orders};
 use crate::rules::problem::{Problem, files};
 use crate::rules::production::Complex;
 use crate::rules::state::GameState;
@@ -135,6 +137,16 @@ pub const ECONOMIC_VICTORY_INCOME: OptionSpec = OptionSpec {
             collected counts what it would collect, nothing while its capital is held",
 };
 
+/// AAAE-40: whether lend-lease also needs the land Russia's convoy requires.
+pub const LENDLEASE_REQUIRES_ARCHANGEL: OptionSpec = OptionSpec {
+    name: "lendlease_requires_archangel",
+    pending: None,
+    kind: OptionKind::Bool { default: false },
+    about: "AAAE-40 (digest PROPOSAL: off): lend-lease needs only US transports in Russia's \
+            convoy zone and the zone not enemy-held; on, Russia must also hold the land the \
+            convoy requires (Archangel on the derived board)",
+};
+
 /// The digest's PROPOSAL flags for the variant's ambiguous points: those
 /// the data and [`AdvancedAae::check`] read, and those declared ahead of
 /// their rules.
@@ -147,6 +159,7 @@ static OPTIONS: &[OptionSpec] = &[
     FAR_EAST_RECALL_TURN,
     FAR_EAST_RECALL_ELSEWHERE,
     ECONOMIC_VICTORY_INCOME,
+    LENDLEASE_REQUIRES_ARCHANGEL,
     OptionSpec {
         name: "neutral_overflight",
         pending: Some(RULES_TO_COME),
@@ -274,6 +287,19 @@ impl RuleSetHooks for AdvancedAae {
     /// US pre-war halving (AAAE-10), Siberia after the recall (AAAE-12).
     fn income(&self, game: &GameDef, state: &GameState, power: PowerId) -> Income {
         economy::income(game, state, power)
+    }
+
+    /// Lend-lease (AAAE-40) and the oil convoy (AAAE-08).
+    fn payments(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        orders: &Orders,
+        dice: Option<&mut (dyn DiceSource + '_)>,
+        events: &mut Vec<Event>,
+    ) -> Result<bool, Vec<OrderError>> {
+        convoys::payments(game, state, power, orders, dice, events)
     }
 
     /// Every complex limited to its territory's value (AAAE-17, 18).

@@ -34,7 +34,7 @@ const AXIS_INCOME: u32 = 120;
 const GERMAN_INCOME_FLOOR: u32 = 25;
 
 /// The territory holding the city the rules name.
-fn city(game: &GameDef, word: &str) -> Option<SpaceId> {
+pub(super) fn city(game: &GameDef, word: &str) -> Option<SpaceId> {
     let key = NameKey::new(word);
     game.files()
         .board

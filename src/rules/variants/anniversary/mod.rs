@@ -114,6 +114,7 @@ impl RuleSetHooks for Anniversary {
         neutral_rules,
         territory_pays_income,
         income,
+        payments,
         standing_orders_problem,
         take_over_units,
     );

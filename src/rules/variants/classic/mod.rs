@@ -162,6 +162,7 @@ impl RuleSetHooks for Classic {
     inherit!(Base =>
         territory_pays_income,
         income,
+        payments,
         start_of_turn,
         holds_unplaceable_units,
         placement_rule,

@@ -246,6 +246,7 @@ impl RuleSetHooks for JBoulton {
         check,
         territory_pays_income,
         income,
+        payments,
         placement_sites,
         holds_unplaceable_units,
         placement_rule,
