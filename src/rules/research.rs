@@ -937,6 +937,7 @@ mod tests {
             territory_pays_income,
             income,
         payments,
+        combat_move_ended,
             start_of_turn,
             placement_sites,
             holds_unplaceable_units,

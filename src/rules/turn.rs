@@ -324,7 +324,11 @@ fn stage_one(
         combat::ship_damage::heavy_repairs(game, state, power, dice.as_deref_mut(), events);
     state.phase = Phase::CombatMove;
     match movement::combat_move(game, state, power, &orders.combat, events) {
-        Ok(()) => errors.extend(neutrals::pay(game, state, power, events)),
+        Ok(()) => {
+            errors.extend(neutrals::pay(game, state, power, events));
+            game.rule_set()
+                .combat_move_ended(game, state, power, events);
+        }
         Err(e) => errors.extend(e),
     }
     errors.extend(combat::check_plans(game, state, &orders.battles));

@@ -106,6 +106,16 @@ impl RuleSetHooks for Base {
         }
     }
 
+    /// Nothing happens at the end of the combat move.
+    fn combat_move_ended(
+        &self,
+        _game: &GameDef,
+        _state: &mut GameState,
+        _power: PowerId,
+        _events: &mut Vec<Event>,
+    ) {
+    }
+
     /// Nothing happens at the start of a turn.
     fn start_of_turn(
         &self,

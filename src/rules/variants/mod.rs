@@ -345,6 +345,16 @@ pub trait RuleSetHooks: Sync {
         events: &mut Vec<Event>,
     ) -> Result<bool, Vec<OrderError>>;
 
+    /// Rule-set effects at the end of `power`'s combat move, before the
+    /// battles (Advanced AAE: neutral defenders appear, AAAE-19).
+    fn combat_move_ended(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        events: &mut Vec<Event>,
+    );
+
     /// Rule-set effects at the start of `power`'s turn, before its purchase
     /// (Anniversary: China receives its infantry).
     fn start_of_turn(
@@ -495,6 +505,17 @@ macro_rules! inherit {
             events: &mut Vec<$crate::rules::events::Event>,
         ) -> Result<bool, Vec<$crate::rules::orders::OrderError>> {
             $base.payments(game, state, power, orders, dice, events)
+        }
+    };
+    (@hook $base:expr, combat_move_ended) => {
+        fn combat_move_ended(
+            &self,
+            game: &$crate::rules::GameDef,
+            state: &mut $crate::rules::state::GameState,
+            power: $crate::rules::vocab::PowerId,
+            events: &mut Vec<$crate::rules::events::Event>,
+        ) {
+            $base.combat_move_ended(game, state, power, events)
         }
     };
     (@hook $base:expr, start_of_turn) => {
@@ -710,6 +731,7 @@ mod tests {
             territory_pays_income,
             income,
             payments,
+            combat_move_ended,
             start_of_turn,
             placement_sites,
             holds_unplaceable_units,

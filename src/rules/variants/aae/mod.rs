@@ -127,6 +127,7 @@ impl RuleSetHooks for Aae {
         neutral_rules,
         income,
         payments,
+        combat_move_ended,
         research_procedure,
         start_of_turn,
         placement_sites,

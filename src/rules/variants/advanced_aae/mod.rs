@@ -10,6 +10,7 @@
 
 mod convoys;
 mod economy;
+mod neutrals;
 mod politics;
 mod recall;
 mod victory;
@@ -265,7 +266,6 @@ impl RuleSetHooks for AdvancedAae {
     }
 
     inherit!(Aae =>
-        neutral_rules,
         research_procedure,
         territory_pays_income,
         start_of_turn,
@@ -300,6 +300,30 @@ impl RuleSetHooks for AdvancedAae {
         events: &mut Vec<Event>,
     ) -> Result<bool, Vec<OrderError>> {
         convoys::payments(game, state, power, orders, dice, events)
+    }
+
+    /// Neutrals may be invaded (AAAE-19): free, and no unit passes through
+    /// one, since its defenders appear when the combat move ends. Aircraft
+    /// still fly over them freely: overflight as invasion (AAAE-21) is to
+    /// come (option `neutral_overflight`, pending).
+    fn neutral_rules(&self, _game: &GameDef) -> super::NeutralRules {
+        super::NeutralRules {
+            entry_cost: 0,
+            taken_by_overflight: false,
+            blitz_through: false,
+        }
+    }
+
+    /// Neutral defenders appear where the combat move invades a neutral
+    /// (AAAE-19, 20).
+    fn combat_move_ended(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        events: &mut Vec<Event>,
+    ) {
+        neutrals::activate(game, state, power, events);
     }
 
     /// Every complex limited to its territory's value (AAAE-17, 18).
@@ -341,6 +365,7 @@ impl RuleSetHooks for AdvancedAae {
         problems.extend(politics::check(game));
         problems.extend(recall::check(game));
         problems.extend(victory::check(game));
+        problems.extend(neutrals::check(game));
         problems.extend(super::no_buyable_factories(
             game,
             "Advanced AAE keeps AAE's ban on new industrial complexes (AAAE-18)",

@@ -115,6 +115,7 @@ impl RuleSetHooks for Anniversary {
         territory_pays_income,
         income,
         payments,
+        combat_move_ended,
         standing_orders_problem,
         take_over_units,
     );

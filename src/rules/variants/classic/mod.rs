@@ -163,6 +163,7 @@ impl RuleSetHooks for Classic {
         territory_pays_income,
         income,
         payments,
+        combat_move_ended,
         start_of_turn,
         holds_unplaceable_units,
         placement_rule,

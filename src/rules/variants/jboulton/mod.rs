@@ -247,6 +247,7 @@ impl RuleSetHooks for JBoulton {
         territory_pays_income,
         income,
         payments,
+        combat_move_ended,
         placement_sites,
         holds_unplaceable_units,
         placement_rule,
