@@ -1463,3 +1463,43 @@ fn a_second_different_board_loads_with_the_same_rule_set() {
         "{text}"
     );
 }
+
+// ---------------------------------------------------------------------
+// Players (AAAE-03): one player may hold several of the six powers.
+
+#[test]
+fn one_player_may_hold_two_powers() {
+    use adjutant::matches::players::Roster;
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("advanced-aae-players-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // The rules' words and aliases name the seats; Alice holds the Axis,
+    // Boris Britain and British MidEast.
+    std::fs::write(
+        dir.join("players.yaml"),
+        "match: aaae-1\nplayers:\n  \
+         Germany: {name: Alice, email: alice@example.org}\n  \
+         Italy: {name: Alice, email: alice@example.org}\n  \
+         Russia: {name: Clem, email: clem@example.org}\n  \
+         Britain: {name: Boris, email: boris@example.org}\n  \
+         BME: {name: Boris, email: boris@example.org}\n  \
+         USA: {name: Dora, email: dora@example.org}\n",
+    )
+    .unwrap();
+    let roster = Roster::load(&dir, advanced()).unwrap_or_else(|e| panic!("{e}"));
+    let powers = |address: &str| -> Vec<String> {
+        roster
+            .powers_of(address)
+            .into_iter()
+            .map(|s| s.power.clone())
+            .collect()
+    };
+    assert_eq!(powers("alice@example.org"), ["Germany", "Italy"]);
+    assert_eq!(
+        powers("boris@example.org"),
+        ["Britain", "British Middle East"]
+    );
+    assert_eq!(powers("dora@example.org"), ["USA"]);
+    assert_eq!(roster.seats().len(), 6);
+}
