@@ -213,6 +213,7 @@ impl RuleSetHooks for Base {
             artillery_supports_mechanized: false,
             withheld_units: &[],
             battleship_damage: None,
+            first_round_surprise: None,
             coastal_fire: None,
         }
     }

@@ -203,10 +203,33 @@ pub struct CombatRules {
     /// instead of for free at the end of the turn. `None`: AAE's free
     /// repair.
     pub battleship_damage: Option<BattleshipDamage>,
+    /// Units caught by a surprise attack: they do not fire in the first
+    /// round of any battle (Advanced AAE's German surprise attack,
+    /// AAAE-11); `None`: no such rule.
+    pub first_round_surprise: Option<SurpriseAttack>,
     /// Coastal guns that fire at the ships of an amphibious assault
     /// launched from a sea zone into a power's territory (J Boulton JB-45,
     /// JB-46: Germany's Normandy coastal defence); `None`: no such fire.
     pub coastal_fire: Option<CoastalFire>,
+}
+
+/// A surprise attack ([`CombatRules::first_round_surprise`]): in the turn
+/// of `attacker` in game round `game_round`, the units of `surprised` that
+/// stand in the spaces of `game.yaml`'s region `region` do not fire in the
+/// first round of a battle, nor (with `aa_guns`) do their AA guns fire.
+/// The powers are named as the game names them or by an alias.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SurpriseAttack {
+    /// The power whose turn it is.
+    pub attacker: &'static str,
+    /// The power whose units are surprised.
+    pub surprised: &'static str,
+    /// The round of the game.
+    pub game_round: u32,
+    /// The region of `game.yaml` where they are caught.
+    pub region: &'static str,
+    /// Their AA guns do not fire either.
+    pub aa_guns: bool,
 }
 
 /// A standard order of loss ([`CombatRules::default_losses`]): unit type

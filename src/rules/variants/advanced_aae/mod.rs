@@ -148,6 +148,15 @@ pub const LENDLEASE_REQUIRES_ARCHANGEL: OptionSpec = OptionSpec {
             convoy requires (Archangel on the derived board)",
 };
 
+/// AAAE-11: whether the surprise attack silences AA guns too.
+pub const SURPRISE_ATTACK_AA: OptionSpec = OptionSpec {
+    name: "surprise_attack_aa",
+    pending: None,
+    kind: OptionKind::Bool { default: true },
+    about: "AAAE-11 (digest PROPOSAL: on): Russian AA guns in the light-red areas do not fire \
+            in Germany's round-1 turn either; off, they fire as usual",
+};
+
 /// The digest's PROPOSAL flags for the variant's ambiguous points: those
 /// the data and [`AdvancedAae::check`] read, and those declared ahead of
 /// their rules.
@@ -161,6 +170,7 @@ static OPTIONS: &[OptionSpec] = &[
     FAR_EAST_RECALL_ELSEWHERE,
     ECONOMIC_VICTORY_INCOME,
     LENDLEASE_REQUIRES_ARCHANGEL,
+    SURPRISE_ATTACK_AA,
     OptionSpec {
         name: "neutral_overflight",
         pending: Some(RULES_TO_COME),
@@ -274,7 +284,6 @@ impl RuleSetHooks for AdvancedAae {
         freed_capital_regains_territories,
         ships_blocked_by,
         sea_passage_closed,
-        combat_rules,
         standing_orders_problem,
         take_over_units,
     );
@@ -300,6 +309,11 @@ impl RuleSetHooks for AdvancedAae {
         events: &mut Vec<Event>,
     ) -> Result<bool, Vec<OrderError>> {
         convoys::payments(game, state, power, orders, dice, events)
+    }
+
+    /// AAE's, with the German surprise attack (AAAE-11).
+    fn combat_rules(&self, game: &GameDef) -> super::CombatRules {
+        politics::combat_rules(game)
     }
 
     /// Neutrals may be invaded (AAAE-19): free, and no unit passes through
@@ -363,6 +377,7 @@ impl RuleSetHooks for AdvancedAae {
         let mut problems = six_powers(game);
         problems.extend(convoy_transports(game));
         problems.extend(politics::check(game));
+        problems.extend(politics::check_light_red(game));
         problems.extend(recall::check(game));
         problems.extend(victory::check(game));
         problems.extend(neutrals::check(game));
