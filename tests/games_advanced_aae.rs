@@ -1115,15 +1115,25 @@ fn starting_cash_is_the_listed_figure_russia_halved() {
     ] {
         assert_eq!(game.starting_ipcs(power(name)), cash, "{name}");
     }
-    // The choices the data records as options.
+    // The choices the data records as options: these two, and every
+    // other option the game names at the digest's PROPOSAL (its default).
     let options: Vec<(&str, &OptionValue)> = game.files().game.options.iter().collect();
     assert_eq!(
-        options,
+        options[..2],
         [
             ("starting_ipcs_are_income", &OptionValue::Bool(true)),
             ("us_start_cash_halved", &OptionValue::Bool(false)),
         ]
     );
+    for (name, value) in options {
+        let spec = game
+            .rule_set()
+            .options()
+            .iter()
+            .find(|o| o.name == name)
+            .unwrap_or_else(|| panic!("{name} is not Advanced AAE's"));
+        assert_eq!(value, &spec.default_value(), "{name}");
+    }
 }
 
 /// The units are AAE's but for the fighter's escort and interceptor
@@ -1375,6 +1385,8 @@ sides:
   - {name: Axis, powers: [Reich, Regno]}
   - {name: Allies, powers: [Soviet Union, United Kingdom, Middle East Command, United States]}
 turn_order: [Reich, Soviet Union, Regno, United Kingdom, United States, Middle East Command]
+options: {turn_order: as_listed}
+regions: {far_east_recall: [Urals], light_red: [Urals]}
 "#;
 
 const OTHER_BOARD: &str = r#"
@@ -1382,8 +1394,9 @@ territories:
   - {name: Berlin Gau, ipc: 30, original_owner: Reich, city: Berlin, neighbours: [Rhineland, Muscovy, North Sea Lane]}
   - {name: Rhineland, ipc: 18, original_owner: Reich, neighbours: [Berlin Gau, Latium, Helvetia, North Sea Lane]}
   - {name: Latium, ipc: 20, original_owner: Regno, city: Rome, neighbours: [Rhineland, Sinai, Middle Sea]}
-  - {name: Muscovy, ipc: 42, original_owner: Soviet Union, city: Moscow, neighbours: [Berlin Gau, Urals]}
-  - {name: Urals, ipc: 4, original_owner: Soviet Union, neighbours: [Muscovy]}
+  - {name: Muscovy, ipc: 42, original_owner: Soviet Union, city: Moscow, neighbours: [Berlin Gau, Urals, Ingria]}
+  - {name: Urals, ipc: 4, original_owner: Soviet Union, city: Stalingrad, neighbours: [Muscovy]}
+  - {name: Ingria, ipc: 0, original_owner: Soviet Union, city: Leningrad, neighbours: [Muscovy]}
   - {name: Home Counties, ipc: 25, original_owner: United Kingdom, city: London, neighbours: [North Sea Lane]}
   - {name: Sinai, ipc: 10, original_owner: Middle East Command, city: Cairo, neighbours: [Latium, Middle Sea]}
   - {name: Columbia, ipc: 50, original_owner: United States, city: Washington D.C., neighbours: [Western Ocean]}
@@ -1435,7 +1448,7 @@ fn a_second_different_board_loads_with_the_same_rule_set() {
         let name = other.space_name(SpaceId(i));
         assert!(advanced().space(name).is_none(), "{name}");
     }
-    assert_eq!(other.space_count(), 16);
+    assert_eq!(other.space_count(), 17);
     // The rules' figures hold on it too, through its own names.
     for (word, income, cash) in [
         ("Germany", 48, 48),
@@ -1499,4 +1512,44 @@ fn the_danish_sea_landing_is_data_and_checked() {
     assert!(text.contains("Poland does not border Danish Sea"), "{text}");
     let text = refused(|l| l.controlled_by = vec!["Baltic Sea".into()]);
     assert!(text.contains("Baltic Sea is a sea zone"), "{text}");
+}
+
+// ---------------------------------------------------------------------
+// Players (AAAE-03): one player may hold several of the six powers.
+
+#[test]
+fn one_player_may_hold_two_powers() {
+    use adjutant::matches::players::Roster;
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("advanced-aae-players-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // The rules' words and aliases name the seats; Alice holds the Axis,
+    // Boris Britain and British MidEast.
+    std::fs::write(
+        dir.join("players.yaml"),
+        "match: aaae-1\nplayers:\n  \
+         Germany: {name: Alice, email: alice@example.org}\n  \
+         Italy: {name: Alice, email: alice@example.org}\n  \
+         Russia: {name: Clem, email: clem@example.org}\n  \
+         Britain: {name: Boris, email: boris@example.org}\n  \
+         BME: {name: Boris, email: boris@example.org}\n  \
+         USA: {name: Dora, email: dora@example.org}\n",
+    )
+    .unwrap();
+    let roster = Roster::load(&dir, advanced()).unwrap_or_else(|e| panic!("{e}"));
+    let powers = |address: &str| -> Vec<String> {
+        roster
+            .powers_of(address)
+            .into_iter()
+            .map(|s| s.power.clone())
+            .collect()
+    };
+    assert_eq!(powers("alice@example.org"), ["Germany", "Italy"]);
+    assert_eq!(
+        powers("boris@example.org"),
+        ["Britain", "British Middle East"]
+    );
+    assert_eq!(powers("dora@example.org"), ["USA"]);
+    assert_eq!(roster.seats().len(), 6);
 }

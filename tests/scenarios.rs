@@ -133,3 +133,33 @@ fn the_anniversary_checklist_names_every_scenario_and_only_real_ones() {
         "an FAQ item of the checklist has no scenario yet"
     );
 }
+
+/// `docs/rules/advanced-aae.md`'s *Rules played* names the scenario of
+/// every rule it plays: each scenario of `tests/scenarios/advanced-aae/` is
+/// named there, and each one named there exists.
+#[test]
+fn the_advanced_aae_rules_page_names_every_scenario_and_only_real_ones() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/rules/advanced-aae.md")).unwrap();
+    let dir = root.join("tests/scenarios/advanced-aae");
+    let unlisted: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|f| f.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".yaml") && !doc.contains(&format!("`{n}`")))
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "not in docs/rules/advanced-aae.md: {unlisted:?}"
+    );
+    let missing: Vec<&str> = doc
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|p| p.ends_with(".yaml") && p.contains('-') && !p.contains('/'))
+        .filter(|p| !dir.join(p).is_file())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "named in docs/rules/advanced-aae.md but missing: {missing:?}"
+    );
+}

@@ -23,6 +23,11 @@ pub struct Income {
     pub convoys: u32,
     /// Its capital is in enemy hands: it collects nothing.
     pub capital_lost: bool,
+    /// IPCs of `land + convoys` that a rule of the rule set withholds this
+    /// turn (Advanced AAE: the US pre-war halving, AAAE-10).
+    pub withheld: u32,
+    /// That rule, in words for the income event.
+    pub withheld_rule: Option<&'static str>,
 }
 
 impl Income {
@@ -31,13 +36,26 @@ impl Income {
         if self.capital_lost {
             0
         } else {
-            self.land + self.convoys
+            (self.land + self.convoys).saturating_sub(self.withheld)
         }
     }
 }
 
-/// The income `power` would collect in `state`.
+/// The income `power` would collect in `state`, as its rule set reckons it
+/// ([`RuleSetHooks::income`](crate::rules::variants::RuleSetHooks::income)).
 pub fn income(game: &GameDef, state: &GameState, power: PowerId) -> Income {
+    game.rule_set().income(game, state, power)
+}
+
+/// The income of land and convoys `power` controls (the base rule): each
+/// convoy zone only while `convoy_served` says so of it as well (Advanced
+/// AAE: a transport in it, AAAE-38; always, elsewhere).
+pub fn land_and_convoys(
+    game: &GameDef,
+    state: &GameState,
+    power: PowerId,
+    convoy_served: &dyn Fn(SpaceId) -> bool,
+) -> Income {
     if !game.powers()[power].collects_income {
         return Income::default();
     }
@@ -60,6 +78,7 @@ pub fn income(game: &GameDef, state: &GameState, power: PowerId) -> Income {
                 .requires
                 .iter()
                 .all(|r| game.space(r).is_some_and(controls))
+            && convoy_served(s)
         {
             out.convoys += convoy.value;
         }
@@ -82,6 +101,11 @@ pub fn collect(game: &GameDef, state: &mut GameState, power: PowerId, events: &m
         format!(
             "its capital is held by the enemy: no income (land {}, convoys {} lost)",
             inc.land, inc.convoys
+        )
+    } else if let Some(rule) = inc.withheld_rule.filter(|_| inc.withheld > 0) {
+        format!(
+            "land {}, convoys {}, {} withheld: {rule}",
+            inc.land, inc.convoys, inc.withheld
         )
     } else if bonds > 0 {
         format!(

@@ -48,6 +48,13 @@ pub struct GameFile {
     /// costs and the breakthrough charts. Absent = the game has no research.
     #[serde(default)]
     pub research: Option<Research>,
+    /// Named sets of spaces that the rule set's rules read, so that the
+    /// rules name no space of any board (Advanced AAE: `light_red`, the
+    /// Russian areas of the German surprise attack; `far_east_recall`, where
+    /// the Soviet Far East recall arrives). Which names a rule set reads, and
+    /// which it requires, is its business ([`RuleSetHooks::check`](crate::rules::variants::RuleSetHooks::check)).
+    #[serde(default)]
+    pub regions: Entries<Vec<String>>,
 }
 
 /// `research:` in `game.yaml`: the price of research, the breakthrough

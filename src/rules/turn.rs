@@ -91,6 +91,8 @@ pub fn check_orders(
 pub fn is_standing_only(orders: &Orders) -> bool {
     orders.standing.is_some()
         && orders.purchase.is_none()
+        && orders.lend_lease.is_none()
+        && orders.oil_convoy.is_none()
         && orders.repair.is_empty()
         && orders.rockets.is_empty()
         && orders.research.is_none()
@@ -205,6 +207,17 @@ fn stage_one_sections(orders: &Orders, why: &str) -> Vec<OrderError> {
             format!("purchase belongs to stage 1; {why}"),
         ));
     }
+    for (p, what) in [
+        (&orders.lend_lease, "lend_lease"),
+        (&orders.oil_convoy, "oil_convoy"),
+    ] {
+        if let Some(p) = p {
+            errors.push(OrderError::new(
+                &p.origin,
+                format!("{what} belongs to stage 1; {why}"),
+            ));
+        }
+    }
     if !orders.combat.is_empty() {
         errors.push(OrderError::new(
             &first_line("combat", &orders.combat),
@@ -246,8 +259,9 @@ fn has_stage_two(orders: &Orders) -> bool {
     !orders.noncombat.is_empty() || !orders.take_over.is_empty() || !orders.place.is_empty()
 }
 
-/// Research, purchase, combat move, battle plans and combat; then stage 2
-/// when the message carries it. Returns `false` when research or the
+/// Payments to allies, research, purchase, combat move, battle plans and
+/// combat; then stage 2
+/// when the message carries it. Returns `false` when payments, research or the
 /// battles need dice that were not given (everything else was valid).
 fn stage_one(
     game: &GameDef,
@@ -270,6 +284,15 @@ fn stage_one(
         state.purchased = held;
     }
     game.rule_set().start_of_turn(game, state, power, events);
+    // Payments to allies come first, so that what is sent cannot be spent.
+    let mut payments_need_dice = false;
+    match game
+        .rule_set()
+        .payments(game, state, power, orders, dice.as_deref_mut(), events)
+    {
+        Ok(needs) => payments_need_dice = needs,
+        Err(e) => errors.extend(e),
+    }
     // Research comes before the purchase (digest §2). Without dice it is
     // checked and its tokens bought, and the rest is checked as if no
     // breakthrough came: every development only widens what is legal.
@@ -281,6 +304,7 @@ fn stage_one(
         }
     }
     research_needs_dice |= research::roll_war_bonds(game, state, power, dice.as_deref_mut());
+    research_needs_dice |= payments_need_dice;
     let purchased = match &orders.purchase {
         Some(p) => production::purchase(game, state, power, p, events),
         None => Ok(()),
@@ -300,7 +324,11 @@ fn stage_one(
         combat::ship_damage::heavy_repairs(game, state, power, dice.as_deref_mut(), events);
     state.phase = Phase::CombatMove;
     match movement::combat_move(game, state, power, &orders.combat, events) {
-        Ok(()) => errors.extend(neutrals::pay(game, state, power, events)),
+        Ok(()) => {
+            errors.extend(neutrals::pay(game, state, power, events));
+            game.rule_set()
+                .combat_move_ended(game, state, power, events);
+        }
         Err(e) => errors.extend(e),
     }
     errors.extend(combat::check_plans(game, state, &orders.battles));

@@ -626,6 +626,7 @@ pub fn convert(xml: &TripleaXml, id: &str, source: &str) -> Converted {
         options: Entries::default(),
         national_objectives: Vec::new(),
         research: None,
+        regions: Entries::default(),
     };
     let setup = SetupFile {
         ipcs: ipcs.into_iter().collect(),

@@ -641,9 +641,17 @@ pub(crate) fn fight(
             submerge(ctx, state, space, &diving, why, events);
         }
         // Submarines that struck first do not fire again this round.
+        // Advanced AAE: units caught by the surprise attack hold their
+        // fire in the first round (AAAE-11).
         let firing: Vec<u32> = defenders(ctx, state, space)
             .into_iter()
             .filter(|id| !def_strikers.contains(id))
+            .filter(|id| {
+                round > 1
+                    || !state
+                        .unit(*id)
+                        .is_some_and(|u| super::surprised(ctx, state, space, u.owner))
+            })
             .collect();
         let mut targets = attackers(ctx, state, space);
         targets.extend(bystanders(ctx, state, space));

@@ -398,6 +398,22 @@ pub(crate) fn defenders(ctx: &Ctx, state: &GameState, space: SpaceId) -> Vec<u32
         .collect()
 }
 
+/// Whether units of `owner` in `space` are caught by the rule set's
+/// surprise attack in this turn ([`CombatRules::first_round_surprise`](crate::rules::variants::CombatRules::first_round_surprise)):
+/// they do not fire in the first round of a battle.
+pub(crate) fn surprised(ctx: &Ctx, state: &GameState, space: SpaceId, owner: PowerId) -> bool {
+    let Some(s) = ctx.rules.first_round_surprise else {
+        return false;
+    };
+    state.round == s.game_round
+        && ctx.game.power(s.attacker) == Some(ctx.power)
+        && ctx.game.power(s.surprised) == Some(owner)
+        && ctx
+            .game
+            .region(s.region)
+            .is_some_and(|r| r.contains(&space))
+}
+
 /// Enemy AA guns in a territory: the best hit value, if any.
 pub(crate) fn enemy_aa(ctx: &Ctx, state: &GameState, space: SpaceId) -> Option<u8> {
     if ctx.game.is_sea(space) {
@@ -406,6 +422,11 @@ pub(crate) fn enemy_aa(ctx: &Ctx, state: &GameState, space: SpaceId) -> Option<u
     state
         .units_at(space)
         .filter(|u| !allied(ctx.game, u.owner, ctx.power))
+        // Advanced AAE: AA guns caught by the surprise attack stay silent.
+        .filter(|u| {
+            !(ctx.rules.first_round_surprise.is_some_and(|s| s.aa_guns)
+                && surprised(ctx, state, space, u.owner))
+        })
         .filter_map(|u| {
             ctx.ut(u)
                 .abilities

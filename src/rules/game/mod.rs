@@ -188,6 +188,17 @@ impl GameDef {
         with(a, b) || with(b, a)
     }
 
+    /// The spaces of `game.yaml`'s region `name` (`regions:`), in file
+    /// order; `None` when the game has no such region.
+    pub fn region(&self, name: &str) -> Option<Vec<SpaceId>> {
+        self.files
+            .game
+            .regions
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, spaces)| spaces.iter().filter_map(|s| self.space(s)).collect())
+    }
+
     /// The powers in turn order.
     pub fn turn_order(&self) -> Vec<usize> {
         self.files

@@ -204,6 +204,15 @@ impl Validator {
         }
     }
 
+    /// `regions:`: every space named exists.
+    pub(super) fn check_regions(&mut self, files: &GameFiles) {
+        for (name, spaces) in files.game.regions.iter() {
+            for (j, s) in spaces.iter().enumerate() {
+                self.find_space(files::GAME, format!("regions.{name}[{j}]"), s);
+            }
+        }
+    }
+
     pub(super) fn check_objectives(&mut self, files: &GameFiles) {
         for (i, o) in files.game.national_objectives.iter().enumerate() {
             let at = |f: &str| format!("national_objectives[{i}].{f}");
@@ -357,6 +366,7 @@ impl Validator {
 
     pub(super) fn check_game(&mut self, files: &GameFiles) {
         self.check_objectives(files);
+        self.check_regions(files);
         let game = &files.game;
         let id_ok = !game.id.is_empty()
             && game

@@ -44,6 +44,16 @@ pub fn render(game: &GameDef, orders: &Orders, entropy: Option<&str>) -> String 
                     }
                 }
             }
+            "lend_lease" => {
+                if let Some(p) = &orders.lend_lease {
+                    let _ = writeln!(out, "lend_lease: {}", p.item);
+                }
+            }
+            "oil_convoy" => {
+                if let Some(p) = &orders.oil_convoy {
+                    let _ = writeln!(out, "oil_convoy: {}", p.item);
+                }
+            }
             "purchase" => {
                 if let Some(p) = &orders.purchase {
                     let _ = writeln!(out, "purchase: {}", scalar(&names.show_units(&p.item)));
@@ -325,6 +335,9 @@ impl Orders {
         }
         if let Some(r) = &mut o.research {
             clear(&mut r.origin);
+        }
+        for p in [&mut o.lend_lease, &mut o.oil_convoy].into_iter().flatten() {
+            clear(&mut p.origin);
         }
         o.combat.iter_mut().for_each(|x| clear(&mut x.origin));
         o.repair.iter_mut().for_each(|x| clear(&mut x.origin));

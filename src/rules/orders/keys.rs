@@ -12,6 +12,8 @@ pub const HEADER: &[&str] = &[
 
 /// Order sections, in the fixed order of the canonical form.
 pub const SECTIONS: &[&str] = &[
+    "lend_lease",
+    "oil_convoy",
     "research",
     "purchase",
     "repair",

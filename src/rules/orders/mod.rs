@@ -275,6 +275,12 @@ pub struct ResearchOrder {
 /// empty; which sections a stage accepts is the turn module's business.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Orders {
+    /// IPCs the power pays its ally at the start of its turn (Advanced AAE:
+    /// the USA to Russia, AAAE-40).
+    pub lend_lease: Option<Located<u32>>,
+    /// IPCs shipped to an ally in the purchase phase, the enemy rolling for
+    /// each (Advanced AAE: British MidEast to Britain, AAAE-08).
+    pub oil_convoy: Option<Located<u32>>,
     /// Research: tokens bought and the breakthrough chart (before the
     /// purchase in the turn sequence).
     pub research: Option<Located<ResearchOrder>>,

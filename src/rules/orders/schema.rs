@@ -59,6 +59,14 @@ pub struct RawMessage {
     /// With `command: history`: the log entry whose report is asked for.
     #[schemars(range(min = 1))]
     pub entry: Option<u64>,
+    /// Lend-lease (Advanced AAE): IPCs the USA pays Russia at the start of
+    /// its turn, 4 per US transport in the Russian convoy zone (8).
+    #[schemars(range(min = 1))]
+    pub lend_lease: Option<u32>,
+    /// Oil convoy (Advanced AAE): IPCs British MidEast ships to Britain, up
+    /// to 6; the enemy rolls a die for each (6).
+    #[schemars(range(min = 1))]
+    pub oil_convoy: Option<u32>,
     /// Research (Anniversary): researcher tokens to buy and the chart for a
     /// breakthrough.
     pub research: Option<RawResearch>,

@@ -66,6 +66,56 @@ impl RuleSetHooks for Base {
         true
     }
 
+    /// Land and convoys, every convoy zone served.
+    fn income(
+        &self,
+        game: &GameDef,
+        state: &GameState,
+        power: PowerId,
+    ) -> crate::rules::income::Income {
+        crate::rules::income::land_and_convoys(game, state, power, &|_| true)
+    }
+
+    /// No payments between powers: the sections are refused.
+    fn payments(
+        &self,
+        game: &GameDef,
+        _state: &mut GameState,
+        _power: PowerId,
+        orders: &crate::rules::orders::Orders,
+        _dice: Option<&mut (dyn crate::dice::DiceSource + '_)>,
+        _events: &mut Vec<Event>,
+    ) -> Result<bool, Vec<crate::rules::orders::OrderError>> {
+        let refuse = |p: &crate::rules::orders::Located<u32>, what: &str| {
+            crate::rules::orders::OrderError::new(
+                &p.origin,
+                format!("{} has no {what}", game.files().game.name),
+            )
+        };
+        let errors: Vec<_> = [
+            orders.lend_lease.as_ref().map(|p| refuse(p, "lend-lease")),
+            orders.oil_convoy.as_ref().map(|p| refuse(p, "oil convoy")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if errors.is_empty() {
+            Ok(false)
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// Nothing happens at the end of the combat move.
+    fn combat_move_ended(
+        &self,
+        _game: &GameDef,
+        _state: &mut GameState,
+        _power: PowerId,
+        _events: &mut Vec<Event>,
+    ) {
+    }
+
     /// Nothing happens at the start of a turn.
     fn start_of_turn(
         &self,
@@ -164,6 +214,7 @@ impl RuleSetHooks for Base {
             artillery_supports_mechanized: false,
             withheld_units: &[],
             battleship_damage: None,
+            first_round_surprise: None,
             coastal_fire: None,
             national_abilities: None,
             landed_units_hold_fire_first_round: false,

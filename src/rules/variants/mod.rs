@@ -6,8 +6,10 @@
 //! the rule set understands (with their defaults, so `game.yaml` is checked)
 //! and the consistency checks that only hold under that rule set.
 
+use crate::dice::DiceSource;
 use crate::rules::events::Event;
-use crate::rules::orders::StandingOrders;
+use crate::rules::income::Income;
+use crate::rules::orders::{OrderError, Orders, StandingOrders};
 use crate::rules::problem::Problem;
 use crate::rules::production::Complex;
 pub use crate::rules::research::{DevelopmentSelection, ResearchProcedure};
@@ -206,6 +208,10 @@ pub struct CombatRules {
     /// instead of for free at the end of the turn. `None`: AAE's free
     /// repair.
     pub battleship_damage: Option<BattleshipDamage>,
+    /// Units caught by a surprise attack: they do not fire in the first
+    /// round of any battle (Advanced AAE's German surprise attack,
+    /// AAAE-11); `None`: no such rule.
+    pub first_round_surprise: Option<SurpriseAttack>,
     /// Coastal guns that fire at the ships of an amphibious assault
     /// launched from a sea zone into a power's territory (J Boulton JB-45,
     /// JB-46: Germany's Normandy coastal defence); `None`: no such fire.
@@ -326,6 +332,25 @@ pub struct NationalValue {
     pub group: &'static str,
 }
 
+/// A surprise attack ([`CombatRules::first_round_surprise`]): in the turn
+/// of `attacker` in game round `game_round`, the units of `surprised` that
+/// stand in the spaces of `game.yaml`'s region `region` do not fire in the
+/// first round of a battle, nor (with `aa_guns`) do their AA guns fire.
+/// The powers are named as the game names them or by an alias.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SurpriseAttack {
+    /// The power whose turn it is.
+    pub attacker: &'static str,
+    /// The power whose units are surprised.
+    pub surprised: &'static str,
+    /// The round of the game.
+    pub game_round: u32,
+    /// The region of `game.yaml` where they are caught.
+    pub region: &'static str,
+    /// Their AA guns do not fire either.
+    pub aa_guns: bool,
+}
+
 /// A standard order of loss ([`CombatRules::default_losses`]): unit type
 /// names (as `units.yaml` writes them), the first lost first, for land
 /// battles and for sea battles; unit types not listed go after them,
@@ -444,6 +469,37 @@ pub trait RuleSetHooks: Sync {
     /// territories never do; the Allies pay Germany instead,
     /// [`RuleSetHooks::end_of_turn`]).
     fn territory_pays_income(&self, game: &GameDef, space: SpaceId) -> bool;
+
+    /// `power`'s income in `state` (the base:
+    /// [`land_and_convoys`](crate::rules::income::land_and_convoys),
+    /// every convoy zone served; Advanced AAE: convoys need a transport,
+    /// the US pre-war halving, Siberia after the Far East recall).
+    fn income(&self, game: &GameDef, state: &GameState, power: PowerId) -> Income;
+
+    /// IPCs `power` sends an ally in stage 1, before research and the
+    /// purchase (Advanced AAE: the orders' `lend_lease`, AAAE-40, and
+    /// `oil_convoy`, AAAE-08): checks them and pays. Without dice, checks
+    /// and answers `Ok(true)` when the payment needs dice; the base refuses
+    /// both sections.
+    fn payments(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        orders: &Orders,
+        dice: Option<&mut (dyn DiceSource + '_)>,
+        events: &mut Vec<Event>,
+    ) -> Result<bool, Vec<OrderError>>;
+
+    /// Rule-set effects at the end of `power`'s combat move, before the
+    /// battles (Advanced AAE: neutral defenders appear, AAAE-19).
+    fn combat_move_ended(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        events: &mut Vec<Event>,
+    );
 
     /// Rule-set effects at the start of `power`'s turn, before its purchase
     /// (Anniversary: China receives its infantry).
@@ -572,6 +628,40 @@ macro_rules! inherit {
             space: $crate::rules::SpaceId,
         ) -> bool {
             $base.territory_pays_income(game, space)
+        }
+    };
+    (@hook $base:expr, income) => {
+        fn income(
+            &self,
+            game: &$crate::rules::GameDef,
+            state: &$crate::rules::state::GameState,
+            power: $crate::rules::vocab::PowerId,
+        ) -> $crate::rules::income::Income {
+            $base.income(game, state, power)
+        }
+    };
+    (@hook $base:expr, payments) => {
+        fn payments(
+            &self,
+            game: &$crate::rules::GameDef,
+            state: &mut $crate::rules::state::GameState,
+            power: $crate::rules::vocab::PowerId,
+            orders: &$crate::rules::orders::Orders,
+            dice: Option<&mut (dyn $crate::dice::DiceSource + '_)>,
+            events: &mut Vec<$crate::rules::events::Event>,
+        ) -> Result<bool, Vec<$crate::rules::orders::OrderError>> {
+            $base.payments(game, state, power, orders, dice, events)
+        }
+    };
+    (@hook $base:expr, combat_move_ended) => {
+        fn combat_move_ended(
+            &self,
+            game: &$crate::rules::GameDef,
+            state: &mut $crate::rules::state::GameState,
+            power: $crate::rules::vocab::PowerId,
+            events: &mut Vec<$crate::rules::events::Event>,
+        ) {
+            $base.combat_move_ended(game, state, power, events)
         }
     };
     (@hook $base:expr, start_of_turn) => {
@@ -785,6 +875,9 @@ mod tests {
             neutral_rules,
             check,
             territory_pays_income,
+            income,
+            payments,
+            combat_move_ended,
             start_of_turn,
             placement_sites,
             holds_unplaceable_units,

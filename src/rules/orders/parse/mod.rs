@@ -11,6 +11,7 @@
 
 mod battles;
 mod moves;
+mod payments;
 mod purchase;
 mod repair_and_rockets;
 mod research;
@@ -478,6 +479,8 @@ impl Parser<'_, '_> {
                 "research" => self.research(value),
                 "purchase" => self.purchase(value),
                 "repair" => self.repair(value),
+                "lend_lease" => self.payment("lend_lease", value),
+                "oil_convoy" => self.payment("oil_convoy", value),
                 "rockets" => self.rockets(value),
                 "combat" => self.orders.combat = self.moves("combat", value),
                 "noncombat" => self.orders.noncombat = self.moves("noncombat", value),

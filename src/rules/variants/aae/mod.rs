@@ -125,6 +125,9 @@ impl RuleSetHooks for Aae {
 
     inherit!(Base =>
         neutral_rules,
+        income,
+        payments,
+        combat_move_ended,
         research_procedure,
         start_of_turn,
         placement_sites,

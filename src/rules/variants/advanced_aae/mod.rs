@@ -8,17 +8,29 @@
 //! (the six powers, their sides and starting IPCs, a transport in every
 //! convoy zone), so the real board's files load without a change here.
 
+mod convoys;
+mod economy;
 mod national_abilities;
+mod neutrals;
+mod politics;
+mod recall;
+mod victory;
 
 use super::aae::Aae;
 use super::{
     AirRange, CombatRules, FighterBasing, OptionKind, OptionSpec, RuleSetHooks, ShipBlocking,
     inherit,
 };
+use crate::dice::DiceSource;
 use crate::rules::GameDef;
+use crate::rules::events::Event;
+use crate::rules::income::Income;
 use crate::rules::model::UnitKind;
+use crate::rules::orders::{OrderError, Orders};
 use crate::rules::problem::{Problem, files};
-use crate::rules::vocab::SpaceId;
+use crate::rules::production::Complex;
+use crate::rules::state::GameState;
+use crate::rules::vocab::{PowerId, SpaceId};
 
 /// The Advanced AAE rule set.
 #[derive(Debug, Clone, Copy)]
@@ -49,6 +61,106 @@ pub const US_START_CASH_HALVED: OptionSpec = OptionSpec {
             of 60); the digest's PROPOSAL (off) halves only its collections of rounds 1 to 3",
 };
 
+/// AAAE-09 (digest PROPOSAL `half_round`): how a halved figure rounds.
+pub const HALF_ROUND: OptionSpec = OptionSpec {
+    name: "half_round",
+    pending: None,
+    kind: OptionKind::Choice {
+        default: "down",
+        choices: &["down", "up"],
+    },
+    about: "AAAE-09, AAAE-10 (digest PROPOSAL: down): how a halved figure rounds: Russia's \
+            starting cash and the USA's collections of rounds 1 to 3",
+};
+
+/// AAAE-04 (the rules' heading is empty): the turn order.
+pub const TURN_ORDER: OptionSpec = OptionSpec {
+    name: "turn_order",
+    pending: None,
+    kind: OptionKind::Choice {
+        default: "split_after_parent",
+        choices: &["split_after_parent", "as_listed"],
+    },
+    about: "AAAE-04 (the rules' Turn order heading is empty; digest PROPOSAL): \
+            split_after_parent plays Germany, Italy, Russia, Britain, British MidEast, USA, \
+            each new power straight after the one it was split from, and refuses a game.yaml \
+            turn_order that differs; as_listed plays game.yaml's turn_order, whatever it is",
+};
+
+/// AAAE-39: which transports serve whose convoy zones.
+pub const CONVOY_STAND_INS: OptionSpec = OptionSpec {
+    name: "convoy_stand_ins",
+    pending: None,
+    kind: OptionKind::Choice {
+        default: "british_family",
+        choices: &["british_family", "rules_text"],
+    },
+    about: "AAAE-38, AAAE-39: a convoy zone pays only while a transport serves it. \
+            british_family (digest PROPOSAL): Britain's and British MidEast's zones (the \
+            Mediterranean Convoy included) are served by British, British MidEast and US \
+            transports; rules_text: a British zone by British and US transports, British \
+            MidEast's by its own. Every other zone only by its own power's transports",
+};
+
+/// AAAE-12: when the Soviet Far East recall comes.
+pub const FAR_EAST_RECALL_TURN: OptionSpec = OptionSpec {
+    name: "far_east_recall_turn",
+    pending: None,
+    kind: OptionKind::Choice {
+        default: "russia_round_3",
+        choices: &["russia_round_3", "end_of_round_3"],
+    },
+    about: "AAAE-12 \"at the end of the third turn\": russia_round_3 (digest PROPOSAL) at the \
+            end of Russia's round-3 turn, before it collects (so it collects Siberia at 10 \
+            then); end_of_round_3 at the end of the last turn of round 3",
+};
+
+/// AAAE-12: where the recalled units go when Russia does not hold Siberia.
+pub const FAR_EAST_RECALL_ELSEWHERE: OptionSpec = OptionSpec {
+    name: "far_east_recall_elsewhere",
+    pending: None,
+    kind: OptionKind::Choice {
+        default: "nearest",
+        choices: &["nearest", "lost"],
+    },
+    about: "AAAE-12, Siberia not Russian when the recall comes: nearest (digest PROPOSAL) \
+            places the units in the Russian territory fewest land moves away (of several, the \
+            first in the board's order); lost: they do not come. Siberia's new value holds \
+            either way",
+};
+
+/// AAAE-14, AAAE-16: which income the economic victories count.
+pub const ECONOMIC_VICTORY_INCOME: OptionSpec = OptionSpec {
+    name: "economic_victory_income",
+    pending: None,
+    kind: OptionKind::Choice {
+        default: "production_level",
+        choices: &["production_level", "collected"],
+    },
+    about: "AAAE-14, AAAE-16: production_level (digest PROPOSAL) counts the territories and \
+            convoys a power controls (each convoy only with its transport), never its cash; \
+            collected counts what it would collect, nothing while its capital is held",
+};
+
+/// AAAE-40: whether lend-lease also needs the land Russia's convoy requires.
+pub const LENDLEASE_REQUIRES_ARCHANGEL: OptionSpec = OptionSpec {
+    name: "lendlease_requires_archangel",
+    pending: None,
+    kind: OptionKind::Bool { default: false },
+    about: "AAAE-40 (digest PROPOSAL: off): lend-lease needs only US transports in Russia's \
+            convoy zone and the zone not enemy-held; on, Russia must also hold the land the \
+            convoy requires (Archangel on the derived board)",
+};
+
+/// AAAE-11: whether the surprise attack silences AA guns too.
+pub const SURPRISE_ATTACK_AA: OptionSpec = OptionSpec {
+    name: "surprise_attack_aa",
+    pending: None,
+    kind: OptionKind::Bool { default: true },
+    about: "AAAE-11 (digest PROPOSAL: on): Russian AA guns in the light-red areas do not fire \
+            in Germany's round-1 turn either; off, they fire as usual",
+};
+
 /// The digest's PROPOSAL flags for the variant's ambiguous points: those
 /// the data and [`AdvancedAae::check`] read, and those declared ahead of
 /// their rules.
@@ -68,6 +180,14 @@ static OPTIONS: &[OptionSpec] = &[
         about: "AAAE-53 (digest PROPOSAL: nothing): a sea route round Africa between the Red Sea \
                 and the Atlantic; off, the Red Sea's only sea link is Suez",
     },
+    HALF_ROUND,
+    TURN_ORDER,
+    CONVOY_STAND_INS,
+    FAR_EAST_RECALL_TURN,
+    FAR_EAST_RECALL_ELSEWHERE,
+    ECONOMIC_VICTORY_INCOME,
+    LENDLEASE_REQUIRES_ARCHANGEL,
+    SURPRISE_ATTACK_AA,
     OptionSpec {
         name: "neutral_overflight",
         pending: Some(RULES_TO_COME),
@@ -173,15 +293,11 @@ impl RuleSetHooks for AdvancedAae {
     }
 
     inherit!(Aae =>
-        neutral_rules,
         research_procedure,
         territory_pays_income,
         start_of_turn,
-        placement_sites,
         holds_unplaceable_units,
         placement_rule,
-        end_of_turn,
-        victory,
         freed_capital_regains_territories,
         sea_passage_closed,
         standing_orders_problem,
@@ -206,7 +322,8 @@ impl RuleSetHooks for AdvancedAae {
     /// two dice each when attacking, then submerge (AAAE-46); at most three
     /// submarines of a side in a sea zone after a move (AAAE-44); fighters
     /// attack by basing (AAAE-35); only destroyers and carrier-based
-    /// fighters may hit attacking submarines (AAAE-47).
+    /// fighters may hit attacking submarines (AAAE-47); and the German
+    /// surprise attack (AAAE-11).
     fn combat_rules(&self, game: &GameDef) -> CombatRules {
         CombatRules {
             national_abilities: Some(national_abilities::abilities(game)),
@@ -228,8 +345,79 @@ impl RuleSetHooks for AdvancedAae {
                 carrier_based_on_land: 2,
             }),
             only_destroyers_and_fighters_hit_attacking_subs: true,
-            ..Aae.combat_rules(game)
+            ..politics::combat_rules(game)
         }
+    }
+
+    /// Land and convoys, convoys with their transports (AAAE-38, 39), the
+    /// US pre-war halving (AAAE-10), Siberia after the recall (AAAE-12).
+    fn income(&self, game: &GameDef, state: &GameState, power: PowerId) -> Income {
+        economy::income(game, state, power)
+    }
+
+    /// Lend-lease (AAAE-40) and the oil convoy (AAAE-08).
+    fn payments(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        orders: &Orders,
+        dice: Option<&mut (dyn DiceSource + '_)>,
+        events: &mut Vec<Event>,
+    ) -> Result<bool, Vec<OrderError>> {
+        convoys::payments(game, state, power, orders, dice, events)
+    }
+
+    /// Neutrals may be invaded (AAAE-19): free, and no unit passes through
+    /// one, since its defenders appear when the combat move ends. Aircraft
+    /// still fly over them freely: overflight as invasion (AAAE-21) is to
+    /// come (option `neutral_overflight`, pending).
+    fn neutral_rules(&self, _game: &GameDef) -> super::NeutralRules {
+        super::NeutralRules {
+            entry_cost: 0,
+            taken_by_overflight: false,
+            blitz_through: false,
+        }
+    }
+
+    /// Neutral defenders appear where the combat move invades a neutral
+    /// (AAAE-19, 20).
+    fn combat_move_ended(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        events: &mut Vec<Event>,
+    ) {
+        neutrals::activate(game, state, power, events);
+    }
+
+    /// Every complex limited to its territory's value (AAAE-17, 18).
+    fn placement_sites(&self, game: &GameDef, state: &GameState, power: PowerId) -> Vec<Complex> {
+        economy::placement_sites(game, state, power)
+    }
+
+    /// AAE's end of turn, then the Soviet Far East recall (AAAE-12).
+    fn end_of_turn(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        events: &mut Vec<Event>,
+    ) {
+        Aae.end_of_turn(game, state, power, events);
+        recall::arrive(game, state, power, events);
+    }
+
+    /// The four victory conditions and their checkpoints (AAAE-13..16).
+    fn victory(
+        &self,
+        game: &GameDef,
+        state: &mut GameState,
+        power: PowerId,
+        events: &mut Vec<Event>,
+    ) {
+        victory::check_after(game, state, power, events);
     }
 
     /// What holds for any Advanced board: the six powers (AAAE-03) on their
@@ -242,6 +430,11 @@ impl RuleSetHooks for AdvancedAae {
         problems.extend(national_abilities::unit_words(game));
         problems.extend(no_raid_air_battle(game));
         problems.extend(convoy_transports(game));
+        problems.extend(politics::check(game));
+        problems.extend(politics::check_light_red(game));
+        problems.extend(recall::check(game));
+        problems.extend(victory::check(game));
+        problems.extend(neutrals::check(game));
         problems.extend(super::no_buyable_factories(
             game,
             "Advanced AAE keeps AAE's ban on new industrial complexes (AAAE-18)",
@@ -306,14 +499,16 @@ fn six_powers(game: &GameDef) -> Vec<Problem> {
         }
         let cash = match rules.cash {
             Cash::Listed => rules.listed,
-            Cash::Half => rules.listed / 2,
-            Cash::HalvedByOption if US_START_CASH_HALVED.on(game) => rules.listed / 2,
+            Cash::Half => economy::half(game, rules.listed),
+            Cash::HalvedByOption if US_START_CASH_HALVED.on(game) => {
+                economy::half(game, rules.listed)
+            }
             Cash::HalvedByOption => rules.listed,
         };
         let why = match rules.cash {
             Cash::Listed => format!("the rules list {}", rules.listed),
             Cash::Half => format!(
-                "half the {} the rules list, rounded down (AAAE-09)",
+                "half the {} the rules list (AAAE-09, option half_round)",
                 rules.listed
             ),
             Cash::HalvedByOption if cash != rules.listed => format!(

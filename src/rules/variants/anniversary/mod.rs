@@ -113,6 +113,9 @@ impl RuleSetHooks for Anniversary {
     inherit!(Base =>
         neutral_rules,
         territory_pays_income,
+        income,
+        payments,
+        combat_move_ended,
         standing_orders_problem,
         take_over_units,
     );

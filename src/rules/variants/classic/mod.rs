@@ -159,6 +159,9 @@ impl RuleSetHooks for Classic {
 
     inherit!(Base =>
         territory_pays_income,
+        income,
+        payments,
+        combat_move_ended,
         start_of_turn,
         holds_unplaceable_units,
         placement_rule,
