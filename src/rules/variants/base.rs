@@ -164,6 +164,7 @@ impl RuleSetHooks for Base {
             withheld_units: &[],
             battleship_damage: None,
             coastal_fire: None,
+            air_transports: None,
         }
     }
 

@@ -205,6 +205,26 @@ pub struct CombatRules {
     /// launched from a sea zone into a power's territory (J Boulton JB-45,
     /// JB-46: Germany's Normandy coastal defence); `None`: no such fire.
     pub coastal_fire: Option<CoastalFire>,
+    /// Air transports that carry cargo and drop paratroopers (J Boulton
+    /// JB-07..20, `movement::air_transport`, `combat::paradrop`); `None`:
+    /// no unit of the game is carried by air.
+    pub air_transports: Option<AirTransports>,
+}
+
+/// The readings of the air transport and paradrop rules
+/// ([`CombatRules::air_transports`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AirTransports {
+    /// A paratrooper's attack in the battle it was dropped into (JB-18: 2).
+    pub dropped_attack: u8,
+    /// A paratrooper's surprise first strike (landing roll 6) is a shot of
+    /// its own on top of its round-1 shot (digest Part E 3); `false`: it is
+    /// the round-1 shot fired early (JB-17 PROPOSAL).
+    pub first_strike_is_extra: bool,
+    /// The landing roll of one territory is one pool of dice that the
+    /// attacker allots to the dropped units (JB-16 PROPOSAL); `false`: one
+    /// labelled die per unit, in unit id order.
+    pub pooled_landing_roll: bool,
 }
 
 /// A standard order of loss ([`CombatRules::default_losses`]): unit type

@@ -17,7 +17,8 @@ mod supply;
 
 use super::aae::Aae;
 use super::{
-    BattleshipDamage, CoastalFire, CombatRules, OptionKind, OptionSpec, RuleSetHooks, inherit,
+    AirTransports, BattleshipDamage, CoastalFire, CombatRules, OptionKind, OptionSpec,
+    RuleSetHooks, inherit,
 };
 use crate::rules::GameDef;
 use crate::rules::events::Event;
@@ -120,6 +121,52 @@ pub const NORMANDY_COASTAL_FIRE: OptionSpec = OptionSpec {
             there, once per turn)",
 };
 
+/// Air transports: bought, carrying cargo in the non-combat move and
+/// dropping paratroopers in the combat move (JB-02, JB-07..17).
+pub const AIR_TRANSPORTS: OptionSpec = OptionSpec {
+    name: "air_transports",
+    pending: None,
+    kind: OptionKind::Bool { default: true },
+    about: "air transports (JB-02, JB-07..17: cost 12, attack 0, defence 1, move 7) may be \
+            bought, carry one infantry, artillery or paratrooper in the non-combat move and drop \
+            one paratrooper in the combat move",
+};
+
+/// Paratroopers may be bought (JB-03, JB-18..20).
+pub const PARATROOPERS: OptionSpec = OptionSpec {
+    name: "paratroopers",
+    pending: None,
+    kind: OptionKind::Bool { default: true },
+    about: "paratroopers (JB-03, JB-18..20: cost 4, attack 1 or 2 when dropped, defence 2, \
+            move 1) may be bought",
+};
+
+/// Whether a paratrooper's surprise first strike is a shot of its own
+/// (Part E 3).
+pub const FIRST_STRIKE_IS_EXTRA: OptionSpec = OptionSpec {
+    name: "first_strike_is_extra",
+    pending: None,
+    kind: OptionKind::Bool { default: false },
+    about: "whether a paratrooper's surprise first strike (landing roll 6) is an extra shot \
+            besides its round-1 shot (JB-17, digest Part E 3 PROPOSAL: no, it is the round-1 \
+            shot fired early)",
+};
+
+/// How the landing dice of one territory are rolled (JB-16).
+pub const LANDING_ROLL_ALLOCATION: OptionSpec = OptionSpec {
+    name: "landing_roll_allocation",
+    pending: None,
+    kind: OptionKind::Choice {
+        default: "attacker",
+        choices: &["attacker", PER_UNIT],
+    },
+    about: "the defender's landing roll for dropped units (JB-16): one pool of dice per \
+            territory that the attacker allots (digest PROPOSAL), or one die per unit",
+};
+
+/// Landing dice one per unit.
+const PER_UNIT: &str = "per_unit";
+
 /// One special force team rides free on every transport (JB-23). Pending.
 pub const FREE_SFT_SLOT: OptionSpec = OptionSpec {
     name: "free_sft_slot",
@@ -144,6 +191,10 @@ pub static OPTIONS: &[OptionSpec] = &[
     DAMAGED_BATTLESHIP_KEEPS_HIT,
     FRIENDLY_COAST,
     NORMANDY_COASTAL_FIRE,
+    AIR_TRANSPORTS,
+    PARATROOPERS,
+    FIRST_STRIKE_IS_EXTRA,
+    LANDING_ROLL_ALLOCATION,
     FREE_SFT_SLOT,
 ];
 
@@ -156,6 +207,37 @@ const HEAVY: (&str, &str) = (
     "heavy armor",
     "this match plays without heavy armor (option heavy_armor)",
 );
+const AIR: (&str, &str) = (
+    "air transport",
+    "this match plays without air transports (option air_transports)",
+);
+const PARA: (&str, &str) = (
+    "paratrooper",
+    "this match plays without paratroopers (option paratroopers)",
+);
+
+/// The units withheld by each combination of the options
+/// `mechanized_infantry`, `heavy_armor`, `air_transports` and
+/// `paratroopers` (bits 1, 2, 4, 8 set when the option is off):
+/// `CombatRules::withheld_units` is a static list.
+static WITHHELD: [&[(&str, &str)]; 16] = [
+    &[],
+    &[MECH],
+    &[HEAVY],
+    &[MECH, HEAVY],
+    &[AIR],
+    &[MECH, AIR],
+    &[HEAVY, AIR],
+    &[MECH, HEAVY, AIR],
+    &[PARA],
+    &[MECH, PARA],
+    &[HEAVY, PARA],
+    &[MECH, HEAVY, PARA],
+    &[AIR, PARA],
+    &[MECH, AIR, PARA],
+    &[HEAVY, AIR, PARA],
+    &[MECH, HEAVY, AIR, PARA],
+];
 
 impl RuleSetHooks for JBoulton {
     fn id(&self) -> &'static str {
@@ -217,13 +299,11 @@ impl RuleSetHooks for JBoulton {
     /// `battleship_damage`, with `damaged_battleship_keeps_hit` and
     /// `friendly_coast`).
     fn combat_rules(&self, game: &GameDef) -> CombatRules {
-        let withheld: &'static [(&'static str, &'static str)] =
-            match (MECHANIZED_INFANTRY.on(game), HEAVY_ARMOR.on(game)) {
-                (true, true) => &[],
-                (false, true) => &[MECH],
-                (true, false) => &[HEAVY],
-                (false, false) => &[MECH, HEAVY],
-            };
+        let off = |o: &OptionSpec, bit: usize| if o.on(game) { 0 } else { bit };
+        let withheld = WITHHELD[off(&MECHANIZED_INFANTRY, 1)
+            + off(&HEAVY_ARMOR, 2)
+            + off(&AIR_TRANSPORTS, 4)
+            + off(&PARATROOPERS, 8)];
         CombatRules {
             artillery_supports_mechanized: MECH_ARTILLERY_SUPPORT.on(game),
             withheld_units: withheld,
@@ -235,6 +315,12 @@ impl RuleSetHooks for JBoulton {
                 zone: "English Channel",
                 power: "Germany",
                 hits_at: 1,
+            }),
+            air_transports: AIR_TRANSPORTS.on(game).then(|| AirTransports {
+                dropped_attack: 2,
+                first_strike_is_extra: FIRST_STRIKE_IS_EXTRA.on(game),
+                pooled_landing_roll: LANDING_ROLL_ALLOCATION.word(game).as_deref()
+                    != Some(PER_UNIT),
             }),
             ..Aae.combat_rules(game)
         }
@@ -394,10 +480,43 @@ mod tests {
         let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
         assert_eq!(jb.files().board, aae.files().board);
         assert_eq!(jb.files().setup, aae.files().setup);
-        assert_eq!(jb.unit_types().len(), aae.unit_types().len() + 2);
+        assert_eq!(jb.unit_types().len(), aae.unit_types().len() + 4);
+        // AAE's units, infantry and artillery also flying on air transports.
         for t in aae.unit_types() {
-            assert_eq!(jb.unit_type(&t.name), Some(t), "{}", t.name);
+            let mut jt = jb.unit_type(&t.name).unwrap().clone();
+            jt.abilities
+                .retain(|a| *a != crate::rules::model::Ability::AirTransportable);
+            assert_eq!(&jt, t, "{}", t.name);
         }
+        let flying: Vec<&str> = jb
+            .unit_types()
+            .iter()
+            .filter(|t| t.has(&crate::rules::model::Ability::AirTransportable))
+            .map(|t| t.name.as_str())
+            .collect();
+        assert_eq!(flying, ["infantry", "artillery", "paratrooper"]);
+        let air = jb.unit_type("air transport").unwrap();
+        assert_eq!(
+            (
+                air.cost,
+                air.attack,
+                air.defense,
+                air.movement,
+                air.transport_capacity
+            ),
+            (Some(12), Some(0), Some(1), Some(7), Some(2))
+        );
+        let para = jb.unit_type("paratrooper").unwrap();
+        assert_eq!(
+            (
+                para.cost,
+                para.attack,
+                para.defense,
+                para.movement,
+                para.transport_cost
+            ),
+            (Some(4), Some(1), Some(2), Some(1), Some(2))
+        );
         let mech = jb.unit_type("mechanized infantry").unwrap();
         assert_eq!(
             (mech.cost, mech.attack, mech.defense, mech.movement),
@@ -408,7 +527,7 @@ mod tests {
             (heavy.cost, heavy.attack, heavy.defense, heavy.movement),
             (Some(7), Some(4), Some(5), Some(1))
         );
-        for (name, _) in [MECH, HEAVY] {
+        for (name, _) in [MECH, HEAVY, AIR, PARA] {
             assert!(jb.unit_type(name).is_some(), "{name}");
         }
     }
