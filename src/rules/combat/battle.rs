@@ -138,6 +138,15 @@ fn groups(
             strength += 1;
             name = format!("{prefix}supported {}", t.name);
         }
+        // J Boulton paratroopers attack at 2 in the battle they were
+        // dropped into (JB-18).
+        if attacking
+            && state.paradropped.contains(&id)
+            && let Some(air) = ctx.rules.air_transports
+        {
+            strength = air.dropped_attack;
+            name = format!("{prefix}paradropped {}", t.name);
+        }
         if let (damaged, Some(how)) = super::ship_damage::strength(state, id, strength) {
             strength = damaged;
             name = format!("{prefix}{how} {}", t.name);
@@ -167,7 +176,7 @@ fn groups(
 }
 
 /// Chooses who takes `hits` among `ids` (without applying them).
-fn choose(
+pub(crate) fn choose(
     ctx: &Ctx,
     state: &GameState,
     space: SpaceId,
@@ -196,7 +205,7 @@ fn choose(
 
 /// Applies chosen casualties: destroyed units leave the board (with their
 /// cargo), others take a hit.
-fn apply(
+pub(crate) fn apply(
     ctx: &Ctx,
     state: &mut GameState,
     space: SpaceId,
@@ -350,12 +359,15 @@ fn defenders_diving(
 }
 
 /// Fights the battle in `space`; `bombard` are the attacker's ships that
-/// fire once before the first round of an amphibious assault.
+/// fire once before the first round of an amphibious assault; `fired_early`
+/// are attackers whose round-1 shot was a first strike already (J Boulton
+/// paratroopers' surprise, JB-17).
 pub(crate) fn fight(
     ctx: &Ctx,
     state: &mut GameState,
     space: SpaceId,
     bombard: &[u32],
+    fired_early: &[u32],
     dice: &mut dyn DiceSource,
     events: &mut Vec<Event>,
 ) -> Report {
@@ -521,7 +533,7 @@ pub(crate) fn fight(
         let rest: Vec<u32> = att
             .iter()
             .copied()
-            .filter(|id| !strikers.contains(id))
+            .filter(|id| !(strikers.contains(id) || (round == 1 && fired_early.contains(id))))
             .collect();
         let def = defenders(ctx, state, space);
         let g = groups(ctx, state, &rest, &def, true, a_spots, "");
