@@ -8,9 +8,10 @@
 //! withhold them and let artillery support mechanized infantry), supply and
 //! isolation (JB-39, JB-40, [`supply`]), the battleship damage table
 //! (JB-41..44, `combat::ship_damage`), Normandy coastal fire (JB-45, JB-46,
-//! `combat::coastal_fire`). Declared ahead of its rules (`pending`): the
-//! free SFT slot (air transports,
-//! paratroopers and special force teams, JB-02..04, JB-07..36).
+//! `combat::coastal_fire`), air transports and paradrops (JB-02,
+//! JB-07..17, `movement::air_transport`, `combat::paradrop`), paratroopers
+//! (JB-03, JB-18..20). Declared ahead of its rules (`pending`): the free
+//! SFT slot (special force teams, JB-04, JB-21..36).
 //! Readings: `docs/rules/jboulton.md`.
 
 mod supply;
@@ -251,9 +252,8 @@ impl RuleSetHooks for JBoulton {
     fn not_yet(&self) -> Option<&'static str> {
         Some(
             "the J Boulton house rules are not implemented yet (issue 18): mechanized infantry, \
-             heavy armor, isolation, the battleship damage table and Normandy coastal fire are \
-             played, but air transports, paratroopers and special force teams are still to \
-             come",
+             heavy armor, isolation, the battleship damage table, Normandy coastal fire, air \
+             transports and paratroopers are played, but special force teams are still to come",
         )
     }
 
@@ -468,6 +468,51 @@ mod tests {
         };
         let (light, heavy) = (damaged(false), damaged(true));
         assert!(heavy < light && light < fit, "{heavy} {light} {fit}");
+    }
+
+    /// Item 10 of issue 18: the odds a battle plan's `when_odds_below` asks
+    /// for count a paratrooper dropped into the battle at 2 (JB-18), one
+    /// that walked in at 1. Against one infantry (defence 2): at 2 each
+    /// round the attacker alone hits 2/9, the defender alone 2/9, both 1/9,
+    /// so it wins 2/5 of the rounds that decide; at 1 it alone hits 1/9 of
+    /// 4/9 that decide, 1/4.
+    #[test]
+    fn the_odds_of_a_battle_count_a_dropped_paratrooper_at_2() {
+        use crate::rules::combat::casualties::Chooser;
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
+        let mut state = GameState::initial(&jb);
+        state.units.clear();
+        let at = jb.space("East Poland").unwrap();
+        let unit = |name: &str| jb.unit_types().iter().position(|t| t.name == name).unwrap();
+        let germany = jb.power("Germany").unwrap();
+        let russia = jb.power("Soviet Union").unwrap();
+        let para = state.add_unit(unit("paratrooper"), germany, at);
+        let inf = state.add_unit(unit("infantry"), russia, at);
+        let standing = state.standing.clone();
+        let odds = |state: &GameState| {
+            let att = Chooser::Attacker {
+                losses: &[],
+                source: "default battle plan".into(),
+                power: germany,
+                standing: &standing,
+            };
+            let def = Chooser::Defender {
+                standing: &standing,
+                land: true,
+            };
+            crate::rules::odds::attacker_win_now(&jb, state, &[para], &[inf], &att, &def, false)
+        };
+        let (walked, exact) = odds(&state);
+        assert!(exact);
+        let mut dropped = state.clone();
+        dropped.paradropped.push(para);
+        let (dropped, _) = odds(&dropped);
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        assert!(
+            close(walked, 0.25) && close(dropped, 0.4),
+            "{walked} {dropped}"
+        );
     }
 
     /// The game of the house rules is AAE's board and setup with two more
