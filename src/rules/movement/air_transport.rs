@@ -84,7 +84,7 @@ impl Mover<'_> {
                     "units",
                     format!(
                         "{} cannot fly on an air transport: it carries a paratrooper, an \
-                         infantry or an artillery (JB-08)",
+                         infantry, an artillery or special force teams (JB-08)",
                         t.name
                     ),
                 ));
@@ -100,27 +100,38 @@ impl Mover<'_> {
             }
         }
         // Each plane takes whole units up to its capacity (first fit, the
-        // largest first).
-        let mut rooms: Vec<u32> = planes
+        // largest first), and one free rider on top where the rule set has
+        // one (a special force team, JB-08).
+        let mut rooms: Vec<(u32, bool)> = planes
             .iter()
             .flat_map(|c| {
                 let cap = u32::from(types[c.unit].transport_capacity.unwrap_or(0));
-                std::iter::repeat_n(cap, c.count as usize)
+                std::iter::repeat_n((cap, false), c.count as usize)
             })
             .collect();
-        let mut loads: Vec<u32> = cargo
+        let mut loads: Vec<(u32, usize)> = cargo
             .iter()
             .flat_map(|c| {
                 let cost = u32::from(types[c.unit].transport_cost.unwrap_or(u8::MAX));
-                std::iter::repeat_n(cost, c.count as usize)
+                std::iter::repeat_n((cost, c.unit), c.count as usize)
             })
             .collect();
-        loads.sort_unstable_by(|a, b| b.cmp(a));
+        loads.sort_unstable_by_key(|l| std::cmp::Reverse(l.0));
         let mut seats: Vec<usize> = Vec::new(); // plane index per unit, in `loads` order
-        for cost in &loads {
-            match rooms.iter().position(|r| r >= cost) {
-                Some(i) => {
-                    rooms[i] -= cost;
+        for &(cost, t) in &loads {
+            let free = super::transport::free_ride(self.game, [t]) > 0;
+            let seat = rooms
+                .iter()
+                .position(|r| free && !r.1)
+                .map(|i| (i, true))
+                .or_else(|| rooms.iter().position(|r| r.0 >= cost).map(|i| (i, false)));
+            match seat {
+                Some((i, true)) => {
+                    rooms[i].1 = true;
+                    seats.push(i);
+                }
+                Some((i, false)) => {
+                    rooms[i].0 -= cost;
                     seats.push(i);
                 }
                 None => {
@@ -129,7 +140,8 @@ impl Mover<'_> {
                         "units",
                         format!(
                             "{n} air transport{} cannot carry this cargo: each takes one \
-                             paratrooper, infantry or artillery (JB-08)",
+                             paratrooper, infantry or artillery, or two special force teams, and \
+                             one special force team more (JB-08)",
                             if n == 1 { "" } else { "s" }
                         ),
                     ));

@@ -165,6 +165,7 @@ impl RuleSetHooks for Base {
             battleship_damage: None,
             coastal_fire: None,
             air_transports: None,
+            free_rider: None,
         }
     }
 

@@ -209,6 +209,11 @@ pub struct CombatRules {
     /// JB-07..20, `movement::air_transport`, `combat::paradrop`); `None`:
     /// no unit of the game is carried by air.
     pub air_transports: Option<AirTransports>,
+    /// The unit type (as `units.yaml` names it) of which one rides free on
+    /// every sea and air transport, on top of its capacity (J Boulton JB-23,
+    /// option `free_sft_slot`: the special force team); `None`: every unit
+    /// takes its points.
+    pub free_rider: Option<&'static str>,
 }
 
 /// The readings of the air transport and paradrop rules

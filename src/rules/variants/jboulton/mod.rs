@@ -10,8 +10,9 @@
 //! (JB-41..44, `combat::ship_damage`), Normandy coastal fire (JB-45, JB-46,
 //! `combat::coastal_fire`), air transports and paradrops (JB-02,
 //! JB-07..17, `movement::air_transport`, `combat::paradrop`), paratroopers
-//! (JB-03, JB-18..20). Declared ahead of its rules (`pending`): the free
-//! SFT slot (special force teams, JB-04, JB-21..36).
+//! (JB-03, JB-18..20), the transport points model with its free special
+//! force team slot (Part A, JB-23). Still to come: the special force
+//! teams' rules (JB-04, JB-21..36), so they cannot be bought yet.
 //! Readings: `docs/rules/jboulton.md`.
 
 mod supply;
@@ -168,16 +169,18 @@ pub const LANDING_ROLL_ALLOCATION: OptionSpec = OptionSpec {
 /// Landing dice one per unit.
 const PER_UNIT: &str = "per_unit";
 
-/// One special force team rides free on every transport (JB-23). Pending.
+/// One special force team rides free on every sea and air transport
+/// (JB-08, JB-23).
 pub const FREE_SFT_SLOT: OptionSpec = OptionSpec {
     name: "free_sft_slot",
-    pending: Some(
-        "special force teams, air transports and paratroopers (JB-02..04, JB-07..36) are not \
-         played yet",
-    ),
+    pending: None,
     kind: OptionKind::Bool { default: true },
-    about: "every transport carries one special force team on top of its capacity (JB-23)",
+    about: "every sea and air transport carries one special force team on top of its capacity \
+            (JB-08, JB-23)",
 };
+
+/// The special force team's name in `games/aae-jboulton/units.yaml`.
+const SFT_NAME: &str = "special force team";
 
 /// J Boulton's options, on top of AAE's (its base): one per house rule and
 /// per open point of the digest's Part E that the rules played so far
@@ -216,28 +219,34 @@ const PARA: (&str, &str) = (
     "paratrooper",
     "this match plays without paratroopers (option paratroopers)",
 );
+const SFT: (&str, &str) = (
+    SFT_NAME,
+    "special force teams are not played yet (issue 18): their missions and detection are still \
+     to come",
+);
 
 /// The units withheld by each combination of the options
 /// `mechanized_infantry`, `heavy_armor`, `air_transports` and
-/// `paratroopers` (bits 1, 2, 4, 8 set when the option is off):
+/// `paratroopers` (bits 1, 2, 4, 8 set when the option is off), the special
+/// force team always (its rules are still to come):
 /// `CombatRules::withheld_units` is a static list.
 static WITHHELD: [&[(&str, &str)]; 16] = [
-    &[],
-    &[MECH],
-    &[HEAVY],
-    &[MECH, HEAVY],
-    &[AIR],
-    &[MECH, AIR],
-    &[HEAVY, AIR],
-    &[MECH, HEAVY, AIR],
-    &[PARA],
-    &[MECH, PARA],
-    &[HEAVY, PARA],
-    &[MECH, HEAVY, PARA],
-    &[AIR, PARA],
-    &[MECH, AIR, PARA],
-    &[HEAVY, AIR, PARA],
-    &[MECH, HEAVY, AIR, PARA],
+    &[SFT],
+    &[MECH, SFT],
+    &[HEAVY, SFT],
+    &[MECH, HEAVY, SFT],
+    &[AIR, SFT],
+    &[MECH, AIR, SFT],
+    &[HEAVY, AIR, SFT],
+    &[MECH, HEAVY, AIR, SFT],
+    &[PARA, SFT],
+    &[MECH, PARA, SFT],
+    &[HEAVY, PARA, SFT],
+    &[MECH, HEAVY, PARA, SFT],
+    &[AIR, PARA, SFT],
+    &[MECH, AIR, PARA, SFT],
+    &[HEAVY, AIR, PARA, SFT],
+    &[MECH, HEAVY, AIR, PARA, SFT],
 ];
 
 impl RuleSetHooks for JBoulton {
@@ -322,6 +331,7 @@ impl RuleSetHooks for JBoulton {
                 pooled_landing_roll: LANDING_ROLL_ALLOCATION.word(game).as_deref()
                     != Some(PER_UNIT),
             }),
+            free_rider: FREE_SFT_SLOT.on(game).then_some(SFT_NAME),
             ..Aae.combat_rules(game)
         }
     }
@@ -525,7 +535,7 @@ mod tests {
         let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
         assert_eq!(jb.files().board, aae.files().board);
         assert_eq!(jb.files().setup, aae.files().setup);
-        assert_eq!(jb.unit_types().len(), aae.unit_types().len() + 4);
+        assert_eq!(jb.unit_types().len(), aae.unit_types().len() + 5);
         // AAE's units, infantry and artillery also flying on air transports.
         for t in aae.unit_types() {
             let mut jt = jb.unit_type(&t.name).unwrap().clone();
@@ -539,7 +549,10 @@ mod tests {
             .filter(|t| t.has(&crate::rules::model::Ability::AirTransportable))
             .map(|t| t.name.as_str())
             .collect();
-        assert_eq!(flying, ["infantry", "artillery", "paratrooper"]);
+        assert_eq!(
+            flying,
+            ["infantry", "artillery", "paratrooper", "special force team"]
+        );
         let air = jb.unit_type("air transport").unwrap();
         assert_eq!(
             (
@@ -572,7 +585,7 @@ mod tests {
             (heavy.cost, heavy.attack, heavy.defense, heavy.movement),
             (Some(7), Some(4), Some(5), Some(1))
         );
-        for (name, _) in [MECH, HEAVY, AIR, PARA] {
+        for (name, _) in [MECH, HEAVY, AIR, PARA, SFT] {
             assert!(jb.unit_type(name).is_some(), "{name}");
         }
     }
