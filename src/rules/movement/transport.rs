@@ -194,7 +194,31 @@ pub fn order(
                 .iter()
                 .filter_map(|b| state.unit(b.0).map(|u| u.unit)),
         );
-    let carried = carried - free_ride(mover.game, aboard);
+    let aboard: Vec<usize> = aboard.collect();
+    let free = free_ride(mover.game, aboard.iter().copied());
+    let carried = carried - free;
+    // J Boulton Part E 9 (option transport_points: armor_alone): a 3-point
+    // unit shares its transport with nothing but the free rider.
+    let types = mover.game.unit_types();
+    if mover.game.combat_rules().vehicle_rides_alone
+        && let Some(&big) = aboard
+            .iter()
+            .find(|&&t| types[t].transport_cost.unwrap_or(0) >= 3)
+        && aboard.len() - usize::from(free > 0) > 1
+    {
+        mover.errors.push(
+            OrderError::new(
+                origin,
+                format!(
+                    "{here} carries {}: {} rides alone (with at most the free special force \
+                     team; option transport_points: armor_alone)",
+                    describe(mover, state, transport, &boarding),
+                    types[big].name
+                ),
+            )
+            .field("load"),
+        );
+    }
     if carried > capacity {
         mover.errors.push(
             OrderError::new(

@@ -166,6 +166,7 @@ impl RuleSetHooks for Base {
             coastal_fire: None,
             air_transports: None,
             free_rider: None,
+            vehicle_rides_alone: false,
         }
     }
 

@@ -214,6 +214,11 @@ pub struct CombatRules {
     /// option `free_sft_slot`: the special force team); `None`: every unit
     /// takes its points.
     pub free_rider: Option<&'static str>,
+    /// A land unit taking 3 or more transport points rides a sea transport
+    /// with nothing but the free rider (J Boulton Part E 9, option
+    /// `transport_points: armor_alone`, the strict "armor rides alone"
+    /// reading); `false`: the points alone decide (AAE's capacity 4).
+    pub vehicle_rides_alone: bool,
 }
 
 /// The readings of the air transport and paradrop rules

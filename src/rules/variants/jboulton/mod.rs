@@ -179,6 +179,22 @@ pub const FREE_SFT_SLOT: OptionSpec = OptionSpec {
             (JB-08, JB-23)",
 };
 
+/// How cargo shares a sea transport (Part E 9).
+pub const TRANSPORT_POINTS: OptionSpec = OptionSpec {
+    name: "transport_points",
+    pending: None,
+    kind: OptionKind::Choice {
+        default: "points",
+        choices: &["points", ARMOR_ALONE],
+    },
+    about: "how cargo shares a sea transport: by points alone, so armor (3) takes a special \
+            force team (1) besides the free one (digest Part A, Part E 9 PROPOSAL), or armor \
+            and the other 3-point units ride with nothing but the free special force team",
+};
+
+/// A 3-point unit rides alone (but for the free rider).
+const ARMOR_ALONE: &str = "armor_alone";
+
 /// The special force team's name in `games/aae-jboulton/units.yaml`.
 const SFT_NAME: &str = "special force team";
 
@@ -200,6 +216,7 @@ pub static OPTIONS: &[OptionSpec] = &[
     FIRST_STRIKE_IS_EXTRA,
     LANDING_ROLL_ALLOCATION,
     FREE_SFT_SLOT,
+    TRANSPORT_POINTS,
 ];
 
 /// The unit names of `games/aae-jboulton/units.yaml` the options withhold.
@@ -332,6 +349,7 @@ impl RuleSetHooks for JBoulton {
                     != Some(PER_UNIT),
             }),
             free_rider: FREE_SFT_SLOT.on(game).then_some(SFT_NAME),
+            vehicle_rides_alone: TRANSPORT_POINTS.word(game).as_deref() == Some(ARMOR_ALONE),
             ..Aae.combat_rules(game)
         }
     }
