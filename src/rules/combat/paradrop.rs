@@ -113,6 +113,13 @@ pub(crate) fn shot_down(
         }
     }
     destroy(ctx, state, id, over, events);
+    // Passengers lost with the plane take no landing roll.
+    if !passengers.is_empty() {
+        let units = &state.units;
+        state
+            .paradropped
+            .retain(|p| units.iter().any(|u| u.id == *p));
+    }
 }
 
 /// The drop into `space` after its AA fire: the attacker's dropped units
