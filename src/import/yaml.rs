@@ -187,6 +187,7 @@ fn ability(a: &Ability) -> String {
         Ability::Paradrop => "paradrop".into(),
         Ability::NoCombat => "no_combat".into(),
         Ability::Mechanized => "mechanized".into(),
+        Ability::AirTransportable => "air_transportable".into(),
     }
 }
 

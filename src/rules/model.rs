@@ -507,6 +507,10 @@ pub enum Ability {
     /// where the rule set says so ([`crate::rules::variants::CombatRules`]'s
     /// `artillery_supports_mechanized`).
     Mechanized,
+    /// May be carried by an air transport, an aircraft with a
+    /// `transport_capacity` (J Boulton JB-08: infantry, artillery,
+    /// paratroopers).
+    AirTransportable,
 }
 
 /// `setup.yaml`: the position at the start of round 1.

@@ -659,6 +659,8 @@ fn load_cargo(
         .iter()
         .filter_map(|&(id, p, u)| types[u].transport_capacity.map(|c| (id, p, u32::from(c))))
         .collect();
+    let mut free_seats: Vec<(u32, PowerId, bool)> =
+        room.iter().map(|&(id, p, _)| (id, p, false)).collect();
     for &(id, p, u) in added {
         if types[u].kind != Some(UnitKind::Land) {
             continue;
@@ -668,6 +670,19 @@ fn load_cargo(
                 .transport_cost
                 .ok_or_else(|| format!("{} cannot be carried by a transport", types[u].name))?,
         );
+        // A free rider (J Boulton's SFT, JB-23) takes a transport's free
+        // seat first, where one is left.
+        let rides_free = crate::rules::movement::transport::free_ride(game, [u]) > 0;
+        if rides_free
+            && let Some(seat) = free_seats
+                .iter_mut()
+                .find(|(_, q, taken)| *q == p && !*taken)
+        {
+            seat.2 = true;
+            let transport = seat.0;
+            state.unit_mut(id).expect("just added").cargo_of = Some(transport);
+            continue;
+        }
         let slot = room
             .iter_mut()
             .find(|(_, q, free)| *q == p && *free >= cost)

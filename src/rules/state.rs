@@ -180,6 +180,12 @@ pub struct GameState {
     // set, where battleships are repaired free at the end of the turn.
     /// Damaged battleships and their repair.
     pub ship_damage: Vec<ShipDamage>,
+    // movement: J Boulton paratroopers (JB-16..18) dropped by air transports
+    // in this turn's combat move; they take the landing roll and attack at 2
+    // in the battle they were dropped into. Cleared at the end of the turn;
+    // empty in every other rule set.
+    /// Units paradropped this turn (unit ids).
+    pub paradropped: Vec<u32>,
 }
 
 /// A battleship's damage under the J Boulton damage table
@@ -259,6 +265,7 @@ impl GameState {
             shared_turn: None,
             isolated: Vec::new(),
             ship_damage: Vec::new(),
+            paradropped: Vec::new(),
         };
         for (space, power, unit_type, count) in game.starting_units() {
             let unit = game

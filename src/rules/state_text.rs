@@ -46,6 +46,7 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
         shared_turn,
         isolated,
         ship_damage,
+        paradropped,
     } = state;
     let power = |p: PowerId| game.powers()[p].name.as_str();
     let space = |s: SpaceId| game.space_name(s);
@@ -177,6 +178,11 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
     if !isolated.is_empty() {
         let ids: Vec<String> = isolated.iter().map(ToString::to_string).collect();
         line(format!("isolated {}", ids.join(", ")));
+    }
+    // Written only while paratroopers dropped this turn (J Boulton, JB-16).
+    if !paradropped.is_empty() {
+        let ids: Vec<String> = paradropped.iter().map(ToString::to_string).collect();
+        line(format!("paradropped {}", ids.join(", ")));
     }
     // Written only for damaged battleships (J Boulton, JB-41..44).
     for ShipDamage {
@@ -320,6 +326,7 @@ mod tests {
             |s| s.standing[1].intercept = Some(0),
             |s| s.fought_at_sea.push(1),
             |s| s.isolated.push(1),
+            |s| s.paradropped.push(1),
             |s| {
                 s.ship_damage.push(ShipDamage {
                     unit: 1,

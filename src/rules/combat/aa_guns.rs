@@ -8,7 +8,7 @@
 
 use super::casualties::HitClass;
 use super::fire::{Group, volley};
-use super::{Ctx, attackers, destroy, enemy_aa};
+use super::{Ctx, attackers, enemy_aa};
 use crate::dice::DiceSource;
 use crate::rules::SpaceId;
 use crate::rules::events::Event;
@@ -136,7 +136,7 @@ pub(crate) fn fire_at_overflights(
                      fires (FAQ)"
                 ),
             });
-            destroy(ctx, state, id, f.over, events);
+            super::paradrop::shot_down(ctx, state, id, f.over, dice, events);
         }
         match lost.iter_mut().find(|l| l.0 == f.order && l.1 == f.unit) {
             Some(l) => l.2 += hits,
@@ -159,8 +159,11 @@ pub(crate) fn fire_in_battle(
     let Some(value) = enemy_aa(ctx, state, space) else {
         return;
     };
+    // J Boulton: air transports carrying paratroopers are fired at too
+    // (JB-13), though they never attack.
     let mut planes: Vec<(UnitTypeId, u32)> = attackers(ctx, state, space)
         .into_iter()
+        .chain(super::paradrop::carriers(ctx, state, space))
         .filter_map(|id| state.unit(id).map(|u| (u.unit, id)))
         .filter(|(t, _)| ctx.game.unit_types()[*t].kind == Some(UnitKind::Air))
         .collect();
@@ -198,7 +201,7 @@ pub(crate) fn fire_in_battle(
                 destroyed: true,
                 reason: "rule: shot down by AA fire before the battle; it never fires (FAQ)".into(),
             });
-            destroy(ctx, state, id, space, events);
+            super::paradrop::shot_down(ctx, state, id, space, dice, events);
         }
     }
 }

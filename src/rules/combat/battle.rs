@@ -197,6 +197,15 @@ fn groups(
             strength += 1;
             name = format!("{prefix}supported {}", &name[prefix.len()..]);
         }
+        // J Boulton paratroopers attack at 2 in the battle they were
+        // dropped into (JB-18).
+        if attacking
+            && state.paradropped.contains(&id)
+            && let Some(air) = ctx.rules.air_transports
+        {
+            strength = air.dropped_attack;
+            name = format!("{prefix}paradropped {}", t.name);
+        }
         if let (damaged, Some(how)) = super::ship_damage::strength(state, id, strength) {
             strength = damaged;
             name = format!("{prefix}{how} {}", t.name);
@@ -234,7 +243,7 @@ fn groups(
 }
 
 /// Chooses who takes `hits` among `ids` (without applying them).
-fn choose(
+pub(crate) fn choose(
     ctx: &Ctx,
     state: &GameState,
     space: SpaceId,
@@ -263,7 +272,7 @@ fn choose(
 
 /// Applies chosen casualties: destroyed units leave the board (with their
 /// cargo), others take a hit.
-fn apply(
+pub(crate) fn apply(
     ctx: &Ctx,
     state: &mut GameState,
     space: SpaceId,
@@ -417,12 +426,15 @@ fn defenders_diving(
 }
 
 /// Fights the battle in `space`; `bombard` are the attacker's ships that
-/// fire once before the first round of an amphibious assault.
+/// fire once before the first round of an amphibious assault; `fired_early`
+/// are attackers whose round-1 shot was a first strike already (J Boulton
+/// paratroopers' surprise, JB-17).
 pub(crate) fn fight(
     ctx: &Ctx,
     state: &mut GameState,
     space: SpaceId,
     bombard: &[u32],
+    fired_early: &[u32],
     dice: &mut dyn DiceSource,
     events: &mut Vec<Event>,
 ) -> Report {
@@ -596,7 +608,7 @@ pub(crate) fn fight(
         let rest: Vec<u32> = att
             .iter()
             .copied()
-            .filter(|id| !strikers.contains(id))
+            .filter(|id| !(strikers.contains(id) || (round == 1 && fired_early.contains(id))))
             .filter(|id| !(holding && state.unit(*id).is_some_and(|u| u.unloaded_from.is_some())))
             .collect();
         if holding && rest.len() + strikers.len() < att.len() {

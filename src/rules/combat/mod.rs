@@ -27,6 +27,7 @@ pub(crate) mod casualties;
 mod coastal_fire;
 mod fire;
 pub(crate) mod national_abilities;
+mod paradrop;
 mod retreat;
 pub mod rockets;
 pub mod ship_damage;
@@ -37,6 +38,7 @@ use crate::dice::{DiceSource, Label};
 use crate::rules::conquest::{allied, capture_territory, is_warship, take_convoy};
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind, UnitType};
+use crate::rules::movement::air_transport::is_air_transport;
 use crate::rules::options::LOW_LUCK;
 use crate::rules::orders::{
     BattlePlan, BystanderLosses, Located, MoveOrder, OrderError, Origin, Retreat, SubmarinePolicy,
@@ -358,12 +360,14 @@ pub(crate) fn fights(t: &UnitType) -> bool {
         && !t.has(&Ability::NoCombat)
 }
 
-/// The attacker's units in the battle: not cargo, not submerged.
+/// The attacker's units in the battle: not cargo, not submerged, not an
+/// air transport (J Boulton JB-07 PROPOSAL: it never attacks and is never
+/// an attacking casualty).
 pub(crate) fn attackers(ctx: &Ctx, state: &GameState, space: SpaceId) -> Vec<u32> {
     state
         .units_at(space)
         .filter(|u| u.owner == ctx.power && u.cargo_of.is_none() && !u.submerged)
-        .filter(|u| fights(ctx.ut(u)))
+        .filter(|u| fights(ctx.ut(u)) && !is_air_transport(ctx.ut(u)))
         .map(|u| u.id)
         .collect()
 }
@@ -691,6 +695,7 @@ fn needs_dice(ctx: &Ctx, state: &GameState) -> bool {
             || !defenders(ctx, state, space).is_empty()
             || (air && enemy_aa(ctx, state, space).is_some())
     }) || coastal_fire::triggered(ctx, state).is_some()
+        || paradrop::pending(ctx, state)
 }
 
 /// Fights every battle (dice given) or settles the battles without
@@ -801,7 +806,7 @@ fn resolve(
                 }
                 let carriers = battle::defending_carriers(ctx, state, space);
                 let hits_before = ship_damage::hits_before(ctx, state, space);
-                let report = battle::fight(ctx, state, space, &[], d, events);
+                let report = battle::fight(ctx, state, space, &[], &[], d, events);
                 ship_damage::roll(ctx, state, space, &hits_before, d, events);
                 cleared = report.won
                     || (ctx.rules.land_combat_per_errata_p17
@@ -914,14 +919,29 @@ fn resolve(
             }
             // Paratroopers land after AA fire (errata p.12).
             crate::rules::research::drop_paratroopers(ctx.game, state, space, ctx.power, events);
+            // J Boulton: the landing roll, then the surprise first strike
+            // (JB-16, JB-17).
+            let mut surprised = Vec::new();
+            if let Some(d) = dice.as_deref_mut() {
+                surprised = paradrop::land(ctx, state, space, d, events);
+            }
             if let Some(d) = dice.as_deref_mut()
                 && !defenders(ctx, state, space).is_empty()
                 && !attackers(ctx, state, space).is_empty()
             {
-                let ships =
-                    battle::bombarding_ships(ctx, state, space, &fought_at_sea, &bombarded, events);
-                bombarded.extend(&ships);
-                won = battle::fight(ctx, state, space, &ships, d, events).won;
+                let fired = paradrop::surprise_strike(ctx, state, space, &surprised, d, events);
+                if !defenders(ctx, state, space).is_empty() {
+                    let ships = battle::bombarding_ships(
+                        ctx,
+                        state,
+                        space,
+                        &fought_at_sea,
+                        &bombarded,
+                        events,
+                    );
+                    bombarded.extend(&ships);
+                    won = battle::fight(ctx, state, space, &ships, &fired, d, events).won;
+                }
             }
             if !won || !defenders(ctx, state, space).is_empty() {
                 break 'battle;

@@ -29,6 +29,19 @@ fn entries(ctx: &Ctx, space: SpaceId, air_only: bool) -> Vec<SpaceId> {
             {
                 (path, true, true)
             }
+            // J Boulton air transports: the plane takes no part in the
+            // battle and its paratroopers came by air, so the flight opens
+            // no retreat (they may leave only with attackers that came
+            // overland or by sea).
+            MoveOrder::Move { units, .. }
+                if units.iter().any(|c| {
+                    crate::rules::movement::air_transport::is_air_transport(
+                        &game.unit_types()[c.unit],
+                    )
+                }) =>
+            {
+                continue;
+            }
             MoveOrder::Move { units, path, .. } => {
                 (path, units.iter().any(is_air), units.iter().all(is_air))
             }

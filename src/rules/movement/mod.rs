@@ -19,6 +19,7 @@
 //! in `docs/rules/aae.md`, section "Movement".
 
 pub mod air;
+pub(crate) mod air_transport;
 pub mod land;
 pub mod path;
 pub mod sea;
@@ -145,6 +146,7 @@ pub fn end_turn(game: &GameDef, state: &mut GameState, spare: Option<usize>) {
     }
     state.taken_in_passing.clear();
     state.fought_at_sea.clear();
+    state.paradropped.clear();
 }
 
 /// One phase's movement in progress: the moving power, what earlier orders
@@ -567,7 +569,9 @@ impl<'a> Mover<'a> {
             ));
             return;
         }
-        if self.paradrop(state, origin, units, path, land, events) {
+        if self.paradrop(state, origin, units, path, land, events)
+            || self.air_lift(state, origin, units, path, land, events)
+        {
             return;
         }
         path::check(self, state, origin, path, units);

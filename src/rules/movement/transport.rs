@@ -183,6 +183,42 @@ pub fn order(
             .field("load"),
         );
     }
+    // J Boulton: one special force team rides free (JB-23).
+    let aboard = state
+        .units
+        .iter()
+        .filter(|u| u.cargo_of == Some(transport))
+        .map(|u| u.unit)
+        .chain(
+            boarding
+                .iter()
+                .filter_map(|b| state.unit(b.0).map(|u| u.unit)),
+        );
+    let aboard: Vec<usize> = aboard.collect();
+    let free = free_ride(mover.game, aboard.iter().copied());
+    let carried = carried - free;
+    // J Boulton Part E 9 (option transport_points: armor_alone): a 3-point
+    // unit shares its transport with nothing but the free rider.
+    let types = mover.game.unit_types();
+    if mover.game.combat_rules().vehicle_rides_alone
+        && let Some(&big) = aboard
+            .iter()
+            .find(|&&t| types[t].transport_cost.unwrap_or(0) >= 3)
+        && aboard.len() - usize::from(free > 0) > 1
+    {
+        mover.errors.push(
+            OrderError::new(
+                origin,
+                format!(
+                    "{here} carries {}: {} rides alone (with at most the free special force \
+                     team; option transport_points: armor_alone)",
+                    describe(mover, state, transport, &boarding),
+                    types[big].name
+                ),
+            )
+            .field("load"),
+        );
+    }
     if carried > capacity {
         mover.errors.push(
             OrderError::new(
@@ -392,6 +428,28 @@ pub fn order(
     }
 }
 
+/// The points of the one unit among `cargo` (unit types) that rides free on
+/// top of a transport's capacity, where the rule set has such a rider (J
+/// Boulton JB-08, JB-23: a special force team, option `free_sft_slot`);
+/// 0 when none does.
+pub(crate) fn free_ride(
+    game: &crate::rules::GameDef,
+    cargo: impl IntoIterator<Item = usize>,
+) -> u32 {
+    let Some(rider) = game
+        .combat_rules()
+        .free_rider
+        .and_then(|n| game.unit_type(n))
+    else {
+        return 0;
+    };
+    let types = game.unit_types();
+    cargo
+        .into_iter()
+        .find(|&t| std::ptr::eq(&types[t], rider))
+        .map_or(0, |t| u32::from(types[t].transport_cost.unwrap_or(0)))
+}
+
 /// Cargo points a unit takes on a transport.
 fn cost(mover: &Mover, unit: &Unit) -> u32 {
     u32::from(mover.utype(unit).transport_cost.unwrap_or(0))
@@ -504,7 +562,16 @@ fn choose(
                 u32::from(mover.game.unit_types()[c.unit].transport_cost.unwrap_or(0)) * c.count
             })
             .sum();
-        used + wanted <= u32::from(mover.utype(t).transport_capacity.unwrap_or(0))
+        let free = free_ride(
+            mover.game,
+            state
+                .units
+                .iter()
+                .filter(|u| u.cargo_of == Some(t.id))
+                .map(|u| u.unit)
+                .chain(loads.iter().flat_map(|l| &l.units).map(|c| c.unit)),
+        );
+        used + wanted <= u32::from(mover.utype(t).transport_capacity.unwrap_or(0)) + free
     };
     let preferred = if loads.is_empty() && unload.is_some() {
         eligible.iter().find(|t| own_cargo(t))

@@ -152,6 +152,14 @@ impl Side {
                 // up, artillery support included (it still adds a point
                 // where the half of the raised value is higher).
                 let isolated = attacking && state.isolated.contains(&u.id);
+                // J Boulton paratroopers dropped into this battle attack at
+                // 2 (JB-18).
+                let strength = match rules.air_transports {
+                    Some(air) if attacking && state.paradropped.contains(&u.id) => {
+                        air.dropped_attack
+                    }
+                    _ => strength,
+                };
                 let (strength, _) =
                     crate::rules::combat::ship_damage::strength(state, u.id, strength);
                 let strength = if isolated {

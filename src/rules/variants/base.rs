@@ -226,6 +226,9 @@ impl RuleSetHooks for Base {
             submarines_per_zone: None,
             fighter_basing: None,
             only_destroyers_and_fighters_hit_attacking_subs: false,
+            air_transports: None,
+            free_rider: None,
+            vehicle_rides_alone: false,
         }
     }
 

@@ -259,6 +259,20 @@ pub struct CombatRules {
     /// other defenders' hits go to the other attackers (Advanced AAE
     /// AAAE-47 and its PROPOSAL). `false`: AAE's rule.
     pub only_destroyers_and_fighters_hit_attacking_subs: bool,
+    /// Air transports that carry cargo and drop paratroopers (J Boulton
+    /// JB-07..20, `movement::air_transport`, `combat::paradrop`); `None`:
+    /// no unit of the game is carried by air.
+    pub air_transports: Option<AirTransports>,
+    /// The unit type (as `units.yaml` names it) of which one rides free on
+    /// every sea and air transport, on top of its capacity (J Boulton JB-23,
+    /// option `free_sft_slot`: the special force team); `None`: every unit
+    /// takes its points.
+    pub free_rider: Option<&'static str>,
+    /// A land unit taking 3 or more transport points rides a sea transport
+    /// with nothing but the free rider (J Boulton Part E 9, option
+    /// `transport_points: armor_alone`, the strict "armor rides alone"
+    /// reading); `false`: the points alone decide (AAE's capacity 4).
+    pub vehicle_rides_alone: bool,
 }
 
 /// Attack values of fighters by basing ([`CombatRules::fighter_basing`]).
@@ -349,6 +363,22 @@ pub struct SurpriseAttack {
     pub region: &'static str,
     /// Their AA guns do not fire either.
     pub aa_guns: bool,
+}
+
+/// The readings of the air transport and paradrop rules
+/// ([`CombatRules::air_transports`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AirTransports {
+    /// A paratrooper's attack in the battle it was dropped into (JB-18: 2).
+    pub dropped_attack: u8,
+    /// A paratrooper's surprise first strike (landing roll 6) is a shot of
+    /// its own on top of its round-1 shot (digest Part E 3); `false`: it is
+    /// the round-1 shot fired early (JB-17 PROPOSAL).
+    pub first_strike_is_extra: bool,
+    /// The landing roll of one territory is one pool of dice that the
+    /// attacker allots to the dropped units (JB-16 PROPOSAL); `false`: one
+    /// labelled die per unit, in unit id order.
+    pub pooled_landing_roll: bool,
 }
 
 /// A standard order of loss ([`CombatRules::default_losses`]): unit type

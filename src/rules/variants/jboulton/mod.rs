@@ -8,16 +8,19 @@
 //! withhold them and let artillery support mechanized infantry), supply and
 //! isolation (JB-39, JB-40, [`supply`]), the battleship damage table
 //! (JB-41..44, `combat::ship_damage`), Normandy coastal fire (JB-45, JB-46,
-//! `combat::coastal_fire`). Declared ahead of its rules (`pending`): the
-//! free SFT slot (air transports,
-//! paratroopers and special force teams, JB-02..04, JB-07..36).
+//! `combat::coastal_fire`), air transports and paradrops (JB-02,
+//! JB-07..17, `movement::air_transport`, `combat::paradrop`), paratroopers
+//! (JB-03, JB-18..20), the transport points model with its free special
+//! force team slot (Part A, JB-23). Still to come: the special force
+//! teams' rules (JB-04, JB-21..36), so they cannot be bought yet.
 //! Readings: `docs/rules/jboulton.md`.
 
 mod supply;
 
 use super::aae::Aae;
 use super::{
-    BattleshipDamage, CoastalFire, CombatRules, OptionKind, OptionSpec, RuleSetHooks, inherit,
+    AirTransports, BattleshipDamage, CoastalFire, CombatRules, OptionKind, OptionSpec,
+    RuleSetHooks, inherit,
 };
 use crate::rules::GameDef;
 use crate::rules::events::Event;
@@ -120,16 +123,80 @@ pub const NORMANDY_COASTAL_FIRE: OptionSpec = OptionSpec {
             there, once per turn)",
 };
 
-/// One special force team rides free on every transport (JB-23). Pending.
+/// Air transports: bought, carrying cargo in the non-combat move and
+/// dropping paratroopers in the combat move (JB-02, JB-07..17).
+pub const AIR_TRANSPORTS: OptionSpec = OptionSpec {
+    name: "air_transports",
+    pending: None,
+    kind: OptionKind::Bool { default: true },
+    about: "air transports (JB-02, JB-07..17: cost 12, attack 0, defence 1, move 7) may be \
+            bought, carry one infantry, artillery or paratrooper in the non-combat move and drop \
+            one paratrooper in the combat move",
+};
+
+/// Paratroopers may be bought (JB-03, JB-18..20).
+pub const PARATROOPERS: OptionSpec = OptionSpec {
+    name: "paratroopers",
+    pending: None,
+    kind: OptionKind::Bool { default: true },
+    about: "paratroopers (JB-03, JB-18..20: cost 4, attack 1 or 2 when dropped, defence 2, \
+            move 1) may be bought",
+};
+
+/// Whether a paratrooper's surprise first strike is a shot of its own
+/// (Part E 3).
+pub const FIRST_STRIKE_IS_EXTRA: OptionSpec = OptionSpec {
+    name: "first_strike_is_extra",
+    pending: None,
+    kind: OptionKind::Bool { default: false },
+    about: "whether a paratrooper's surprise first strike (landing roll 6) is an extra shot \
+            besides its round-1 shot (JB-17, digest Part E 3 PROPOSAL: no, it is the round-1 \
+            shot fired early)",
+};
+
+/// How the landing dice of one territory are rolled (JB-16).
+pub const LANDING_ROLL_ALLOCATION: OptionSpec = OptionSpec {
+    name: "landing_roll_allocation",
+    pending: None,
+    kind: OptionKind::Choice {
+        default: "attacker",
+        choices: &["attacker", PER_UNIT],
+    },
+    about: "the defender's landing roll for dropped units (JB-16): one pool of dice per \
+            territory that the attacker allots (digest PROPOSAL), or one die per unit",
+};
+
+/// Landing dice one per unit.
+const PER_UNIT: &str = "per_unit";
+
+/// One special force team rides free on every sea and air transport
+/// (JB-08, JB-23).
 pub const FREE_SFT_SLOT: OptionSpec = OptionSpec {
     name: "free_sft_slot",
-    pending: Some(
-        "special force teams, air transports and paratroopers (JB-02..04, JB-07..36) are not \
-         played yet",
-    ),
+    pending: None,
     kind: OptionKind::Bool { default: true },
-    about: "every transport carries one special force team on top of its capacity (JB-23)",
+    about: "every sea and air transport carries one special force team on top of its capacity \
+            (JB-08, JB-23)",
 };
+
+/// How cargo shares a sea transport (Part E 9).
+pub const TRANSPORT_POINTS: OptionSpec = OptionSpec {
+    name: "transport_points",
+    pending: None,
+    kind: OptionKind::Choice {
+        default: "points",
+        choices: &["points", ARMOR_ALONE],
+    },
+    about: "how cargo shares a sea transport: by points alone, so armor (3) takes a special \
+            force team (1) besides the free one (digest Part A, Part E 9 PROPOSAL), or armor \
+            and the other 3-point units ride with nothing but the free special force team",
+};
+
+/// A 3-point unit rides alone (but for the free rider).
+const ARMOR_ALONE: &str = "armor_alone";
+
+/// The special force team's name in `games/aae-jboulton/units.yaml`.
+const SFT_NAME: &str = "special force team";
 
 /// J Boulton's options, on top of AAE's (its base): one per house rule and
 /// per open point of the digest's Part E that the rules played so far
@@ -144,7 +211,12 @@ pub static OPTIONS: &[OptionSpec] = &[
     DAMAGED_BATTLESHIP_KEEPS_HIT,
     FRIENDLY_COAST,
     NORMANDY_COASTAL_FIRE,
+    AIR_TRANSPORTS,
+    PARATROOPERS,
+    FIRST_STRIKE_IS_EXTRA,
+    LANDING_ROLL_ALLOCATION,
     FREE_SFT_SLOT,
+    TRANSPORT_POINTS,
 ];
 
 /// The unit names of `games/aae-jboulton/units.yaml` the options withhold.
@@ -156,6 +228,43 @@ const HEAVY: (&str, &str) = (
     "heavy armor",
     "this match plays without heavy armor (option heavy_armor)",
 );
+const AIR: (&str, &str) = (
+    "air transport",
+    "this match plays without air transports (option air_transports)",
+);
+const PARA: (&str, &str) = (
+    "paratrooper",
+    "this match plays without paratroopers (option paratroopers)",
+);
+const SFT: (&str, &str) = (
+    SFT_NAME,
+    "special force teams are not played yet (issue 18): their missions and detection are still \
+     to come",
+);
+
+/// The units withheld by each combination of the options
+/// `mechanized_infantry`, `heavy_armor`, `air_transports` and
+/// `paratroopers` (bits 1, 2, 4, 8 set when the option is off), the special
+/// force team always (its rules are still to come):
+/// `CombatRules::withheld_units` is a static list.
+static WITHHELD: [&[(&str, &str)]; 16] = [
+    &[SFT],
+    &[MECH, SFT],
+    &[HEAVY, SFT],
+    &[MECH, HEAVY, SFT],
+    &[AIR, SFT],
+    &[MECH, AIR, SFT],
+    &[HEAVY, AIR, SFT],
+    &[MECH, HEAVY, AIR, SFT],
+    &[PARA, SFT],
+    &[MECH, PARA, SFT],
+    &[HEAVY, PARA, SFT],
+    &[MECH, HEAVY, PARA, SFT],
+    &[AIR, PARA, SFT],
+    &[MECH, AIR, PARA, SFT],
+    &[HEAVY, AIR, PARA, SFT],
+    &[MECH, HEAVY, AIR, PARA, SFT],
+];
 
 impl RuleSetHooks for JBoulton {
     fn id(&self) -> &'static str {
@@ -169,9 +278,8 @@ impl RuleSetHooks for JBoulton {
     fn not_yet(&self) -> Option<&'static str> {
         Some(
             "the J Boulton house rules are not implemented yet (issue 18): mechanized infantry, \
-             heavy armor, isolation, the battleship damage table and Normandy coastal fire are \
-             played, but air transports, paratroopers and special force teams are still to \
-             come",
+             heavy armor, isolation, the battleship damage table, Normandy coastal fire, air \
+             transports and paratroopers are played, but special force teams are still to come",
         )
     }
 
@@ -217,13 +325,11 @@ impl RuleSetHooks for JBoulton {
     /// `battleship_damage`, with `damaged_battleship_keeps_hit` and
     /// `friendly_coast`).
     fn combat_rules(&self, game: &GameDef) -> CombatRules {
-        let withheld: &'static [(&'static str, &'static str)] =
-            match (MECHANIZED_INFANTRY.on(game), HEAVY_ARMOR.on(game)) {
-                (true, true) => &[],
-                (false, true) => &[MECH],
-                (true, false) => &[HEAVY],
-                (false, false) => &[MECH, HEAVY],
-            };
+        let off = |o: &OptionSpec, bit: usize| if o.on(game) { 0 } else { bit };
+        let withheld = WITHHELD[off(&MECHANIZED_INFANTRY, 1)
+            + off(&HEAVY_ARMOR, 2)
+            + off(&AIR_TRANSPORTS, 4)
+            + off(&PARATROOPERS, 8)];
         CombatRules {
             artillery_supports_mechanized: MECH_ARTILLERY_SUPPORT.on(game),
             withheld_units: withheld,
@@ -236,6 +342,14 @@ impl RuleSetHooks for JBoulton {
                 power: "Germany",
                 hits_at: 1,
             }),
+            air_transports: AIR_TRANSPORTS.on(game).then(|| AirTransports {
+                dropped_attack: 2,
+                first_strike_is_extra: FIRST_STRIKE_IS_EXTRA.on(game),
+                pooled_landing_roll: LANDING_ROLL_ALLOCATION.word(game).as_deref()
+                    != Some(PER_UNIT),
+            }),
+            free_rider: FREE_SFT_SLOT.on(game).then_some(SFT_NAME),
+            vehicle_rides_alone: TRANSPORT_POINTS.word(game).as_deref() == Some(ARMOR_ALONE),
             ..Aae.combat_rules(game)
         }
     }
@@ -387,6 +501,51 @@ mod tests {
         assert!(heavy < light && light < fit, "{heavy} {light} {fit}");
     }
 
+    /// Item 10 of issue 18: the odds a battle plan's `when_odds_below` asks
+    /// for count a paratrooper dropped into the battle at 2 (JB-18), one
+    /// that walked in at 1. Against one infantry (defence 2): at 2 each
+    /// round the attacker alone hits 2/9, the defender alone 2/9, both 1/9,
+    /// so it wins 2/5 of the rounds that decide; at 1 it alone hits 1/9 of
+    /// 4/9 that decide, 1/4.
+    #[test]
+    fn the_odds_of_a_battle_count_a_dropped_paratrooper_at_2() {
+        use crate::rules::combat::casualties::Chooser;
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
+        let mut state = GameState::initial(&jb);
+        state.units.clear();
+        let at = jb.space("East Poland").unwrap();
+        let unit = |name: &str| jb.unit_types().iter().position(|t| t.name == name).unwrap();
+        let germany = jb.power("Germany").unwrap();
+        let russia = jb.power("Soviet Union").unwrap();
+        let para = state.add_unit(unit("paratrooper"), germany, at);
+        let inf = state.add_unit(unit("infantry"), russia, at);
+        let standing = state.standing.clone();
+        let odds = |state: &GameState| {
+            let att = Chooser::Attacker {
+                losses: &[],
+                source: "default battle plan".into(),
+                power: germany,
+                standing: &standing,
+            };
+            let def = Chooser::Defender {
+                standing: &standing,
+                land: true,
+            };
+            crate::rules::odds::attacker_win_now(&jb, state, &[para], &[inf], &att, &def, false)
+        };
+        let (walked, exact) = odds(&state);
+        assert!(exact);
+        let mut dropped = state.clone();
+        dropped.paradropped.push(para);
+        let (dropped, _) = odds(&dropped);
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        assert!(
+            close(walked, 0.25) && close(dropped, 0.4),
+            "{walked} {dropped}"
+        );
+    }
+
     /// The game of the house rules is AAE's board and setup with two more
     /// unit types, and loads (by the unfinished path while the rule set is
     /// still to come).
@@ -397,10 +556,46 @@ mod tests {
         let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
         assert_eq!(jb.files().board, aae.files().board);
         assert_eq!(jb.files().setup, aae.files().setup);
-        assert_eq!(jb.unit_types().len(), aae.unit_types().len() + 2);
+        assert_eq!(jb.unit_types().len(), aae.unit_types().len() + 5);
+        // AAE's units, infantry and artillery also flying on air transports.
         for t in aae.unit_types() {
-            assert_eq!(jb.unit_type(&t.name), Some(t), "{}", t.name);
+            let mut jt = jb.unit_type(&t.name).unwrap().clone();
+            jt.abilities
+                .retain(|a| *a != crate::rules::model::Ability::AirTransportable);
+            assert_eq!(&jt, t, "{}", t.name);
         }
+        let flying: Vec<&str> = jb
+            .unit_types()
+            .iter()
+            .filter(|t| t.has(&crate::rules::model::Ability::AirTransportable))
+            .map(|t| t.name.as_str())
+            .collect();
+        assert_eq!(
+            flying,
+            ["infantry", "artillery", "paratrooper", "special force team"]
+        );
+        let air = jb.unit_type("air transport").unwrap();
+        assert_eq!(
+            (
+                air.cost,
+                air.attack,
+                air.defense,
+                air.movement,
+                air.transport_capacity
+            ),
+            (Some(12), Some(0), Some(1), Some(7), Some(2))
+        );
+        let para = jb.unit_type("paratrooper").unwrap();
+        assert_eq!(
+            (
+                para.cost,
+                para.attack,
+                para.defense,
+                para.movement,
+                para.transport_cost
+            ),
+            (Some(4), Some(1), Some(2), Some(1), Some(2))
+        );
         let mech = jb.unit_type("mechanized infantry").unwrap();
         assert_eq!(
             (mech.cost, mech.attack, mech.defense, mech.movement),
@@ -411,7 +606,7 @@ mod tests {
             (heavy.cost, heavy.attack, heavy.defense, heavy.movement),
             (Some(7), Some(4), Some(5), Some(1))
         );
-        for (name, _) in [MECH, HEAVY] {
+        for (name, _) in [MECH, HEAVY, AIR, PARA, SFT] {
             assert!(jb.unit_type(name).is_some(), "{name}");
         }
     }

@@ -1,0 +1,315 @@
+//! Paradrops (J Boulton JB-13..18; `docs/rules/jboulton.md`), where the
+//! rule set has air transports (`CombatRules::air_transports`).
+//!
+//! Paratroopers dropped in the combat move (`movement::air_transport`) ride
+//! their air transport through AA fire: on a route (overflights) and in the
+//! drop territory, as any attacking aircraft (JB-13 PROPOSAL), although the
+//! plane itself never attacks and is never an attacking casualty. A plane
+//! shot down takes its passengers with it except those whose jump-out die,
+//! rolled by the attacker, shows 1 (JB-14): they come down in the drop
+//! territory with the others. Then the defender rolls the landing roll, one
+//! die per dropped unit (JB-16): 1 kills it, 6 gives a paratrooper a
+//! surprise first strike at its drop value, whose hits the defender takes
+//! from its land units and which never fire back (JB-17). Paratroopers
+//! attack at 2 in that battle (JB-18, `battle::groups`). Dice are raw, Low
+//! Luck or not: they decide a fate, not a number of hits (the first strike
+//! is a volley and follows Low Luck).
+
+use super::casualties::{Chooser, HitClass};
+use super::fire::{Group, volley};
+use super::{Ctx, destroy, label};
+use crate::dice::DiceSource;
+use crate::rules::SpaceId;
+use crate::rules::events::Event;
+use crate::rules::model::UnitKind;
+use crate::rules::movement::air_transport::is_air_transport;
+use crate::rules::state::GameState;
+
+/// The rule, as events name it.
+const RULE: &str = "paradrop (J Boulton JB-13..18)";
+
+/// The attacker's air transports in `space` that carry a paratrooper: AA
+/// fire shoots at them (JB-13).
+pub(crate) fn carriers(ctx: &Ctx, state: &GameState, space: SpaceId) -> Vec<u32> {
+    if ctx.rules.air_transports.is_none() {
+        return Vec::new();
+    }
+    state
+        .units_at(space)
+        .filter(|u| u.owner == ctx.power && is_air_transport(ctx.ut(u)))
+        .filter(|u| state.units.iter().any(|c| c.cargo_of == Some(u.id)))
+        .map(|u| u.id)
+        .collect()
+}
+
+/// True when some unit of the attacker is still to be dropped into a
+/// pending battle: its landing roll needs dice.
+pub(crate) fn pending(ctx: &Ctx, state: &GameState) -> bool {
+    ctx.rules.air_transports.is_some()
+        && state.paradropped.iter().any(|id| {
+            state
+                .unit(*id)
+                .is_some_and(|u| u.owner == ctx.power && state.battles.contains(&u.at))
+        })
+}
+
+/// Aircraft `id` is shot down over `over`: an air transport's passengers
+/// each roll to jump out (JB-14, the attacker's die under
+/// `paradrop/<drop territory>/jump-out`, one per passenger in unit id
+/// order); on 1 the passenger survives into the drop territory, else it
+/// goes down with the plane, which is destroyed.
+pub(crate) fn shot_down(
+    ctx: &Ctx,
+    state: &mut GameState,
+    id: u32,
+    over: SpaceId,
+    dice: &mut dyn DiceSource,
+    events: &mut Vec<Event>,
+) {
+    let passengers: Vec<u32> = if ctx.rules.air_transports.is_some() {
+        state
+            .units
+            .iter()
+            .filter(|u| u.cargo_of == Some(id))
+            .map(|u| u.id)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if let Some(&first) = passengers.first() {
+        let drop_zone = state.unit(first).map_or(over, |u| u.at);
+        let l = label(&["paradrop", ctx.game.space_name(drop_zone), "jump-out"]);
+        let values = dice.roll_many(&l, passengers.len(), 6);
+        for (&p, &die) in passengers.iter().zip(&values) {
+            let Some(u) = state.unit(p).cloned() else {
+                continue;
+            };
+            let name = &ctx.ut(&u).name;
+            if die == 1 {
+                if let Some(u) = state.unit_mut(p) {
+                    u.cargo_of = None;
+                }
+                events.push(Event::Decision {
+                    space: drop_zone,
+                    rule: RULE.into(),
+                    detail: format!(
+                        "{}'s {name} (unit {p}) jumped out of its falling air transport: rolled \
+                         1 ({l}); it comes down in {} (JB-14)",
+                        ctx.game.powers()[u.owner].name,
+                        ctx.game.space_name(drop_zone)
+                    ),
+                });
+            } else {
+                events.push(Event::Decision {
+                    space: drop_zone,
+                    rule: RULE.into(),
+                    detail: format!(
+                        "{}'s {name} (unit {p}) did not jump out of its falling air transport: \
+                         rolled {die} ({l}), it needed 1 (JB-14)",
+                        ctx.game.powers()[u.owner].name
+                    ),
+                });
+            }
+        }
+    }
+    destroy(ctx, state, id, over, events);
+    // Passengers lost with the plane take no landing roll.
+    if !passengers.is_empty() {
+        let units = &state.units;
+        state
+            .paradropped
+            .retain(|p| units.iter().any(|u| u.id == *p));
+    }
+}
+
+/// The drop into `space` after its AA fire: the attacker's dropped units
+/// leave their planes and the defender rolls the landing roll (JB-16).
+/// Returns the paratroopers that rolled 6 (surprise).
+pub(crate) fn land(
+    ctx: &Ctx,
+    state: &mut GameState,
+    space: SpaceId,
+    dice: &mut dyn DiceSource,
+    events: &mut Vec<Event>,
+) -> Vec<u32> {
+    let Some(rules) = ctx.rules.air_transports else {
+        return Vec::new();
+    };
+    let mut dropped: Vec<u32> = state
+        .paradropped
+        .iter()
+        .copied()
+        .filter(|id| {
+            state
+                .unit(*id)
+                .is_some_and(|u| u.owner == ctx.power && u.at == space)
+        })
+        .collect();
+    dropped.sort_unstable();
+    // Still aboard a plane that made it: they jump now. Those shot down
+    // without jumping out are gone already.
+    for id in &dropped {
+        if let Some(u) = state.unit_mut(*id) {
+            u.cargo_of = None;
+        }
+    }
+    if dropped.is_empty() {
+        return Vec::new();
+    }
+    let name = ctx.game.space_name(space).to_owned();
+    // One pool for the territory, or one label per unit type (each unit's
+    // die then fixed by its type and id, not allotted).
+    let rolls: Vec<(u32, u32, String)> = if rules.pooled_landing_roll {
+        let l = label(&["paradrop", &name, "landing"]);
+        let values = dice.roll_many(&l, dropped.len(), 6);
+        // The attacker allots the pool; the dropped units are all
+        // paratroopers, alike, so in unit id order.
+        dropped
+            .iter()
+            .zip(values)
+            .map(|(&id, v)| (id, v, l.as_str().to_owned()))
+            .collect()
+    } else {
+        let mut out = Vec::new();
+        let mut types: Vec<usize> = dropped
+            .iter()
+            .filter_map(|id| state.unit(*id).map(|u| u.unit))
+            .collect();
+        types.sort_unstable();
+        types.dedup();
+        for t in types {
+            let ids: Vec<u32> = dropped
+                .iter()
+                .copied()
+                .filter(|id| state.unit(*id).is_some_and(|u| u.unit == t))
+                .collect();
+            let l = label(&["paradrop", &name, "landing", &ctx.game.unit_types()[t].name]);
+            let values = dice.roll_many(&l, ids.len(), 6);
+            out.extend(
+                ids.into_iter()
+                    .zip(values)
+                    .map(|(id, v)| (id, v, l.as_str().to_owned())),
+            );
+        }
+        out
+    };
+    let mut surprised = Vec::new();
+    for (id, die, l) in rolls {
+        let Some(u) = state.unit(id).cloned() else {
+            continue;
+        };
+        let who = format!(
+            "{}'s {} (unit {id})",
+            ctx.game.powers()[u.owner].name,
+            ctx.ut(&u).name
+        );
+        let detail = match die {
+            1 => {
+                events.push(Event::Casualty {
+                    space,
+                    power: u.owner,
+                    unit: u.unit,
+                    destroyed: true,
+                    reason: format!(
+                        "rule: killed or captured on landing, the landing roll 1 ({l}); JB-16"
+                    ),
+                });
+                state.units.retain(|c| c.id != id);
+                state.paradropped.retain(|c| *c != id);
+                continue;
+            }
+            6 => {
+                surprised.push(id);
+                format!("{who} rolled 6 on landing ({l}): surprise, a first strike (JB-16, JB-17)")
+            }
+            d => format!("{who} rolled {d} on landing ({l}): it lands and fights (JB-16)"),
+        };
+        events.push(Event::Decision {
+            space,
+            rule: RULE.into(),
+            detail,
+        });
+    }
+    surprised
+}
+
+/// The surprise first strike of the paratroopers in `surprised` (JB-17):
+/// they fire at their drop value under
+/// `paradrop/<territory>/first-strike/<group>`; the defender takes each hit
+/// from its land units (its standing orders' order of loss) and those never
+/// fire back. Returns the strikers, which do not fire again in round 1
+/// unless the strike is an extra shot (option `first_strike_is_extra`).
+pub(crate) fn surprise_strike(
+    ctx: &Ctx,
+    state: &mut GameState,
+    space: SpaceId,
+    surprised: &[u32],
+    dice: &mut dyn DiceSource,
+    events: &mut Vec<Event>,
+) -> Vec<u32> {
+    let Some(rules) = ctx.rules.air_transports else {
+        return Vec::new();
+    };
+    let strikers: Vec<u32> = surprised
+        .iter()
+        .copied()
+        .filter(|id| state.unit(*id).is_some())
+        .collect();
+    let targets: Vec<u32> = super::defenders(ctx, state, space)
+        .into_iter()
+        .filter(|id| {
+            state
+                .unit(*id)
+                .is_some_and(|u| ctx.ut(u).kind == Some(UnitKind::Land))
+        })
+        .collect();
+    if strikers.is_empty() || targets.is_empty() {
+        return Vec::new();
+    }
+    let name = ctx.game.space_name(space).to_owned();
+    let mut groups: Vec<Group> = Vec::new();
+    for &id in &strikers {
+        let Some(u) = state.unit(id) else { continue };
+        super::fire::join(
+            &mut groups,
+            format!("paradropped {}", ctx.ut(u).name),
+            rules.dropped_attack,
+            HitClass::Any,
+            u.unit,
+        );
+    }
+    let prefix: Vec<String> = ["paradrop", &name, "first-strike"]
+        .map(String::from)
+        .to_vec();
+    let hits = volley(
+        dice,
+        ctx.low_luck,
+        space,
+        &prefix,
+        "attacker",
+        groups,
+        events,
+    );
+    let standing = state.standing.clone();
+    let chooser = Chooser::Defender {
+        standing: &standing,
+        land: true,
+    };
+    let taken = super::battle::choose(ctx, state, space, &targets, &chooser, hits, events);
+    let taken: Vec<_> = taken
+        .into_iter()
+        .map(|mut t| {
+            t.reason = format!(
+                "{}; hit by a paratrooper's surprise first strike, it does not fire back (JB-17)",
+                t.reason
+            );
+            t
+        })
+        .collect();
+    super::battle::apply(ctx, state, space, &taken, events);
+    if rules.first_strike_is_extra {
+        Vec::new()
+    } else {
+        strikers
+    }
+}
