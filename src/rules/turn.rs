@@ -150,6 +150,11 @@ fn run(
     let mut next = state.clone();
     let mut events = Vec::new();
     match state.phase {
+        Phase::BidPlacement => {
+            let (placed, placed_events) =
+                crate::rules::bid_placement::place(game, state, power, orders)?;
+            return Ok(Run::Done(Box::new(placed), placed_events));
+        }
         Phase::Purchase => {
             if !stage_one(game, &mut next, power, orders, dice, &mut events)? {
                 return Ok(Run::NeedsDice);

@@ -155,6 +155,7 @@ impl RuleSetHooks for AdvancedAae {
     }
 
     inherit!(Aae =>
+        bid_placement,
         neutral_rules,
         research_procedure,
         territory_pays_income,
