@@ -363,6 +363,35 @@ LOG_FORMAT_V1 = "adjutant-log/1"
 TIME_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{3}Z")
 
 
+# ---------------------------------------------------------------------------
+# docs/log.md "Bids": sealed bids
+#   C   = SHA-256( str("adjutant/v1/bid-commit") || str(match) || s )
+#   salt_B = HMAC-SHA256( s, str("adjutant/v1/bid-salt") || str(match) || str(B) )
+#   c_B = SHA-256( str("adjutant/v1/bid") || str(match) || str(B) || u32(ipcs) || salt_B )
+#   tie: K = HMAC-SHA256( s, str("adjutant/v1/bid-tie") || str(match) || u32(n) || sorted c )
+#        and the first die of label "bid/tie" in K's stream (sections 5-6)
+# ---------------------------------------------------------------------------
+
+def bid_commitment(match, secret):
+    return sha256(lp_str("adjutant/v1/bid-commit") + lp_str(match) + secret)
+
+
+def bid_salt(match, secret, bidder):
+    return hmac.new(secret, lp_str("adjutant/v1/bid-salt") + lp_str(match) + lp_str(bidder),
+                    hashlib.sha256).digest()
+
+
+def bid_sealed(match, bidder, ipcs, salt):
+    return sha256(lp_str("adjutant/v1/bid") + lp_str(match) + lp_str(bidder) + u32(ipcs) + salt)
+
+
+def bid_tie_die(match, secret, commitments, sides):
+    cs = sorted(commitments)
+    k = hmac.new(secret, lp_str("adjutant/v1/bid-tie") + lp_str(match) + u32(len(cs))
+                 + b"".join(cs), hashlib.sha256).digest()
+    return LabelStream(k, "bid/tie").roll(sides)
+
+
 class LogError(Exception):
     """First verification failure: entry number, byte offset, reason."""
 

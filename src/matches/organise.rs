@@ -197,11 +197,11 @@ pub struct Plan {
 }
 
 #[derive(Debug, Clone)]
-struct NewSeat {
-    power: String,
-    name: String,
-    email: String,
-    time_zone: Option<String>,
+pub(crate) struct NewSeat {
+    pub(crate) power: String,
+    pub(crate) name: String,
+    pub(crate) email: String,
+    pub(crate) time_zone: Option<String>,
 }
 
 /// The stage a match waits for, and its deadline as the log sets it.
@@ -855,7 +855,7 @@ pub fn former_players(dir: &std::path::Path) -> std::collections::BTreeMap<Strin
 /// `players:` is rewritten in place (the rest of the file, comments
 /// included, stays as the organiser wrote it), and the result must read
 /// back with the new player.
-fn replace_seat(m: &Match, seat: &NewSeat) -> Result<(), MatchError> {
+pub(crate) fn replace_seat(m: &Match, seat: &NewSeat) -> Result<(), MatchError> {
     let path = m.dir().join("players.yaml");
     let text = std::fs::read_to_string(&path).map_err(|source| MatchError::Io {
         path: path.clone(),

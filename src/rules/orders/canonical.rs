@@ -44,6 +44,11 @@ pub fn render(game: &GameDef, orders: &Orders, entropy: Option<&str>) -> String 
                     }
                 }
             }
+            "bid" => {
+                if let Some(b) = &orders.bid {
+                    let _ = writeln!(out, "bid: {}", b.item);
+                }
+            }
             "purchase" => {
                 if let Some(p) = &orders.purchase {
                     let _ = writeln!(out, "purchase: {}", scalar(&names.show_units(&p.item)));

@@ -9,6 +9,7 @@ pub const HEADER: &[&str] = &["match", "power", "round", "secret", "entropy", "c
 
 /// Order sections, in the fixed order of the canonical form.
 pub const SECTIONS: &[&str] = &[
+    "bid",
     "research",
     "purchase",
     "repair",

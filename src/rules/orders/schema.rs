@@ -53,6 +53,10 @@ pub struct RawMessage {
     pub entropy: Option<Text>,
     /// A command instead of (or besides) orders.
     pub command: Option<RawCommand>,
+    /// A sealed bid before round 1 (a match that starts with a bid): the
+    /// setup money, in IPCs, you would accept; sent alone.
+    #[schemars(range(max = 10000))]
+    pub bid: Option<u32>,
     /// Research (Anniversary): researcher tokens to buy and the chart for a
     /// breakthrough.
     pub research: Option<RawResearch>,
