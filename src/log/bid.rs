@@ -154,7 +154,7 @@ impl BidState {
                         "the bid secret gives commitment {c}, but the bid opened with {commitment}"
                     ));
                 }
-                let bids = e.bids.clone().unwrap_or_default();
+                let bids = e.bids.clone().ok_or("a bid reveal needs bids")?;
                 // Every sealed bid, in the bidders' order, and no other.
                 let expected: Vec<&String> = bidders
                     .iter()
