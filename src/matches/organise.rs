@@ -246,9 +246,13 @@ pub fn stage_clock_start(entries: &[Entry]) -> Option<(usize, DateTime<Utc>)> {
     Some((i, time_of(&entries[i])?))
 }
 
-/// The stage `m` waits for (`None` once the game is won or ended).
+/// The stage `m` waits for (`None` once the game is won or ended, and
+/// while the sealed bids wait for their reveal: no power is to move).
 pub fn current_stage(m: &Match) -> Option<StageAt> {
-    if m.state().winner.is_some() || m.log().chain().ended().is_some() {
+    if m.state().winner.is_some()
+        || m.log().chain().ended().is_some()
+        || m.log().chain().bid().waiting()
+    {
         return None;
     }
     let game = m.game();
