@@ -32,8 +32,7 @@ fn send(env: &Env, n: u64, from: &str, id: &str, power: &str, secret: &str, body
 fn last_to(env: &Env, to: &str, what: &str) -> daemon_support::Sent {
     env.sent()
         .into_iter()
-        .filter(|s| s.to == to && s.subject.contains(what))
-        .next_back()
+        .rfind(|s| s.to == to && s.subject.contains(what))
         .unwrap_or_else(|| panic!("no mail to {to} about {what:?}"))
 }
 
