@@ -279,3 +279,27 @@ fn setup_money_starts_the_placement_without_bids() {
         .to_string();
     assert!(err.contains("\"Axes\" is not a side of aae"), "{err}");
 }
+
+#[test]
+fn a_crash_between_the_last_sealed_bid_and_the_reveal_is_revealed_on_opening() {
+    let d = dir("crash");
+    let players = format!("match: bids-crash\n{TWO_PLAYERS}bid: {{kind: sides, side: Axis}}\n");
+    let mut m = Match::create(&d, &games(), "aae", &players).unwrap();
+    bid(&mut m, "Germany", 5);
+    drop(m);
+    // The Allies' bid as the match writes it, its amount kept first, then
+    // its sealed entry, and then the server stops before the reveal.
+    let secret = std::fs::read_to_string(d.join("secrets/bid.secret")).unwrap();
+    let secret = adjutant::dice::Digest32::from_hex(secret.trim()).unwrap();
+    std::fs::write(d.join("secrets/bids.json"), r#"[["Axis",5],["Allies",5]]"#).unwrap();
+    let (entry, _) = adjutant::matches::bids::sealed("bids-crash", &secret, "Allies", 5);
+    let mut log = adjutant::log::MatchLog::open(&d.join("log.jsonl")).unwrap();
+    log.append(Body::Bid(entry)).unwrap();
+    drop(log);
+    let m = Match::open(&d).unwrap();
+    let r = reveal_of(&m);
+    assert!(r.tie.is_some(), "equal bids of 5: {r:?}");
+    assert!(!d.join("secrets/bid.secret").exists());
+    assert!(verify(&d.join("log.jsonl")).status.success());
+    assert!(python(&d.join("log.jsonl")).status.success());
+}

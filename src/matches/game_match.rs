@@ -362,6 +362,11 @@ impl Match {
             open,
             beacon,
         };
+        // A crash between the last sealed bid and the reveal: every bid is
+        // in, so reveal them now, as the bid that completed them would have.
+        if m.log.chain().bid().waiting() && m.waiting_bidders().is_empty() {
+            m.reveal_bids()?;
+        }
         if let Some(p) = pending {
             // A crash after the orders were logged and before their result
             // was: the orders were accepted, so finish exactly what submit
