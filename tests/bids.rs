@@ -119,6 +119,11 @@ fn a_bid_for_sides_is_sealed_revealed_placed_and_verified_by_both_verifiers() {
     );
     assert_eq!(m.state().phase.name(), "purchase");
     orders(&mut m, "Germany", "purchase: 1 infantry\n");
+    drop(m);
+    // The league's standings follow the seats the bid gave.
+    let result = adjutant::matches::league::result_of(&d).unwrap();
+    let alice = result.players.iter().find(|p| p.name == "Alice").unwrap();
+    assert_eq!(alice.side, "Axis");
 
     let log = d.join("log.jsonl");
     let out = verify(&log);

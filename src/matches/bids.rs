@@ -402,6 +402,61 @@ pub(crate) fn swap_seats(
         .map_err(|e| MatchError::Invalid(format!("the seats after the bid: {e}")))
 }
 
+/// The genesis seats (power, player name) as a bid for sides left them:
+/// when the winner sat on another side than the one it took, the two
+/// players exchanged seats ([`swap_seats`]), which the log's reveal says.
+pub fn seats_after_bid(
+    game: &GameDef,
+    seats: &[crate::log::PlayerEntry],
+    entries: &[crate::log::Entry],
+) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = seats
+        .iter()
+        .map(|s| (s.power.clone(), s.name.clone()))
+        .collect();
+    let open = entries.iter().find_map(|e| match &e.body {
+        crate::log::Body::Bid(b) if b.step == BidStep::Open => b.side.clone(),
+        _ => None,
+    });
+    let winner = entries.iter().find_map(|e| match &e.body {
+        crate::log::Body::Bid(b) if b.step == BidStep::Reveal => b.winner.clone(),
+        _ => None,
+    });
+    let (Some(side), Some(winner)) = (open, winner) else {
+        return out;
+    };
+    if side == winner {
+        return out;
+    }
+    let side_of = |power: &str| {
+        game.power(power)
+            .map(|p| game.files().game.sides[game.side_of(p)].name.clone())
+    };
+    let name_on = |s: &str| {
+        seats
+            .iter()
+            .find(|x| side_of(&x.power).as_deref() == Some(s))
+            .map(|x| x.name.clone())
+    };
+    let (on_side, on_winner) = (name_on(&side), name_on(&winner));
+    for (power, name) in &mut out {
+        match side_of(power) {
+            Some(s) if s == side => {
+                if let Some(n) = &on_winner {
+                    *name = n.clone();
+                }
+            }
+            Some(s) if s == winner => {
+                if let Some(n) = &on_side {
+                    *name = n.clone();
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 const BID_SECRET: &str = "bid.secret";
 const BIDS_FILE: &str = "bids.json";
 
