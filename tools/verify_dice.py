@@ -33,6 +33,11 @@ Usage
       Print the first K dice with N sides of LABEL's stream under turn key
       K_T = HEX, space-separated on one line.
 
+  python3 tools/verify_dice.py bid MATCH BIDDER IPCS SALT
+      Print the commitment of a sealed bid (docs/log.md "Bids"): a bidder
+      checks that the commitment of their receipt, and of the log's sealed
+      entry, seals the IPCs they bid under the salt of their receipt.
+
   python3 tools/verify_dice.py digest MATCH TURN POWER FILE
       Print the digest (docs/dice.md section 2) of the orders in FILE, sent by
       POWER in dice turn TURN of match MATCH: a player checks that the digest
@@ -363,6 +368,35 @@ LOG_FORMAT_V1 = "adjutant-log/1"
 TIME_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{3}Z")
 
 
+# ---------------------------------------------------------------------------
+# docs/log.md "Bids": sealed bids
+#   C   = SHA-256( str("adjutant/v1/bid-commit") || str(match) || s )
+#   salt_B = HMAC-SHA256( s, str("adjutant/v1/bid-salt") || str(match) || str(B) )
+#   c_B = SHA-256( str("adjutant/v1/bid") || str(match) || str(B) || u32(ipcs) || salt_B )
+#   tie: K = HMAC-SHA256( s, str("adjutant/v1/bid-tie") || str(match) || u32(n) || sorted c )
+#        and the first die of label "bid/tie" in K's stream (sections 5-6)
+# ---------------------------------------------------------------------------
+
+def bid_commitment(match, secret):
+    return sha256(lp_str("adjutant/v1/bid-commit") + lp_str(match) + secret)
+
+
+def bid_salt(match, secret, bidder):
+    return hmac.new(secret, lp_str("adjutant/v1/bid-salt") + lp_str(match) + lp_str(bidder),
+                    hashlib.sha256).digest()
+
+
+def bid_sealed(match, bidder, ipcs, salt):
+    return sha256(lp_str("adjutant/v1/bid") + lp_str(match) + lp_str(bidder) + u32(ipcs) + salt)
+
+
+def bid_tie_die(match, secret, commitments, sides):
+    cs = sorted(commitments)
+    k = hmac.new(secret, lp_str("adjutant/v1/bid-tie") + lp_str(match) + u32(len(cs))
+                 + b"".join(cs), hashlib.sha256).digest()
+    return LabelStream(k, "bid/tie").roll(sides)
+
+
 class LogError(Exception):
     """First verification failure: entry number, byte offset, reason."""
 
@@ -451,6 +485,11 @@ class Verifier:
         self.out = []            # powers that forfeited or resigned
         self.positions = []      # adjudication entries of the current line (rollback targets)
         self.version = None      # the rules version the match is at (genesis, then upgrades)
+        # log.md "Bids": [bidders, side, commitment] of the open bid, the
+        # sealed bids as [bidder, commitment] in log order, the reveal's entry
+        self.bid_open = None
+        self.bid_sealed = []
+        self.bid_revealed = None
         # turn state (log.md kinds table)
         self.turn = 0            # number of the last opened turn (0: none yet)
         self.commit = None       # C_T of the open turn
@@ -529,7 +568,12 @@ class Verifier:
             return self.organiser(body, seq)
         if kind == "escalation":
             return self.escalation(body)
+        if kind == "bid":
+            return self.bid(body, seq)
         if kind == "order":
+            if self.bid_open is not None and self.bid_revealed is None:
+                raise _Bad("an order while the bids are sealed: the match starts when they are "
+                           "revealed")
             return self.order(body, seq)
         handler = {"turn_open": self.turn_open,
                    "reveal": self.reveal, "dice": self.dice,
@@ -540,7 +584,7 @@ class Verifier:
         if handler is None:
             raise _Bad("unknown kind %r (formats 1 and 2 have genesis, turn_open, "
                        "order, reveal, dice, adjudication, received, welcome, deadline, organiser, "
-                       "escalation)" % (kind,))
+                       "escalation, bid)" % (kind,))
         handler(body)
         if kind == "adjudication":
             self.positions.append(seq)
@@ -929,6 +973,106 @@ class Verifier:
             if not body.get("text", "").strip():
                 raise _Bad("a ruling needs its text")
 
+    def bid(self, body, seq):
+        # log.md "Bids": open (or setup) right after the genesis, one sealed
+        # bid per bidder, then the reveal, whose result is recomputed here.
+        step = body.get("step")
+        fields = {"open": (["bidders", "side", "commitment"], []),
+                  "setup": (["money"], []),
+                  "sealed": (["bidder", "commitment"], []),
+                  "reveal": (["secret", "bids"], ["tie", "winner"])}
+        if step not in fields:
+            raise _Bad("bid step %r is not open, sealed, reveal or setup" % (step,))
+        required, optional = fields[step]
+        _check_keys(body, ["step"] + required, optional)
+        if step in ("open", "setup"):
+            if seq != 2:
+                raise _Bad("a bid %s entry comes right after the genesis (entry 2), not at entry %d"
+                           % (step, seq))
+            if step == "setup":
+                money = body["money"]
+                if not isinstance(money, list) or not money:
+                    raise _Bad("a bid setup entry needs money")
+                seen = []
+                for m in money:
+                    _check_keys(m, ["side", "ipcs"], what="money")
+                    side = _check_string(m["side"], "side")
+                    if not side.strip() or side in seen:
+                        raise _Bad("setup money for %r is unnamed or given twice" % side)
+                    if not _is_int(m["ipcs"]) or not 0 <= m["ipcs"] <= MASK32:
+                        raise _Bad("setup money of %s is not a whole number" % side)
+                    seen.append(side)
+                return
+            bidders = body["bidders"]
+            if not isinstance(bidders, list) or len(bidders) < 2:
+                raise _Bad("a bid needs at least two bidders")
+            for i, b in enumerate(bidders):
+                if not isinstance(b, str) or not b.strip() or b in bidders[:i]:
+                    raise _Bad("bidder %r is empty or listed twice" % (b,))
+            if body["side"] not in bidders:
+                raise _Bad("the side the lower bid takes, %r, is none of the bidders" % (body["side"],))
+            if not is_hex64(body["commitment"]):
+                raise _Bad("the bid commitment is not 64 lowercase hex digits")
+            self.bid_open = [bidders, body["side"], bytes.fromhex(body["commitment"])]
+            return
+        if self.bid_open is None:
+            raise _Bad("a bid %s entry, but no bid is open" % step)
+        if self.bid_revealed is not None:
+            raise _Bad("a bid %s entry after the bids were revealed at entry %d"
+                       % (step, self.bid_revealed))
+        bidders, _, bid_commit = self.bid_open
+        if step == "sealed":
+            bidder = body["bidder"]
+            if bidder not in bidders:
+                raise _Bad("%r is not a bidder" % (bidder,))
+            if any(b == bidder for b, _ in self.bid_sealed):
+                raise _Bad("%s already sealed a bid" % bidder)
+            if not is_hex64(body["commitment"]):
+                raise _Bad("the sealed bid's commitment is not 64 lowercase hex digits")
+            self.bid_sealed.append([bidder, bytes.fromhex(body["commitment"])])
+            return
+        # reveal
+        if not is_hex64(body["secret"]):
+            raise _Bad("the bid secret is not 64 lowercase hex digits")
+        secret = bytes.fromhex(body["secret"])
+        if bid_commitment(self.match, secret) != bid_commit:
+            raise _Bad("the bid secret does not match the bid's commitment")
+        bids = body["bids"]
+        if not isinstance(bids, list):
+            raise _Bad("bids is not a list")
+        sealed = dict((b, c) for b, c in self.bid_sealed)
+        expected = [b for b in bidders if b in sealed]
+        listed = []
+        for b in bids:
+            _check_keys(b, ["bidder", "ipcs"], what="bid")
+            if not _is_int(b["ipcs"]) or not 0 <= b["ipcs"] <= MASK32:
+                raise _Bad("a bid of %r IPCs" % (b["ipcs"],))
+            listed.append(b["bidder"])
+        if listed != expected:
+            raise _Bad("the reveal lists the bids of %s, but %s sealed bids (in the bidders' order)"
+                       % (listed, expected))
+        for b in bids:
+            c = bid_sealed(self.match, b["bidder"], b["ipcs"],
+                           bid_salt(self.match, secret, b["bidder"]))
+            if c != sealed[b["bidder"]]:
+                raise _Bad("%s revealed %d IPCs, which do not open its sealed bid"
+                           % (b["bidder"], b["ipcs"]))
+        winner, tie = None, None
+        if bids:
+            low = min(b["ipcs"] for b in bids)
+            tied = [b["bidder"] for b in bids if b["ipcs"] == low]
+            if len(tied) == 1:
+                winner = tied[0]
+            else:
+                tie = bid_tie_die(self.match, secret, [c for _, c in self.bid_sealed], len(tied))
+                winner = tied[tie - 1]
+        if body.get("tie") != tie:
+            raise _Bad("the tie-break die is %r, but the bids give %r" % (body.get("tie"), tie))
+        if body.get("winner") != winner:
+            raise _Bad("the reveal names %r as the winner, but the bids make it %r"
+                       % (body.get("winner"), winner))
+        self.bid_revealed = seq
+
     def escalation(self, body):
         # log.md kind `escalation`: a power missed too many deadlines.
         _check_keys(body, ["power", "missed", "policy"])
@@ -1247,6 +1391,18 @@ def cmd_self_test():
     report("rejection sampling (reject w >= zone, value = w mod N + 1)",
            got == [4294967291 % 6 + 1, 1, 65536] and s.drawn == 3)
 
+    # docs/log.md "Bids": the values src/dice/bid.rs's test pins
+    m, s = "league7-classic-01", bytes([7] * 32)
+    c_axis = bid_sealed(m, "Axis", 9, bid_salt(m, s, "Axis"))
+    c_allies = bid_sealed(m, "Allies", 9, bid_salt(m, s, "Allies"))
+    got = [bid_commitment(m, s).hex(), bid_salt(m, s, "Axis").hex(), c_axis.hex(),
+           bid_tie_die(m, s, [c_allies, c_axis], 2)]
+    want = ["9f6128b6c76901b22dbb4854b67c501c5afe48399c8be2dfbb51373e23ade1c6",
+            "eb692e60d4290fb8babe403e6c4904bfcbed8a252733e9dff9e964fde49e10f7",
+            "ae706d3ee7ac61ccc816e80ab5d08f2f5c4a9f8950ffdfbb39c5a7ea6c93d173", 2]
+    report("docs/log.md bid vectors (commitment, salt, sealed bid, tie-break die)", got == want,
+           "" if got == want else repr(got))
+
     section = _dice_md_vectors_section()
     if section is None:
         report("docs/dice.md Test vectors section", False, "section not found")
@@ -1391,6 +1547,13 @@ def main(argv=None):
         return cmd_derive(argv[1:])
     if argv and argv[0] == "digest":
         return cmd_digest(argv[1:])
+    if argv and argv[0] == "bid":
+        if len(argv) != 5 or not argv[3].isdigit() or not is_hex64(argv[4]):
+            print("usage: verify_dice.py bid MATCH BIDDER IPCS SALT (SALT: 64 lowercase hex digits)",
+                  file=sys.stderr)
+            return 2
+        print(bid_sealed(argv[1], argv[2], int(argv[3]), bytes.fromhex(argv[4])).hex())
+        return 0
     p = argparse.ArgumentParser(
         prog="verify_dice.py",
         description=__doc__.split("\nUsage\n")[0],

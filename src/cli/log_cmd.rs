@@ -166,6 +166,7 @@ fn describe(body: &Body) -> Vec<String> {
             out.extend(lines.filter(|l| !l.is_empty()).map(str::to_owned));
             out
         }
+        Body::Bid(b) => vec![format!("bid: {}", crate::matches::bids::describe(b))],
         Body::Escalation(e) => vec![format!(
             "escalation: {} missed {} deadlines; policy {}",
             e.power,

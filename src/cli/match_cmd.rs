@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
-use crate::matches::Match;
+use crate::matches::{Match, Submitted};
 use crate::report::board;
 use crate::rules::builtin::GameSource;
 use crate::rules::state_text;
@@ -89,8 +89,29 @@ pub fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot read {}", args.orders.display()))?
     };
     let mut m = Match::open(&args.dir)?;
-    match m.submit(&args.power, &yaml)? {
-        Ok(r) => {
+    match m.submit_any(&args.power, &yaml)? {
+        Ok(Submitted::Bid(b)) => {
+            println!(
+                "Sealed: the {} bid {} IPCs, commitment {} (salt {}).",
+                b.bidder, b.ipcs, b.commitment, b.salt
+            );
+            if let Some(seq) = b.revealed {
+                if let Some(crate::log::Body::Bid(e)) =
+                    m.log().entries().get(seq as usize - 1).map(|e| &e.body)
+                {
+                    println!("{}", crate::matches::bids::describe(e));
+                }
+            } else {
+                println!(
+                    "Waiting for the bids of {}.",
+                    m.waiting_bidders().join(" and ")
+                );
+            }
+            println!("Log head: {}", b.head);
+            println!("{}", m.state().phase.stage_name());
+            Ok(ExitCode::SUCCESS)
+        }
+        Ok(Submitted::Orders(r)) => {
             println!(
                 "Received and applied, stage {} of {}'s round {}.",
                 r.stage, r.power, r.round

@@ -50,12 +50,18 @@ impl<'a> Ledger<'a> {
     }
 
     /// Is there an `order` entry after entry `i` and before the next
-    /// `received` entry? (The orders of a `processing` message were logged.)
+    /// `received` entry, or a sealed bid? (The orders, or the bid, of a
+    /// `processing` message were logged.)
     pub fn order_after(&self, i: usize) -> bool {
         self.entries[i + 1..]
             .iter()
             .take_while(|e| !matches!(e.body, Body::Received(_)))
-            .any(|e| matches!(e.body, Body::Order(_)))
+            // A sealed bid is the message's whole effect, like orders.
+            .any(|e| match &e.body {
+                Body::Order(_) => true,
+                Body::Bid(b) => b.step == crate::log::BidStep::Sealed,
+                _ => false,
+            })
     }
 
     /// The accepted stage recorded by the `processing` entry for the same

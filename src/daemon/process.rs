@@ -44,6 +44,7 @@ use super::config::{Config, Inbound as InboundConfig, Transport as TransportConf
 
 mod apply;
 mod authenticate;
+mod bid_replies;
 mod deadlines;
 mod inbound;
 mod league;

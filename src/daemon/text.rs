@@ -182,7 +182,9 @@ pub fn help_text(templates: &Templates, h: &HelpFor<'_>) -> Rendered {
         help_url: h.help_url.map(str::to_owned),
         sections: crate::rules::orders::keys::SECTIONS
             .iter()
-            .filter(|s| **s != "standing")
+            // Neither is part of a turn: standing orders come alone, and a
+            // sealed bid alone before round 1.
+            .filter(|s| **s != "standing" && **s != "bid")
             .map(|s| (*s).to_owned())
             .collect(),
         commands: Command::IN_HELP

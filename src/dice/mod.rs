@@ -8,6 +8,7 @@
 //! [`ScriptedDice`] of scenarios and rules tests, which no match or log takes.
 
 pub mod beacon;
+pub mod bid;
 mod commit;
 mod label;
 mod roller;

@@ -126,6 +126,8 @@ pub struct Chain {
     league: LeagueState,
     organiser_actions: u64,
     rollbacks: u64,
+    /// The match's bid (`bid` entries).
+    bid: super::bid::BidState,
 }
 
 /// What the organisers' entries have done to a match so far.
@@ -220,6 +222,11 @@ impl Chain {
         open.seen.get(digest).copied()
     }
 
+    /// The match's bid so far.
+    pub fn bid(&self) -> &super::bid::BidState {
+        &self.bid
+    }
+
     /// The entry that ended the match (a side forfeited or resigned, or a
     /// draw), if any.
     pub fn ended(&self) -> Option<u64> {
@@ -298,6 +305,10 @@ impl Chain {
         }
         match body {
             Body::Genesis(_) => Err("a second genesis entry".into()),
+            Body::Bid(b) => {
+                self.bid = self.bid.apply(match_id, seq, b)?;
+                Ok(())
+            }
             Body::Organiser(o) => {
                 let players: Vec<&str> = genesis.players.iter().map(|p| p.power.as_str()).collect();
                 let next = check_organiser(
@@ -409,6 +420,12 @@ impl Chain {
                 Ok(())
             }
             Body::Order(o) => {
+                if self.bid.waiting() {
+                    return Err(
+                        "an order while the bids are sealed: the match starts when they are revealed"
+                            .into(),
+                    );
+                }
                 let open = Self::open_mut(&mut self.open, o.turn, "an order")?;
                 let expected = OrderDigest::of_orders(match_id, o.turn, &o.power, &o.canonical);
                 if expected != o.digest {

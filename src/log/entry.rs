@@ -436,6 +436,77 @@ pub struct Escalation {
     pub policy: EscalationPolicy,
 }
 
+/// The steps of a match's bid (`bid` entries; `docs/log.md`, "Bids").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BidStep {
+    /// Sealed bids for sides open: the bidders, the side the lower bid
+    /// takes, and the commitment to the server's bid secret.
+    Open,
+    /// A bidder's sealed bid.
+    Sealed,
+    /// The bid secret, every bid and the result.
+    Reveal,
+    /// Setup money the match gives without bidding.
+    Setup,
+}
+
+/// A bid in the clear, as the reveal lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BidAmount {
+    /// The bidder (a side as the players file seats it).
+    pub bidder: String,
+    /// The setup money bid, in IPCs.
+    pub ipcs: u32,
+}
+
+/// Setup money of a side (`setup` step).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideMoney {
+    /// The side, as `game.yaml` names it.
+    pub side: String,
+    /// IPCs.
+    pub ipcs: u32,
+}
+
+/// One step of a match's bid. Which fields a step carries, and no others,
+/// is in `docs/log.md` ("Bids"), checked by `log::bid`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BidEntry {
+    /// Which step.
+    pub step: BidStep,
+    /// `open`: the bidders, in order (the tie-break die counts in it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bidders: Option<Vec<String>>,
+    /// `open`: the side the lower bid takes, with its bid as setup money.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    /// `sealed`: who bids.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bidder: Option<String>,
+    /// `open`: the bid secret's commitment; `sealed`: the sealed bid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commitment: Option<Digest32>,
+    /// `reveal`: the bid secret.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<Digest32>,
+    /// `reveal`: every sealed bid in the clear, in the bidders' order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bids: Option<Vec<BidAmount>>,
+    /// `reveal`: the tie-break die, when the lowest bids tie.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tie: Option<u32>,
+    /// `reveal`: the bidder who takes `side` (absent when nobody bid).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<String>,
+    /// `setup`: each side's setup money.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub money: Option<Vec<SideMoney>>,
+}
+
 /// The body of an entry, tagged by its kind.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "body", rename_all = "snake_case")]
@@ -462,6 +533,8 @@ pub enum Body {
     Organiser(Organiser),
     /// See [`Escalation`].
     Escalation(Escalation),
+    /// See [`BidEntry`].
+    Bid(BidEntry),
 }
 
 impl Body {
@@ -479,6 +552,7 @@ impl Body {
             Body::Deadline(_) => "deadline",
             Body::Organiser(_) => "organiser",
             Body::Escalation(_) => "escalation",
+            Body::Bid(_) => "bid",
         }
     }
 }
@@ -565,9 +639,10 @@ impl<'de: 'a, 'a> serde::de::Visitor<'de> for LineVisitor<'a> {
             "deadline" => Body::Deadline(m.next_value()?),
             "organiser" => Body::Organiser(m.next_value()?),
             "escalation" => Body::Escalation(m.next_value()?),
+            "bid" => Body::Bid(m.next_value()?),
             other => {
                 return Err(M::Error::custom(format!(
-                    "unknown kind {other:?}; this version knows genesis, turn_open, order, reveal, dice, adjudication, received, welcome, deadline, organiser, escalation"
+                    "unknown kind {other:?}; this version knows genesis, turn_open, order, reveal, dice, adjudication, received, welcome, deadline, organiser, escalation, bid"
                 )));
             }
         };

@@ -5,14 +5,16 @@
 //! entry that would break it), [`writer`] the crash-safe appender. This layer
 //! knows nothing of mail.
 
+pub mod bid;
 pub mod chain;
 pub mod entry;
 pub mod writer;
 
 pub use chain::{Chain, Summary, VerifyError, VerifyOptions, verify_bytes, verify_file};
 pub use entry::{
-    Adjudication, Body, Deadline, DeadlineEvent, DiceEntry, Entry, Escalation, EscalationPolicy,
-    Genesis, LOG_FORMAT, LOG_FORMAT_V1, LineError, OrderEntry, Organiser, OrganiserAction, Outcome,
-    PlayerEntry, Received, Reveal, TurnOpen, Welcome, encode_line, parse_line,
+    Adjudication, BidAmount, BidEntry, BidStep, Body, Deadline, DeadlineEvent, DiceEntry, Entry,
+    Escalation, EscalationPolicy, Genesis, LOG_FORMAT, LOG_FORMAT_V1, LineError, OrderEntry,
+    Organiser, OrganiserAction, Outcome, PlayerEntry, Received, Reveal, SideMoney, TurnOpen,
+    Welcome, encode_line, parse_line,
 };
 pub use writer::{MatchLog, WriteError, Written};

@@ -53,6 +53,10 @@ pub struct PlayersFile {
     /// fetch its rounds (`docs/dice.md` §3, "Beacon"); none by default.
     #[serde(default)]
     pub beacon: Option<BeaconSetting>,
+    /// Whether the match starts with a bid, and which kind
+    /// (`matches::bids`, `docs/league.md`); none by default.
+    #[serde(default)]
+    pub bid: Option<super::bids::BidSetting>,
 }
 
 /// `deadlines:` of a players file: each key overrides the daemon's. The
@@ -151,6 +155,32 @@ pub enum MatchError {
         /// What went wrong.
         reason: String,
     },
+}
+
+/// What [`Match::submit_any`] applied.
+#[derive(Debug, Clone)]
+pub enum Submitted {
+    /// Orders.
+    Orders(Receipt),
+    /// A sealed bid.
+    Bid(BidReceipt),
+}
+
+/// What a sealed bid did: the bidder's receipt.
+#[derive(Debug, Clone)]
+pub struct BidReceipt {
+    /// The bidder: the side as seated.
+    pub bidder: String,
+    /// The bid.
+    pub ipcs: u32,
+    /// The salt of its commitment, so the bidder can check it.
+    pub salt: Digest32,
+    /// The sealed bid's commitment, as logged.
+    pub commitment: Digest32,
+    /// The reveal's entry, when this bid was the last.
+    pub revealed: Option<u64>,
+    /// The log head afterwards.
+    pub head: Digest32,
 }
 
 /// What an accepted message did: the receipt's content.
@@ -268,6 +298,13 @@ impl Match {
             beacon: beacon.as_ref().map(|(net, _)| net.clone()),
             rules_version: Some(crate::rules::version::RULES_VERSION),
         };
+        let opening = match &players.bid {
+            Some(setting) => Some(
+                super::bids::opening(&game, setting, &genesis.match_id)
+                    .map_err(MatchError::Invalid)?,
+            ),
+            None => None,
+        };
         let (log, _) = MatchLog::create(&dir.join(LOG_FILE), genesis)?;
         let state = GameState::initial(&game);
         let mut m = Match {
@@ -278,6 +315,14 @@ impl Match {
             open: None,
             beacon,
         };
+        // A bid starts the match, right after the genesis; its secret is
+        // kept before its commitment is logged.
+        if let Some((entry, secret)) = opening {
+            if let Some(s) = &secret {
+                super::bids::store_secret(dir, s).map_err(MatchError::Invalid)?;
+            }
+            m.append_bid(entry)?;
+        }
         m.open_dice_turn()?;
         Ok(m)
     }
@@ -317,6 +362,11 @@ impl Match {
             open,
             beacon,
         };
+        // A crash between the last sealed bid and the reveal: every bid is
+        // in, so reveal them now, as the bid that completed them would have.
+        if m.log.chain().bid().waiting() && m.waiting_bidders().is_empty() {
+            m.reveal_bids()?;
+        }
         if let Some(p) = pending {
             // A crash after the orders were logged and before their result
             // was: the orders were accepted, so finish exactly what submit
@@ -404,6 +454,185 @@ impl Match {
         Ok(written)
     }
 
+    /// Appends a `bid` entry and, when it gives setup money (a reveal or
+    /// the setup step), starts the bid placement stage.
+    fn append_bid(&mut self, b: crate::log::BidEntry) -> Result<Written, MatchError> {
+        let written = self.log.append(Body::Bid(b.clone()))?;
+        if let Some(money) = super::bids::money_after(&self.game, self.log.chain().bid(), &b)
+            .map_err(MatchError::Invalid)?
+        {
+            self.state = crate::rules::bid_placement::start(&self.game, &self.state, &money).0;
+        }
+        Ok(written)
+    }
+
+    /// Takes `power`'s sealed bid of `ipcs` for its side (a bid for sides):
+    /// logs its commitment, and reveals every bid when this was the last.
+    /// Returns the bidder (the side), the salt for the receipt and whether
+    /// the bids were revealed.
+    pub fn bid(
+        &mut self,
+        power: &str,
+        ipcs: u32,
+    ) -> Result<Result<BidReceipt, Vec<OrderError>>, MatchError> {
+        let state = self.log.chain().bid().clone();
+        let Some((bidders, _)) = state.bidders() else {
+            return Ok(Err(vec![general(
+                "this match does not start with a bid for sides: a bid: section has nothing to do here".into(),
+            )]));
+        };
+        if !state.waiting() {
+            return Ok(Err(vec![general(
+                "the bids were already revealed; the match is under way".into(),
+            )]));
+        }
+        let Some(p) = self.game.power(power) else {
+            return Ok(Err(vec![general(format!(
+                "{power:?} is not a power of this game"
+            ))]));
+        };
+        let side = self.game.files().game.sides[self.game.side_of(p)]
+            .name
+            .clone();
+        if !bidders.contains(&side) {
+            return Ok(Err(vec![general(format!("the {side} do not bid"))]));
+        }
+        if state.sealed_by().contains(&side.as_str()) {
+            return Ok(Err(vec![general(format!(
+                "the {side} already sealed their bid; a sealed bid is final"
+            ))]));
+        }
+        let match_id = self
+            .log
+            .chain()
+            .genesis()
+            .expect("genesis")
+            .match_id
+            .clone();
+        let secret = super::bids::load_secret(&self.dir).map_err(MatchError::Invalid)?;
+        let mut amounts = super::bids::load_amounts(&self.dir).map_err(MatchError::Invalid)?;
+        amounts.retain(|(b, _)| *b != side);
+        amounts.push((side.clone(), ipcs));
+        // The amount is kept before its commitment is logged, so the reveal
+        // can always open what was sealed.
+        super::bids::store_amounts(&self.dir, &amounts).map_err(MatchError::Invalid)?;
+        let (entry, salt) = super::bids::sealed(&match_id, &secret, &side, ipcs);
+        let commitment = entry.commitment.expect("a sealed entry has one");
+        self.append_bid(entry)?;
+        let all_in = bidders
+            .iter()
+            .all(|b| self.log.chain().bid().sealed_by().contains(&b.as_str()));
+        let revealed = if all_in {
+            Some(self.reveal_bids()?)
+        } else {
+            None
+        };
+        Ok(Ok(BidReceipt {
+            bidder: side,
+            ipcs,
+            salt,
+            commitment,
+            revealed,
+            head: self.log.head(),
+        }))
+    }
+
+    /// Reveals the sealed bids (every bidder has bid, or an organiser
+    /// reveals at the deadline: a bidder who did not bid has no bid), and
+    /// starts the bid placement with the winner's bid; when the winner is
+    /// not seated on the side it takes, the two players change seats
+    /// ([`super::bids::swap_seats`]). Returns the reveal's entry number.
+    pub fn reveal_bids(&mut self) -> Result<u64, MatchError> {
+        let state = self.log.chain().bid().clone();
+        if !state.waiting() {
+            return Err(MatchError::Invalid(
+                "no sealed bids wait for their reveal".into(),
+            ));
+        }
+        let match_id = self
+            .log
+            .chain()
+            .genesis()
+            .expect("genesis")
+            .match_id
+            .clone();
+        let secret = super::bids::load_secret(&self.dir).map_err(MatchError::Invalid)?;
+        let amounts = super::bids::load_amounts(&self.dir).map_err(MatchError::Invalid)?;
+        let entry = super::bids::reveal(&match_id, &state, &secret, &amounts);
+        let (_, side) = state.bidders().expect("waiting");
+        let swap = entry
+            .winner
+            .as_ref()
+            .filter(|w| w.as_str() != side)
+            .map(|w| (w.clone(), side.to_owned()));
+        let written = self.append_bid(entry)?;
+        super::bids::remove_secret(&self.dir);
+        if let Some((winner, side)) = swap {
+            super::bids::swap_seats(self, &winner, &side)?;
+        }
+        Ok(written.seq)
+    }
+
+    /// The bidders whose sealed bids are still to come.
+    pub fn waiting_bidders(&self) -> Vec<String> {
+        let state = self.log.chain().bid();
+        let sealed = state.sealed_by();
+        state
+            .bidders()
+            .map(|(b, _)| {
+                b.iter()
+                    .filter(|x| !sealed.contains(&x.as_str()))
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Applies a message of `power`: a sealed bid when it carries `bid:`
+    /// (alone, besides its header), else orders ([`Match::submit`]).
+    pub fn submit_any(
+        &mut self,
+        power: &str,
+        yaml: &str,
+    ) -> Result<Result<Submitted, Vec<OrderError>>, MatchError> {
+        let bid = match parse_message(&self.game, yaml) {
+            Ok(m) => m.orders.bid.as_ref().map(|b| (b.item, m.clone())),
+            Err(_) => None,
+        };
+        let Some((ipcs, message)) = bid else {
+            return Ok(self.submit(power, yaml)?.map(Submitted::Orders));
+        };
+        let mut errors = Vec::new();
+        let alone = crate::rules::orders::Orders {
+            bid: message.orders.bid.clone(),
+            ..Default::default()
+        };
+        if message.orders != alone {
+            errors.push(general(
+                "a bid is sent alone: a message with bid: carries no other section".into(),
+            ));
+        }
+        let match_id = &self.log.chain().genesis().expect("genesis").match_id;
+        if let Some(m) = &message.header.match_id
+            && m != match_id
+        {
+            errors.push(general(format!(
+                "the message is for match {m}, this is {match_id}"
+            )));
+        }
+        if let Some(p) = &message.header.power
+            && self.game.power(p) != self.game.power(power)
+        {
+            errors.push(general(format!(
+                "power: {p} does not match the power this bid is sent as, {power}"
+            )));
+        }
+        if !errors.is_empty() {
+            return Ok(Err(errors));
+        }
+        Ok(self.bid(power, ipcs)?.map(Submitted::Bid))
+    }
+
     /// Applies one orders message of `power`. A rejected message changes
     /// nothing and returns every error; an accepted one is logged (order,
     /// reveal after stage 1, adjudication) before this returns.
@@ -440,6 +669,18 @@ impl Match {
             Ok(m) => m,
             Err(errors) => return Ok(Err(errors)),
         };
+        if let Some(b) = &message.orders.bid {
+            return Ok(Err(vec![OrderError::new(
+                &b.origin,
+                "a bid is sealed, never logged as orders: it is sent by mail or `adjutant submit`, which take it as a bid".to_owned(),
+            )]));
+        }
+        if self.log.chain().bid().waiting() {
+            return Ok(Err(vec![general(format!(
+                "the match waits for the sealed bids of {}; orders come after their reveal",
+                self.waiting_bidders().join(" and ")
+            ))]));
+        }
         // A `power:` naming another power is the first thing to say: the
         // turn check below would otherwise blame the wrong power.
         if let Some(p) = &message.header.power
@@ -597,7 +838,9 @@ impl Match {
         // A dice turn opens for each stage 1: in an interleaved shared turn
         // (Anniversary, KQ-1) the turn also passes to a partner's stage 2,
         // which has no dice and stays in the revealed dice turn.
-        if turn_ended && self.state.phase == Phase::Purchase {
+        // The bid placement ends in turn 1's purchase, whose dice turn is
+        // the one opened at the start and still unrevealed.
+        if turn_ended && self.state.phase == Phase::Purchase && self.open.is_none() {
             self.open_dice_turn()?;
         }
         Ok(events)
@@ -719,6 +962,7 @@ fn check_players(game: &GameDef, players: &PlayersFile) -> Result<Vec<PlayerEntr
             problems.push(format!("organiser {}: time_zone: {e}", o.name));
         }
     }
+    problems.extend(super::bids::check(game, players));
     if let Err(errs) = super::organise::LeagueSettings::of(players.deadlines.as_ref()) {
         problems.extend(errs.into_iter().map(|(k, e)| format!("{k}: {e}")));
     }
@@ -997,7 +1241,7 @@ pub(crate) fn replay_entries(
         match &entry.body {
             // A dice turn is one power's turn: it opens when the last one
             // ended (or at the start), never between its stages.
-            Body::TurnOpen(t) if stage_of(&state) != 1 => {
+            Body::TurnOpen(t) if stage_of(&state) != 1 && state.phase != Phase::BidPlacement => {
                 return Err(fail(format!(
                     "dice turn {} opens in the middle of {}'s turn (stage 2 is still to come)",
                     t.turn,
@@ -1106,6 +1350,15 @@ pub(crate) fn replay_entries(
                     )));
                 }
                 version = to;
+            }
+            Body::Bid(b) => {
+                if let Some(money) = super::bids::money_after(game, chain.bid(), b).map_err(fail)? {
+                    state = crate::rules::bid_placement::start(game, &state, &money).0;
+                    // A rollback to the start goes back to the bid placement.
+                    if let Some(start) = positions.first_mut() {
+                        start.1 = state.clone();
+                    }
+                }
             }
             Body::Organiser(o) if o.action == crate::log::OrganiserAction::Rollback => {
                 if let Some(p) = &pending {

@@ -131,7 +131,8 @@ pub struct MatchResult {
 /// A player in one match.
 #[derive(Debug, Clone)]
 pub struct PlayerInMatch {
-    /// The player's name (genesis `players`).
+    /// The player's name (genesis `players`, as a bid for sides left the
+    /// seats).
     pub name: String,
     /// Their side.
     pub side: String,
@@ -190,7 +191,13 @@ pub fn result_from(
         Some(game.files().game.sides[game.side_of(p)].name.clone())
     };
     let mut players: Vec<PlayerInMatch> = Vec::new();
-    for seat in &genesis.players {
+    // A bid for sides may have exchanged the genesis's seats.
+    let seats = super::bids::seats_after_bid(game, &genesis.players, entries);
+    for (power, name) in &seats {
+        let seat = crate::log::PlayerEntry {
+            power: power.clone(),
+            name: name.clone(),
+        };
         let Some(side) = side_name(&seat.power) else {
             continue;
         };

@@ -5,6 +5,7 @@
 //! deadlines and GM actions. It does not speak SMTP or IMAP.
 
 pub mod beacon;
+pub mod bids;
 pub mod deadlines;
 mod dice_turn;
 mod game_match;
@@ -17,8 +18,8 @@ mod replay_memo;
 
 pub use dice_turn::{DiceTurn, DiceTurnError};
 pub use game_match::{
-    Match, MatchDeadlines, MatchError, Observer, Player, PlayersFile, Receipt, Replayed, game_hash,
-    replay_match, stage_of, state_digest,
+    BidReceipt, Match, MatchDeadlines, MatchError, Observer, Player, PlayersFile, Receipt,
+    Replayed, Submitted, game_hash, replay_match, stage_of, state_digest,
 };
 pub use match_id::{MatchIdError, check_match_id};
 pub use players::{PlayerSecrets, PlayersError, Roster, Seat};

@@ -197,11 +197,11 @@ pub struct Plan {
 }
 
 #[derive(Debug, Clone)]
-struct NewSeat {
-    power: String,
-    name: String,
-    email: String,
-    time_zone: Option<String>,
+pub(crate) struct NewSeat {
+    pub(crate) power: String,
+    pub(crate) name: String,
+    pub(crate) email: String,
+    pub(crate) time_zone: Option<String>,
 }
 
 /// The stage a match waits for, and its deadline as the log sets it.
@@ -246,9 +246,13 @@ pub fn stage_clock_start(entries: &[Entry]) -> Option<(usize, DateTime<Utc>)> {
     Some((i, time_of(&entries[i])?))
 }
 
-/// The stage `m` waits for (`None` once the game is won or ended).
+/// The stage `m` waits for (`None` once the game is won or ended, and
+/// while the sealed bids wait for their reveal: no power is to move).
 pub fn current_stage(m: &Match) -> Option<StageAt> {
-    if m.state().winner.is_some() || m.log().chain().ended().is_some() {
+    if m.state().winner.is_some()
+        || m.log().chain().ended().is_some()
+        || m.log().chain().bid().waiting()
+    {
         return None;
     }
     let game = m.game();
@@ -907,7 +911,7 @@ pub fn former_players(dir: &std::path::Path) -> std::collections::BTreeMap<Strin
 /// `players:` is rewritten in place (the rest of the file, comments
 /// included, stays as the organiser wrote it), and the result must read
 /// back with the new player.
-fn replace_seat(m: &Match, seat: &NewSeat) -> Result<(), MatchError> {
+pub(crate) fn replace_seat(m: &Match, seat: &NewSeat) -> Result<(), MatchError> {
     let path = m.dir().join("players.yaml");
     let text = std::fs::read_to_string(&path).map_err(|source| MatchError::Io {
         path: path.clone(),

@@ -6,6 +6,7 @@
 //! and [`builtin::GameSource`], which read a game directory; everything else
 //! works on values in memory.
 
+pub mod bid_placement;
 pub mod builtin;
 pub mod combat;
 pub mod conquest;

@@ -81,7 +81,7 @@ pub fn totals(units: &UnitList) -> BTreeMap<UnitTypeId, u32> {
     out
 }
 
-fn describe(game: &GameDef, counts: &BTreeMap<UnitTypeId, u32>) -> String {
+pub(crate) fn describe(game: &GameDef, counts: &BTreeMap<UnitTypeId, u32>) -> String {
     counts
         .iter()
         .filter(|(_, n)| **n > 0)

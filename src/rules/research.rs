@@ -932,6 +932,7 @@ mod tests {
             Some(ResearchProcedure::DicePerBreakthrough { selection: self.0 })
         }
         crate::rules::variants::inherit!(Anniversary =>
+            bid_placement,
             check,
             neutral_rules,
             territory_pays_income,

@@ -85,6 +85,11 @@ pub struct Position {
     /// Damage on industrial complexes: territory -> points.
     #[serde(default)]
     pub damage: Entries<u32>,
+    /// Setup money won in a bid: side -> IPCs. When given, the scenario
+    /// starts in the bid placement stage before round 1
+    /// ([`crate::rules::bid_placement::start`]), after the changes above.
+    #[serde(default)]
+    pub bid_money: Entries<u32>,
 }
 
 /// One message and what must follow it.
@@ -514,6 +519,7 @@ fn power_or_nobody(game: &GameDef, name: &str) -> Result<Option<PowerId>, String
 /// Reads a phase name as the scenario files write it.
 pub fn parse_phase(name: &str) -> Result<Phase, String> {
     let all = [
+        Phase::BidPlacement,
         Phase::Purchase,
         Phase::CombatMove,
         Phase::Combat,
@@ -643,6 +649,18 @@ pub fn position(game: &GameDef, pos: &Position) -> Result<GameState, ScenarioErr
                 state.unit_mut(id).expect("listed").submerged = true;
             }
         }
+    }
+    if !pos.bid_money.is_empty() {
+        let sides = &game.files().game.sides;
+        let mut money = vec![0; sides.len()];
+        for (side, &n) in pos.bid_money.iter() {
+            let i = sides
+                .iter()
+                .position(|s| s.name.eq_ignore_ascii_case(side))
+                .ok_or_else(|| err(format!("bid_money: no side {side:?}")))?;
+            money[i] = n;
+        }
+        state = crate::rules::bid_placement::start(game, &state, &money).0;
     }
     Ok(state)
 }

@@ -14,6 +14,10 @@ use crate::rules::vocab::{PowerId, UnitList, UnitTypeId};
 /// The phases of a power's turn, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Phase {
+    /// Before round 1: the sides that won setup money in a bid buy units
+    /// with it and place them, their powers in turn order
+    /// (`rules::bid_placement`; a match setting, `docs/league.md`).
+    BidPlacement,
     /// Buy units (stage 1 of the turn by mail).
     Purchase,
     /// Move into battles (stage 1).
@@ -33,6 +37,7 @@ impl Phase {
     /// it to the players.
     pub fn stage_name(self) -> &'static str {
         match self {
+            Phase::BidPlacement => "the bid placement before round 1",
             Phase::Purchase | Phase::CombatMove => "stage 1 (purchase, combat moves, battle plans)",
             Phase::Combat => "combat",
             Phase::NoncombatMove | Phase::Place => {
@@ -45,6 +50,7 @@ impl Phase {
     /// The phase's name in the game's words.
     pub fn name(self) -> &'static str {
         match self {
+            Phase::BidPlacement => "bid placement",
             Phase::Purchase => "purchase",
             Phase::CombatMove => "combat move",
             Phase::Combat => "combat",
@@ -186,6 +192,11 @@ pub struct GameState {
     // empty in every other rule set.
     /// Units paradropped this turn (unit ids).
     pub paradropped: Vec<u32>,
+    // bid placement: the IPCs each side may still spend on units placed
+    // before round 1 (`rules::bid_placement`); empty outside that stage.
+    /// Setup money left to each side (index into `game.yaml`'s sides) in
+    /// the bid placement stage; empty at any other time.
+    pub bid_money: Vec<u32>,
 }
 
 /// A battleship's damage under the J Boulton damage table
@@ -266,6 +277,7 @@ impl GameState {
             isolated: Vec::new(),
             ship_damage: Vec::new(),
             paradropped: Vec::new(),
+            bid_money: Vec::new(),
         };
         for (space, power, unit_type, count) in game.starting_units() {
             let unit = game

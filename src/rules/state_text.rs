@@ -47,6 +47,7 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
         isolated,
         ship_damage,
         paradropped,
+        bid_money,
     } = state;
     let power = |p: PowerId| game.powers()[p].name.as_str();
     let space = |s: SpaceId| game.space_name(s);
@@ -200,6 +201,15 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
             repair_cost.map_or("-".to_owned(), |c| c.to_string()),
             u8::from(*repair_paid)
         ));
+    }
+    // Written only in the bid placement stage before round 1.
+    for (side, n) in bid_money.iter().enumerate() {
+        if *n > 0 {
+            line(format!(
+                "bid money {} = {n}",
+                game.files().game.sides[side].name
+            ));
+        }
     }
     out
 }

@@ -117,6 +117,13 @@ fn run(
     dice: Option<&mut (dyn DiceSource + '_)>,
 ) -> Result<Run, Vec<OrderError>> {
     let whole = |reason: String| vec![OrderError::new(&Origin::default(), reason)];
+    // A sealed bid is the match's (`matches::bids`), never part of a turn.
+    if let Some(b) = &orders.bid {
+        return Err(vec![OrderError::new(
+            &b.origin,
+            "a bid is sealed by the match before round 1, not played in a turn; send it alone",
+        )]);
+    }
     if is_standing_only(orders) {
         // Any power, any time: how it defends when it cannot be asked.
         let standing = orders.standing.as_ref().expect("checked");
@@ -152,6 +159,11 @@ fn run(
     let mut next = state.clone();
     let mut events = Vec::new();
     match state.phase {
+        Phase::BidPlacement => {
+            let (placed, placed_events) =
+                crate::rules::bid_placement::place(game, state, power, orders)?;
+            return Ok(Run::Done(Box::new(placed), placed_events));
+        }
         Phase::Purchase => {
             if !stage_one(game, &mut next, power, orders, dice, &mut events)? {
                 return Ok(Run::NeedsDice);

@@ -9,7 +9,7 @@
 //! whether the orders were applied.
 
 use crate::log::{Outcome, Received};
-use crate::matches::Match;
+use crate::matches::{Match, Submitted};
 
 use super::super::commands::Command;
 use super::authenticate::Sender;
@@ -93,8 +93,15 @@ impl Daemon {
                 ..base.clone()
             },
         )?;
-        let received = match m.submit(&power, &orders)? {
-            Ok(receipt) => {
+        let received = match m.submit_any(&power, &orders)? {
+            Ok(Submitted::Bid(b)) => {
+                tracing::info!(match_id = %id, power = %power, bidder = %b.bidder, "bid sealed");
+                Received {
+                    outcome: Outcome::Accepted,
+                    ..base
+                }
+            }
+            Ok(Submitted::Orders(receipt)) => {
                 tracing::info!(match_id = %id, power = %power, round = receipt.round, stage = receipt.stage, "orders accepted");
                 Received {
                     outcome: Outcome::Accepted,

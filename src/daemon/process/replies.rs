@@ -92,6 +92,9 @@ impl Daemon {
         match r.outcome {
             Outcome::Processing | Outcome::Bounce => {}
             Outcome::Accepted => {
+                if self.bid_replies(m, i, from, thread.clone(), head)? {
+                    return Ok(());
+                }
                 let Some(rec) = ledger.stage_of(i) else {
                     anyhow::bail!("entry {seq}: accepted, but its orders are not in the log");
                 };

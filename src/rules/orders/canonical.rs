@@ -44,6 +44,11 @@ pub fn render(game: &GameDef, orders: &Orders, entropy: Option<&str>) -> String 
                     }
                 }
             }
+            "bid" => {
+                if let Some(b) = &orders.bid {
+                    let _ = writeln!(out, "bid: {}", b.item);
+                }
+            }
             "lend_lease" => {
                 if let Some(p) = &orders.lend_lease {
                     let _ = writeln!(out, "lend_lease: {}", p.item);

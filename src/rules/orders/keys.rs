@@ -12,6 +12,7 @@ pub const HEADER: &[&str] = &[
 
 /// Order sections, in the fixed order of the canonical form.
 pub const SECTIONS: &[&str] = &[
+    "bid",
     "lend_lease",
     "oil_convoy",
     "research",

@@ -275,6 +275,10 @@ pub struct ResearchOrder {
 /// empty; which sections a stage accepts is the turn module's business.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Orders {
+    /// A sealed bid before round 1: the setup money, in IPCs, the bidder
+    /// would accept (`matches::bids`); sent alone, never logged in the
+    /// clear before the reveal.
+    pub bid: Option<Located<u32>>,
     /// IPCs the power pays its ally at the start of its turn (Advanced AAE:
     /// the USA to Russia, AAAE-40).
     pub lend_lease: Option<Located<u32>>,

@@ -67,6 +67,10 @@ pub struct RawMessage {
     /// to 6; the enemy rolls a die for each (6).
     #[schemars(range(min = 1))]
     pub oil_convoy: Option<u32>,
+    /// A sealed bid before round 1 (a match that starts with a bid): the
+    /// setup money, in IPCs, you would accept; sent alone.
+    #[schemars(range(max = 10000))]
+    pub bid: Option<u32>,
     /// Research (Anniversary): researcher tokens to buy and the chart for a
     /// breakthrough.
     pub research: Option<RawResearch>,

@@ -24,6 +24,18 @@ use crate::rules::{GameDef, SpaceId};
 pub struct Base;
 
 impl RuleSetHooks for Base {
+    /// Bid units go where the power already has units of its own, ships
+    /// included: TripleA's bid placement (digest-aae §1, "placed only where
+    /// the player already has units"), the reading of AAE's special cash
+    /// advance and of the league bids of AAE and Anniversary.
+    fn bid_placement(&self, _game: &GameDef) -> crate::rules::bid_placement::BidPlacementRules {
+        crate::rules::bid_placement::BidPlacementRules {
+            land_needs_own_units: true,
+            sea_needs_own_units: true,
+            rule: "bid units go where the power already has units (TripleA's bid placement)",
+        }
+    }
+
     fn id(&self) -> &'static str {
         "generic"
     }

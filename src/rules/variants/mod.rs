@@ -611,6 +611,10 @@ pub trait RuleSetHooks: Sync {
     /// that declares the `research` option has one (tested).
     fn research_procedure(&self, game: &GameDef) -> Option<ResearchProcedure>;
 
+    /// Where a side's bid units may be placed before round 1
+    /// ([`crate::rules::bid_placement`]).
+    fn bid_placement(&self, game: &GameDef) -> crate::rules::bid_placement::BidPlacementRules;
+
     /// `power` taking over an ally's units (AAE: the Soviet Patriotic War).
     /// The units named must be there; on success they belong to `power`.
     fn take_over_units(
@@ -641,6 +645,14 @@ macro_rules! inherit {
             game: &$crate::rules::GameDef,
         ) -> Option<$crate::rules::research::ResearchProcedure> {
             $base.research_procedure(game)
+        }
+    };
+    (@hook $base:expr, bid_placement) => {
+        fn bid_placement(
+            &self,
+            game: &$crate::rules::GameDef,
+        ) -> $crate::rules::bid_placement::BidPlacementRules {
+            $base.bid_placement(game)
         }
     };
     (@hook $base:expr, neutral_rules) => {
@@ -901,6 +913,7 @@ mod tests {
         }
 
         inherit!(aae::Aae =>
+            bid_placement,
             research_procedure,
             neutral_rules,
             check,

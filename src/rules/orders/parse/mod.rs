@@ -476,6 +476,7 @@ impl Parser<'_, '_> {
             }
             seen.push((word, key.line));
             match word {
+                "bid" => self.bid(value),
                 "research" => self.research(value),
                 "purchase" => self.purchase(value),
                 "repair" => self.repair(value),

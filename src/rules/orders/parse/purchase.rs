@@ -3,6 +3,29 @@
 use super::*;
 
 impl Parser<'_, '_> {
+    // ----- bid -------------------------------------------------------------
+
+    pub(super) fn bid(&mut self, value: &Node) {
+        let origin = self.origin("bid", 0, value);
+        match value.kind {
+            Kind::Int(n) if u32::try_from(n).is_ok_and(|n| n <= 10_000) => {
+                self.orders.bid = Some(Located {
+                    item: u32::try_from(n).expect("checked"),
+                    origin,
+                });
+            }
+            _ => self.error(
+                &origin,
+                value,
+                None,
+                format!(
+                    "a bid is a whole number of IPCs from 0 to 10000 (bid: 9), not \"{}\"",
+                    value.text().unwrap_or(value.describe())
+                ),
+            ),
+        }
+    }
+
     // ----- purchase --------------------------------------------------------
 
     pub(super) fn purchase(&mut self, value: &Node) {

@@ -124,6 +124,7 @@ impl RuleSetHooks for Aae {
     }
 
     inherit!(Base =>
+        bid_placement,
         neutral_rules,
         income,
         payments,

@@ -293,6 +293,7 @@ impl RuleSetHooks for AdvancedAae {
     }
 
     inherit!(Aae =>
+        bid_placement,
         research_procedure,
         territory_pays_income,
         start_of_turn,

@@ -111,6 +111,7 @@ impl RuleSetHooks for Anniversary {
     }
 
     inherit!(Base =>
+        bid_placement,
         neutral_rules,
         territory_pays_income,
         income,

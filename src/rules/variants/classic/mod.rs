@@ -157,6 +157,11 @@ impl RuleSetHooks for Classic {
         }
     }
 
+    /// DAAK's bid placement (DAAK-A; `rules::bid_placement::DAAK`).
+    fn bid_placement(&self, _game: &GameDef) -> crate::rules::bid_placement::BidPlacementRules {
+        crate::rules::bid_placement::DAAK
+    }
+
     inherit!(Base =>
         territory_pays_income,
         income,

@@ -355,6 +355,7 @@ impl RuleSetHooks for JBoulton {
     }
 
     inherit!(Aae =>
+        bid_placement,
         neutral_rules,
         research_procedure,
         check,

@@ -1,0 +1,146 @@
+//! Sealed bids through the real binary and the real daemon path: each
+//! player mails `bid:`, gets a receipt whose commitment the Python tool
+//! recomputes from the salt, the reveal is mailed to everyone, the seats
+//! change hands with new secrets, the bid placement is played by mail, and
+//! both verifiers accept the log.
+
+mod daemon_support;
+
+use std::path::Path;
+use std::process::Command;
+
+use daemon_support::{Env, mail, orders_to, text};
+
+const GERD: &str = "gerd@players.test";
+const ALICE: &str = "alice@players.test";
+
+fn send(env: &Env, n: u64, from: &str, id: &str, power: &str, secret: &str, body: &str) {
+    env.drop_mail(
+        n,
+        &mail(
+            from,
+            &orders_to(id),
+            &format!("m{n}@players.test"),
+            "orders",
+            &format!("match: {id}\npower: {power}\nsecret: {secret}\n{body}"),
+        ),
+    );
+    env.run_once();
+}
+
+/// The last mail to `to` whose subject contains `what`.
+fn last_to(env: &Env, to: &str, what: &str) -> daemon_support::Sent {
+    env.sent()
+        .into_iter()
+        .rfind(|s| s.to == to && s.subject.contains(what))
+        .unwrap_or_else(|| panic!("no mail to {to} about {what:?}"))
+}
+
+fn line_after<'a>(body: &'a str, prefix: &str) -> &'a str {
+    body.lines()
+        .find_map(|l| l.trim().strip_prefix(prefix))
+        .unwrap_or_else(|| panic!("no {prefix:?} line in {body}"))
+        .trim()
+}
+
+#[test]
+fn a_bid_for_sides_by_mail_is_sealed_revealed_and_placed() {
+    let env = Env::new("bids", None);
+    let id = "bid1";
+    let yaml = format!(
+        "match: {id}\nbid: {{kind: sides, side: Axis}}\nplayers:\n  Germany: {{name: Gerd, email: {GERD}}}\n  Soviet Union: {{name: Alice, email: {ALICE}}}\n  United Kingdom: {{name: Alice, email: {ALICE}}}\n  United States: {{name: Alice, email: {ALICE}}}\n"
+    );
+    let out = env.try_new_match(id, &yaml);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    env.run_once();
+    let gerd = env.secret(id, "Germany");
+    let alice = env.secret(id, "United Kingdom");
+
+    // Orders before the reveal are refused, in words.
+    send(
+        &env,
+        1,
+        GERD,
+        id,
+        "Germany",
+        &gerd,
+        "purchase: 1 infantry\n",
+    );
+    let refused = last_to(&env, GERD, "Rejected");
+    assert!(
+        refused.body.contains("waits for the sealed bids"),
+        "{}",
+        refused.body
+    );
+
+    // Gerd bids 11: a receipt with the commitment and its salt, which the
+    // independent tool turns back into the commitment.
+    send(&env, 2, GERD, id, "Germany", &gerd, "bid: 11\n");
+    let receipt = last_to(&env, GERD, "Sealed");
+    let commitment = line_after(&receipt.body, "Commitment:");
+    let salt = line_after(&receipt.body, "Salt:");
+    let out = Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py"))
+        .args(["bid", id, "Axis", "11", salt])
+        .output()
+        .unwrap();
+    assert_eq!(text(&out.stdout).trim(), commitment);
+    // Nobody else learns the amount before the reveal.
+    assert!(
+        env.sent()
+            .iter()
+            .filter(|s| s.to == ALICE)
+            .all(|s| !s.body.contains("11 IPCs"))
+    );
+
+    // Alice bids 6: the bids are revealed to both, Alice takes the Axis.
+    send(&env, 3, ALICE, id, "United Kingdom", &alice, "bid: 6\n");
+    for to in [GERD, ALICE] {
+        let notice = last_to(&env, to, "Bids revealed");
+        assert!(
+            notice
+                .body
+                .contains("the Axis 11 IPCs, the Allies 6 IPCs; the Allies bid lower")
+                && notice.body.contains("Germany: Alice"),
+            "{}",
+            notice.body
+        );
+    }
+    // New secrets for the seats that changed hands; the old ones fail.
+    let alice_germany = line_after(
+        &last_to(&env, ALICE, "Welcome: you play Germany").body,
+        "Your secret:",
+    )
+    .to_owned();
+    send(
+        &env,
+        4,
+        GERD,
+        id,
+        "Germany",
+        &gerd,
+        "place:\n  Germany: 2 infantry\n",
+    );
+    assert!(
+        !env.entries(id).iter().any(|e| e["kind"] == "order"),
+        "an old secret placed units"
+    );
+    send(
+        &env,
+        5,
+        ALICE,
+        id,
+        "Germany",
+        &alice_germany,
+        "place:\n  Germany: 2 infantry\n",
+    );
+    let accepted = last_to(&env, ALICE, "Accepted");
+    assert!(
+        accepted
+            .body
+            .contains("Germany places 2 infantry in Germany"),
+        "{}",
+        accepted.body
+    );
+    env.verify(id);
+}
