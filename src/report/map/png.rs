@@ -3,11 +3,16 @@
 //! `assets/fonts/LICENSE.txt`), never the system's fonts, so the same SVG
 //! gives the same pixels on every machine with this build.
 
-use std::sync::{Arc, OnceLock};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use resvg::{tiny_skia, usvg};
+use sha2::{Digest, Sha256};
 
-use super::MapError;
+use super::svg::{Layers, layers};
+use super::{MapError, MapView, Shapes};
+use crate::rules::GameDef;
+use crate::rules::state::GameState;
 
 /// The bundled font.
 const FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSansCondensed-Bold-subset.ttf");
@@ -42,6 +47,68 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, MapError> {
     )
 }
 
+/// The map of a position as PNG, as `svg_to_png` of `render_svg` draws it
+/// but faster: what no position changes (labels, title, legend: the most
+/// text, with halos) is drawn once per board and process and laid over
+/// the position's colours, and the units over both.
+pub fn render_png(
+    game: &GameDef,
+    shapes: &Shapes,
+    state: &GameState,
+    view: &MapView,
+) -> Result<Vec<u8>, MapError> {
+    let layers = layers(game, shapes, state, view)?;
+    let mut pixmap = svg_to_pixels(&layers.alone(&layers.base))?;
+    let fixed = fixed_layer(&layers)?;
+    pixmap.draw_pixmap(
+        0,
+        0,
+        fixed.as_ref().as_ref(),
+        &tiny_skia::PixmapPaint::default(),
+        tiny_skia::Transform::identity(),
+        None,
+    );
+    let overlay = tree(&layers.alone(&layers.overlay))?;
+    resvg::render(
+        &overlay,
+        tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    let mut named = colours_named(&layers.base);
+    named.extend(colours_named(&layers.labels));
+    named.extend(colours_named(&layers.overlay));
+    named.sort_unstable();
+    named.dedup();
+    named.truncate(128);
+    indexed_png(pixmap.width(), pixmap.height(), pixmap.data(), &named)
+}
+
+/// The labels' layer, drawn once for each distinct text of it (a board and
+/// its shapes) and kept for the process; a handful of boards at most, so
+/// the cache starts over rather than grow past eight.
+fn fixed_layer(layers: &Layers) -> Result<Arc<tiny_skia::Pixmap>, MapError> {
+    type Cache = Mutex<HashMap<[u8; 32], Arc<tiny_skia::Pixmap>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Cache::default);
+    let svg = layers.alone(&layers.labels);
+    let key: [u8; 32] = Sha256::digest(svg.as_bytes()).into();
+    if let Some(p) = cache.lock().map_err(|_| poisoned())?.get(&key) {
+        return Ok(p.clone());
+    }
+    // Drawn outside the lock: two threads may both draw a new board once.
+    let pixmap = Arc::new(svg_to_pixels(&svg)?);
+    let mut cache = cache.lock().map_err(|_| poisoned())?;
+    if cache.len() >= 8 {
+        cache.clear();
+    }
+    cache.insert(key, pixmap.clone());
+    Ok(pixmap)
+}
+
+fn poisoned() -> MapError {
+    MapError::Png("the cache of map layers is poisoned".to_owned())
+}
+
 /// Every `#rrggbb` colour the SVG names, sorted: the palette keeps them
 /// exactly, however few pixels have them (a capital's star, a battle).
 fn colours_named(svg: &str) -> Vec<u32> {
@@ -60,12 +127,7 @@ fn colours_named(svg: &str) -> Vec<u32> {
 /// The SVG drawn to pixels (the PNG without its encoding; for the
 /// benchmark).
 pub fn svg_to_pixels(svg: &str) -> Result<tiny_skia::Pixmap, MapError> {
-    let options = usvg::Options {
-        fontdb: fonts(),
-        font_family: "DejaVu Sans Condensed".to_owned(),
-        ..usvg::Options::default()
-    };
-    let tree = usvg::Tree::from_str(svg, &options).map_err(|e| MapError::Png(e.to_string()))?;
+    let tree = tree(svg)?;
     let size = tree.size().to_int_size();
     let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
         .ok_or_else(|| MapError::Png("the map has no size".to_owned()))?;
@@ -73,12 +135,20 @@ pub fn svg_to_pixels(svg: &str) -> Result<tiny_skia::Pixmap, MapError> {
     Ok(pixmap)
 }
 
+fn tree(svg: &str) -> Result<usvg::Tree, MapError> {
+    let options = usvg::Options {
+        fontdb: fonts(),
+        font_family: "DejaVu Sans Condensed".to_owned(),
+        ..usvg::Options::default()
+    };
+    usvg::Tree::from_str(svg, &options).map_err(|e| MapError::Png(e.to_string()))
+}
+
 /// The pixels (opaque RGBA: the map paints its whole canvas) as an
 /// indexed-colour PNG: the colours the SVG names, then the most frequent
 /// others up to 256, every other colour (the anti-aliased edges) drawn in
 /// its nearest one. A quarter of the bytes of true colour, for mail.
 fn indexed_png(width: u32, height: u32, rgba: &[u8], named: &[u32]) -> Result<Vec<u8>, MapError> {
-    use std::collections::HashMap;
     let rgb = |px: &[u8]| u32::from_be_bytes([0, px[0], px[1], px[2]]);
     // Neighbouring pixels are mostly the same colour: count runs.
     let mut counts: HashMap<u32, u32> = HashMap::new();
