@@ -35,6 +35,12 @@ fn map(c: &mut Criterion) {
                     .unwrap()
             })
         });
+        group.bench_function("anniversary_layered_pixels_only", |b| {
+            b.iter(|| {
+                adjutant::report::map::png::render_pixels(black_box(&game), &shapes, &state, &view)
+                    .unwrap()
+            })
+        });
         group.bench_function("anniversary_pixels_only", |b| {
             b.iter(|| adjutant::report::map::png::svg_to_pixels(black_box(&svg)).unwrap())
         });

@@ -214,6 +214,28 @@ fn the_png_is_stable_and_decodes() {
         let b = svg_to_png(&svg).unwrap();
         assert_eq!(a, b, "{id}: the same SVG gives the same bytes");
         assert!(a.len() < 400 * 1024, "{id}: {} bytes", a.len());
+        // What reports send: the layered drawing, at most 300 KB (issue 20).
+        let game = game(id);
+        let shapes = Shapes::builtin(id).unwrap();
+        let layered = adjutant::report::map::png::render_png(
+            &game,
+            &shapes,
+            &GameState::initial(&game),
+            &MapView::setup(),
+        )
+        .unwrap();
+        assert!(layered.len() <= 300 * 1024, "{id}: {} bytes", layered.len());
+        assert_eq!(
+            layered,
+            adjutant::report::map::png::render_png(
+                &game,
+                &shapes,
+                &GameState::initial(&game),
+                &MapView::setup(),
+            )
+            .unwrap(),
+            "{id}: the layers drawn from the cache give the same bytes"
+        );
         let decoder = png::Decoder::new(std::io::Cursor::new(&a));
         let mut reader = decoder.read_info().unwrap();
         let mut buf = vec![0; reader.output_buffer_size()];

@@ -279,16 +279,20 @@ pub fn label_boxes(game: &GameDef, shapes: &Shapes) -> Result<Vec<(String, [f32;
         .collect())
 }
 
-/// The parts of the map's SVG: what changes with the position (`base` under
-/// the labels, `overlay` over them) and what does not (`labels`: names,
-/// IPC values, capitals, victory cities, the title and the legend).
+/// The parts of the map's SVG, bottom to top: what no position changes
+/// (`under`: sea and land that is no space), the position's colours
+/// (`base`), what no position changes again (`labels`: names, IPC values,
+/// capitals, victory cities, the title and the legend) and the position's
+/// units (`overlay`).
 /// `render_svg` joins them into one document; the PNG draws the fixed part
 /// once per board and process (`png`).
 pub struct Layers {
     /// The opening `<svg>` tag.
     pub open: String,
-    /// The background, the sea, the spaces in their owners' colours, what
-    /// changed hands, and the caption.
+    /// The page, the sea and the land that is no space.
+    pub under: String,
+    /// The caption, the land in its owners' colours and what changed
+    /// hands.
     pub base: String,
     /// The labels, the title and the legend.
     pub labels: String,
@@ -300,9 +304,15 @@ impl Layers {
     /// The whole map as one SVG document.
     pub fn document(&self) -> String {
         let mut out = String::with_capacity(
-            self.open.len() + self.base.len() + self.labels.len() + self.overlay.len() + 16,
+            self.open.len()
+                + self.under.len()
+                + self.base.len()
+                + self.labels.len()
+                + self.overlay.len()
+                + 16,
         );
         out.push_str(&self.open);
+        out.push_str(&self.under);
         out.push_str(&self.base);
         out.push_str(&self.labels);
         out.push_str(&self.overlay);
@@ -344,33 +354,22 @@ pub fn layers(
          font-family=\"{FONT}\" font-weight=\"bold\">\n"
     );
     Ok(Layers {
-        base: base(game, shapes, &fitted, state, view, w, h),
+        under: under(game, shapes, &fitted, w, h),
+        base: base(game, &fitted, state, view),
         labels: labels(game, shapes, &fitted),
         overlay: overlay(game, &fitted, state, view),
         open,
     })
 }
 
-/// The position's colours under the labels.
-fn base(
-    game: &GameDef,
-    shapes: &Shapes,
-    fitted: &[&SpaceShape],
-    state: &GameState,
-    view: &MapView,
-    w: u32,
-    h: u32,
-) -> String {
-    let mut out = String::with_capacity(96 * 1024);
+/// What no position changes under the land: the page, the sea, the sea
+/// zones, the water that is none and the land that is no space.
+fn under(game: &GameDef, shapes: &Shapes, fitted: &[&SpaceShape], w: u32, h: u32) -> String {
+    let mut out = String::with_capacity(64 * 1024);
     let _ = writeln!(
         out,
         "<title>{}</title>\n<rect width=\"{w}\" height=\"{h}\" fill=\"#f7f5f0\"/>",
         esc(&game.files().game.name)
-    );
-    let _ = writeln!(
-        out,
-        "<text x=\"10\" y=\"34\" font-size=\"11\" fill=\"#444\">{}</text>",
-        esc(&view.caption)
     );
     let _ = writeln!(out, "<g transform=\"translate(0 {TITLE})\">");
     let _ = writeln!(
@@ -379,7 +378,7 @@ fn base(
         shapes.height
     );
 
-    // Sea zones, then the water that is none, then land.
+    // Sea zones, then the water that is none, then the land that is none.
     let _ = writeln!(
         out,
         "<g fill=\"{SEA_ZONE}\" stroke=\"#ffffff\" stroke-width=\"1\">"
@@ -395,9 +394,23 @@ fn base(
         "<path d=\"{}\" fill=\"{SEA}\"/>\n<path d=\"{}\" fill=\"{OFF_BOARD}\" stroke=\"#b8b0a0\" stroke-width=\"0.6\"/>",
         shapes.water, shapes.background
     );
+    let _ = writeln!(out, "</g>");
+    out
+}
+
+/// The position's colours: the caption, the land in its owners' colours
+/// and what changed hands.
+fn base(game: &GameDef, fitted: &[&SpaceShape], state: &GameState, view: &MapView) -> String {
+    let mut out = String::with_capacity(64 * 1024);
     let _ = writeln!(
         out,
-        "<g stroke=\"#4a4a4a\" stroke-width=\"0.8\" stroke-linejoin=\"round\" fill-rule=\"evenodd\">"
+        "<text x=\"10\" y=\"34\" font-size=\"11\" fill=\"#444\">{}</text>",
+        esc(&view.caption)
+    );
+    let _ = writeln!(out, "<g transform=\"translate(0 {TITLE})\">");
+    let _ = writeln!(
+        out,
+        "<g stroke=\"#4a4a4a\" stroke-width=\"0.8\" stroke-linejoin=\"bevel\" fill-rule=\"evenodd\">"
     );
     for (s, sh) in fitted.iter().enumerate() {
         let id = SpaceId(s);
