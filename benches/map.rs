@@ -1,5 +1,6 @@
 //! Benchmarks of the map (issue 20): the Anniversary board, the biggest,
-//! drawn from its setup as SVG, and the SVG drawn as PNG. The issue's
+//! drawn from its setup as SVG, the SVG drawn as PNG, and the PNG drawn
+//! in layers with the labels cached (`render_png`, what reports use). The issue's
 //! target is one map in at most 50 ms (release). Figures go to
 //! docs/performance.md.
 
@@ -25,6 +26,20 @@ fn map(c: &mut Criterion) {
         group.sample_size(10);
         group.bench_function("anniversary", |b| {
             b.iter(|| adjutant::report::map::png::svg_to_png(black_box(&svg)).unwrap())
+        });
+        // What reports and `adjutant map` draw: the labels' layer cached
+        // (the first call draws it, criterion's warm-up makes it).
+        group.bench_function("anniversary_layered", |b| {
+            b.iter(|| {
+                adjutant::report::map::png::render_png(black_box(&game), &shapes, &state, &view)
+                    .unwrap()
+            })
+        });
+        group.bench_function("anniversary_layered_pixels_only", |b| {
+            b.iter(|| {
+                adjutant::report::map::png::render_pixels(black_box(&game), &shapes, &state, &view)
+                    .unwrap()
+            })
         });
         group.bench_function("anniversary_pixels_only", |b| {
             b.iter(|| adjutant::report::map::png::svg_to_pixels(black_box(&svg)).unwrap())

@@ -214,6 +214,28 @@ fn the_png_is_stable_and_decodes() {
         let b = svg_to_png(&svg).unwrap();
         assert_eq!(a, b, "{id}: the same SVG gives the same bytes");
         assert!(a.len() < 400 * 1024, "{id}: {} bytes", a.len());
+        // What reports send: the layered drawing, at most 300 KB (issue 20).
+        let game = game(id);
+        let shapes = Shapes::builtin(id).unwrap();
+        let layered = adjutant::report::map::png::render_png(
+            &game,
+            &shapes,
+            &GameState::initial(&game),
+            &MapView::setup(),
+        )
+        .unwrap();
+        assert!(layered.len() <= 300 * 1024, "{id}: {} bytes", layered.len());
+        assert_eq!(
+            layered,
+            adjutant::report::map::png::render_png(
+                &game,
+                &shapes,
+                &GameState::initial(&game),
+                &MapView::setup(),
+            )
+            .unwrap(),
+            "{id}: the layers drawn from the cache give the same bytes"
+        );
         let decoder = png::Decoder::new(std::io::Cursor::new(&a));
         let mut reader = decoder.read_info().unwrap();
         let mut buf = vec![0; reader.output_buffer_size()];
@@ -393,8 +415,8 @@ fn a_turn_report_mail_with_the_map_stays_under_400_kb() {
         _ => unreachable!(),
     };
     let game = game_of(&m, &genesis).unwrap();
-    let png = adjudication_png(&game, &entries, seq).unwrap();
-    assert_eq!(png, adjudication_png(&game, &entries, seq).unwrap());
+    let png = adjudication_png(&m, &game, &entries, seq).unwrap();
+    assert_eq!(png, adjudication_png(&m, &game, &entries, seq).unwrap());
     let report = turn_report(&m, seq).unwrap().with_map("map@example.org");
     let mail = Templates::load(None)
         .unwrap()
@@ -539,5 +561,301 @@ fn the_shapes_tool_partitions_countries_and_sea_by_our_points() {
             .as_str()
             .unwrap()
             .contains("public domain")
+    );
+}
+
+/// A scratch directory of its own for a test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("map-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A made-up TripleA map folder for `game`: every space a square on a grid
+/// of 12 a row, 300 pixels each (a drawing 3590 wide, so it is scaled to
+/// 2200), sea zones by TripleA's names (`7 Sea Zone`), a centre for each;
+/// `skip` leaves a space out and `extra` adds lines.
+fn triplea_folder(dir: &std::path::Path, game: &GameDef, skip: &str, extra: &str) {
+    let mut polygons = String::new();
+    let mut centers = String::new();
+    for s in 0..game.space_count() {
+        let name = game.space_name(SpaceId(s));
+        if name == skip {
+            continue;
+        }
+        let name = match name.strip_prefix("Sea Zone ") {
+            Some(n) => format!("{n} Sea Zone"),
+            None => name.to_owned(),
+        };
+        let (x, y) = ((s % 12) as i32 * 300, (s / 12) as i32 * 300);
+        polygons.push_str(&format!(
+            "{name}  <  ({x},{y}) ({},{y}) ({},{}) ({x},{})  >\n",
+            x + 290,
+            x + 290,
+            y + 290,
+            y + 290
+        ));
+        centers.push_str(&format!("{name}  ({},{})\n", x + 150, y + 100));
+    }
+    polygons.push_str(extra);
+    std::fs::write(dir.join("polygons.txt"), polygons).unwrap();
+    std::fs::write(dir.join("centers.txt"), centers).unwrap();
+    // Places for units: TripleA's own syntax, not read for the label when
+    // a centre is given.
+    std::fs::write(
+        dir.join("place.txt"),
+        format!(
+            "{}  (5,5)  (9,9)  | overflowToLeft=false\n",
+            game.space_name(SpaceId(0))
+        ),
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_triplea_map_folder_of_the_organisers_own_is_drawn() {
+    use adjutant::report::map::own::read_geometry;
+    let game = game("anniversary-1941");
+    let dir = scratch("triplea");
+    triplea_folder(&dir, &game, "", "");
+    let shapes = read_geometry(&dir, &game).unwrap();
+    assert_eq!(shapes.width, 2200, "3590 pixels scaled to 2200");
+    let karelia = SpaceId(13);
+    let name = game.space_name(karelia);
+    let sh = shapes.spaces.iter().find(|s| s.name == name).unwrap();
+    let scale = 2200.0 / 3590.0;
+    let (x, y) = (
+        (karelia.0 % 12) as f64 * 300.0,
+        (karelia.0 / 12) as f64 * 300.0,
+    );
+    assert_eq!(sh.x, ((x + 150.0) * scale).round() as i32, "the centre");
+    assert_eq!(sh.y, ((y + 100.0) * scale).round() as i32, "the centre");
+    assert!(sh.d.starts_with('M') && sh.d.ends_with('Z'), "{}", sh.d);
+    // TripleA's "7 Sea Zone" is the board's Sea Zone 7.
+    let sz = shapes
+        .spaces
+        .iter()
+        .find(|s| s.name == "Sea Zone 7")
+        .unwrap();
+    assert_eq!(sz.kind, "sea");
+    let svg = render_svg(
+        &game,
+        &shapes,
+        &GameState::initial(&game),
+        &MapView::setup(),
+    )
+    .unwrap();
+    assert!(svg.contains("organiser&#39;s own") || svg.contains("organiser's own"));
+
+    // `adjutant map --geometry` draws with it, as PNG too.
+    let exts: &[&str] = if cfg!(feature = "png") {
+        &["svg", "png"]
+    } else {
+        &["svg"]
+    };
+    for ext in exts {
+        let out = dir.join(format!("own.{ext}"));
+        let run = Command::new(env!("CARGO_BIN_EXE_adjutant"))
+            .args(["map", "--game", "anniversary-1941", "--geometry"])
+            .arg(&dir)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        assert!(std::fs::metadata(&out).unwrap().len() > 10_000);
+    }
+}
+
+#[test]
+fn a_triplea_folder_that_does_not_fit_says_what_where_and_what_is_valid() {
+    use adjutant::report::map::own::read_geometry;
+    let game = game("aae");
+    let dir = scratch("triplea-bad");
+    triplea_folder(
+        &dir,
+        &game,
+        "Karelia",
+        "Karelya  <  (1,1) (2,1) (2,2)  >\nAtlantis  <  (1,1) (2,1) (2,2)  >\n",
+    );
+    let err = read_geometry(&dir, &game).unwrap_err().to_string();
+    let lines = game.space_count();
+    assert!(
+        err.contains(&format!(
+            "polygons.txt:{lines}: \"Karelya\" is no space of the board (did you mean Karelia?)"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "polygons.txt:{}: \"Atlantis\" is no space of the board",
+            lines + 1
+        )),
+        "{err}"
+    );
+    // With the names right, the missing territory is named.
+    triplea_folder(&dir, &game, "Karelia", "");
+    let err = read_geometry(&dir, &game).unwrap_err().to_string();
+    assert!(
+        err.contains("no polygon in polygons.txt for 1 of the board's spaces: Karelia"),
+        "{err}"
+    );
+    // Neither an SVG nor a folder with polygons.txt.
+    std::fs::remove_file(dir.join("polygons.txt")).unwrap();
+    let err = read_geometry(&dir, &game).unwrap_err().to_string();
+    assert!(
+        err.contains("polygons.txt") && err.contains("TripleA map folder"),
+        "{err}"
+    );
+}
+
+/// A made-up SVG: every space a path in a group moved by a transform, one
+/// territory two pieces in a group, ids with `_` for spaces.
+fn own_svg(game: &GameDef, skip: &str) -> String {
+    let mut body = String::new();
+    for s in 0..game.space_count() {
+        let name = game.space_name(SpaceId(s));
+        if name == skip {
+            continue;
+        }
+        let id = name.replace(' ', "_");
+        let (x, y) = ((s % 12) * 100, (s / 12) * 100);
+        if name == "Karelia" {
+            body.push_str(&format!(
+                "<g id=\"{id}\"><rect x=\"{x}\" y=\"{y}\" width=\"40\" height=\"90\"/><polygon points=\"{},{y} {},{y} {},{}\"/></g>\n",
+                x + 50,
+                x + 90,
+                x + 90,
+                y + 90
+            ));
+        } else {
+            body.push_str(&format!("<path id=\"{id}\" d=\"m{x} {y}h90v90h-90z\"/>\n"));
+        }
+    }
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"-10 -10 1400 1200\">\
+         <defs><path id=\"Germany\" d=\"M0 0\"/></defs>\
+         <path id=\"frame\" d=\"M0 0H10\"/>\
+         <g transform=\"translate(10 10)\">{body}</g></svg>"
+    )
+}
+
+#[test]
+fn an_svg_of_the_organisers_own_is_drawn_and_its_gaps_are_named() {
+    use adjutant::report::map::own::read_geometry;
+    let game = game("aae");
+    let dir = scratch("own-svg");
+    let file = dir.join("board.svg");
+    std::fs::write(&file, own_svg(&game, "")).unwrap();
+    let shapes = read_geometry(&file, &game).unwrap();
+    assert_eq!((shapes.width, shapes.height), (1400, 1200));
+    // The viewBox starts at -10 and the group moves by +10: the first
+    // space's square is where its path says.
+    let first = game.space_name(SpaceId(0));
+    let sh = shapes.spaces.iter().find(|s| s.name == first).unwrap();
+    assert_eq!(sh.d, "M20 20L110 20L110 110L20 110Z");
+    assert_eq!((sh.x, sh.y), (65, 65), "the middle of its outline");
+    let karelia = shapes.spaces.iter().find(|s| s.name == "Karelia").unwrap();
+    assert_eq!(
+        karelia.d.matches('M').count(),
+        2,
+        "both pieces: {}",
+        karelia.d
+    );
+    #[cfg(feature = "png")]
+    {
+        let png = adjutant::report::map::png::render_png(
+            &game,
+            &shapes,
+            &GameState::initial(&game),
+            &MapView::setup(),
+        )
+        .unwrap();
+        assert!(png.len() > 10_000);
+    }
+
+    std::fs::write(&file, own_svg(&game, "Karelia")).unwrap();
+    let err = read_geometry(&file, &game).unwrap_err().to_string();
+    assert!(err.contains("board.svg"), "{err}");
+    assert!(
+        err.contains("no element with its name as id for 1 of the board's spaces: Karelia"),
+        "{err}"
+    );
+    assert!(err.contains("unused there: id=\"frame\""), "{err}");
+
+    std::fs::write(
+        &file,
+        own_svg(&game, "").replace("translate(10 10)", "skewX(10)"),
+    )
+    .unwrap();
+    let err = read_geometry(&file, &game).unwrap_err().to_string();
+    assert!(err.contains("unsupported transform skewX(10)"), "{err}");
+}
+
+#[test]
+fn a_match_finds_its_own_geometry_in_its_map_yaml() {
+    use adjutant::report::map::own::MATCH_FILE;
+    let game = game("aae");
+    let dir = scratch("match-own");
+    let folder = dir.join("triplea");
+    std::fs::create_dir_all(&folder).unwrap();
+    triplea_folder(&folder, &game, "", "");
+    let m = dir.join("m");
+    std::fs::create_dir_all(&m).unwrap();
+    // Without map.yaml, the game's own map.
+    let shapes = Shapes::for_match(&m, &game, None).unwrap();
+    assert!(shapes.provenance.contains("Natural Earth"));
+    std::fs::write(m.join(MATCH_FILE), "geometry: ../triplea\n").unwrap();
+    let shapes = Shapes::for_match(&m, &game, None).unwrap();
+    assert!(
+        shapes.provenance.contains("organiser's own"),
+        "{}",
+        shapes.provenance
+    );
+    std::fs::write(m.join(MATCH_FILE), "geometry: ../nowhere.svg\n").unwrap();
+    let err = Shapes::for_match(&m, &game, None).unwrap_err().to_string();
+    assert!(err.contains("nowhere.svg"), "{err}");
+    std::fs::write(m.join(MATCH_FILE), "geometri: ../triplea\n").unwrap();
+    let err = Shapes::for_match(&m, &game, None).unwrap_err().to_string();
+    assert!(
+        err.contains("map.yaml") && err.contains("geometry: PATH"),
+        "{err}"
+    );
+}
+
+/// No two labels of a board overlap (a name, its marks and its IPC value:
+/// what no position moves), so every name stays readable; a label is
+/// moved by its `label LON LAT` in the board's definition.txt.
+#[test]
+fn no_two_labels_of_a_board_overlap() {
+    use adjutant::report::map::svg::label_boxes;
+    let mut overlaps = Vec::new();
+    for id in every_board() {
+        let game = game(id);
+        let boxes = label_boxes(&game, &Shapes::builtin(id).unwrap()).unwrap();
+        for (i, (a, [ax, ay, aw, ah])) in boxes.iter().enumerate() {
+            for (b, [bx, by, bw, bh]) in &boxes[i + 1..] {
+                if ax < &(bx + bw) && bx < &(ax + aw) && ay < &(by + bh) && by < &(ay + ah) {
+                    overlaps.push(format!(
+                        "{id}: {a} (x {ax:.0}..{:.0}, y {ay:.0}..{:.0}) and {b} (x {bx:.0}..{:.0}, y {by:.0}..{:.0})",
+                        ax + aw,
+                        ay + ah,
+                        bx + bw,
+                        by + bh
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        overlaps.is_empty(),
+        "labels overlap:\n{}",
+        overlaps.join("\n")
     );
 }

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
+use crate::report::map::own::read_geometry;
 use crate::report::map::{MapView, Shapes, match_position, render_svg};
 use crate::rules::builtin::GameSource;
 use crate::rules::state::GameState;
@@ -30,6 +31,12 @@ pub struct MapArgs {
     /// the built-in one).
     #[arg(long, value_name = "DIR")]
     games: Option<PathBuf>,
+    /// The organiser's own geometry, read now and never kept: an SVG with
+    /// one id per territory, or a TripleA map folder (polygons.txt,
+    /// centers.txt, place.txt). A match's `map.yaml` (`geometry: PATH`)
+    /// gives it without this flag.
+    #[arg(long, value_name = "PATH")]
+    geometry: Option<PathBuf>,
     /// Where to write the map: FILE.svg or FILE.png.
     #[arg(long)]
     out: PathBuf,
@@ -49,7 +56,10 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
     let (game, state, view, shapes) = match (&args.dir, &args.game) {
         (Some(dir), _) => {
             let (game, state, view) = match_position(dir, args.entry)?;
-            let shapes = Shapes::for_game(game.id(), args.games.as_deref())?;
+            let shapes = match &args.geometry {
+                Some(path) => read_geometry(path, &game)?,
+                None => Shapes::for_match(dir, &game, args.games.as_deref())?,
+            };
             (game, state, view, shapes)
         }
         (None, Some(id)) => {
@@ -58,24 +68,42 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
                 .map_err(anyhow::Error::msg)?
                 .def;
             let state = GameState::initial(&game);
-            let shapes = Shapes::for_game(id, args.games.as_deref())?;
+            let shapes = match &args.geometry {
+                Some(path) => read_geometry(path, &game)?,
+                None => Shapes::for_game(id, args.games.as_deref())?,
+            };
             (game, state, MapView::setup(), shapes)
         }
         (None, None) => anyhow::bail!("give --match DIR or --game ID"),
     };
-    let svg = render_svg(&game, &shapes, &state, &view)?;
-    let bytes = if png { to_png(&svg)? } else { svg.into_bytes() };
+    let bytes = if png {
+        to_png(&game, &shapes, &state, &view)?
+    } else {
+        render_svg(&game, &shapes, &state, &view)?.into_bytes()
+    };
     std::fs::write(&args.out, &bytes).with_context(|| format!("writing {}", args.out.display()))?;
     println!("{}: {} bytes", args.out.display(), bytes.len());
     Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(feature = "png")]
-fn to_png(svg: &str) -> anyhow::Result<Vec<u8>> {
-    Ok(crate::report::map::png::svg_to_png(svg)?)
+fn to_png(
+    game: &crate::rules::GameDef,
+    shapes: &Shapes,
+    state: &GameState,
+    view: &MapView,
+) -> anyhow::Result<Vec<u8>> {
+    Ok(crate::report::map::png::render_png(
+        game, shapes, state, view,
+    )?)
 }
 
 #[cfg(not(feature = "png"))]
-fn to_png(_svg: &str) -> anyhow::Result<Vec<u8>> {
+fn to_png(
+    _game: &crate::rules::GameDef,
+    _shapes: &Shapes,
+    _state: &GameState,
+    _view: &MapView,
+) -> anyhow::Result<Vec<u8>> {
     anyhow::bail!("this adjutant was built without the feature `png`: write the map as .svg")
 }

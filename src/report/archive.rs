@@ -300,7 +300,7 @@ fn write_match(
         _ => return Err(err(MatchError::Invalid("the log has no genesis".into()))),
     };
     let game = game_of(dir, &genesis).map_err(err)?;
-    let shapes = Shapes::for_game(game.id(), None).ok();
+    let shapes = Shapes::for_match(dir, &game, None).ok();
     // Two matches of one id (copies, test matches) get `ID-2`, `ID-3`.
     let base = slug(&genesis.match_id);
     let slug = (1..)

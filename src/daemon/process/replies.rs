@@ -474,7 +474,7 @@ impl Daemon {
         if !self.config.map_in_reports {
             return None;
         }
-        match crate::report::map::adjudication_png(m.game(), m.log().entries(), seq) {
+        match crate::report::map::adjudication_png(m.dir(), m.game(), m.log().entries(), seq) {
             Ok(png) => Some(MailImage {
                 content_id: format!("map.{seq}@{}", self.config.domain),
                 filename: "map.png".into(),

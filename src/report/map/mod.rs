@@ -22,6 +22,7 @@ use crate::rules::events::Event;
 use crate::rules::state::GameState;
 use crate::rules::{GameDef, SpaceId};
 
+pub mod own;
 #[cfg(feature = "png")]
 pub mod png;
 pub mod svg;
@@ -140,6 +141,19 @@ impl Shapes {
             }
         }
         Shapes::builtin(id)
+    }
+
+    /// The shapes a match draws with: the geometry its directory's
+    /// `map.yaml` points at (`own`), else those of its game (`for_game`).
+    pub fn for_match(
+        dir: &Path,
+        game: &GameDef,
+        games_dir: Option<&Path>,
+    ) -> Result<Shapes, MapError> {
+        match own::match_geometry(dir)? {
+            Some(path) => own::read_geometry(&path, game),
+            None => Shapes::for_game(game.id(), games_dir),
+        }
     }
 
     /// A shapes file.
@@ -347,15 +361,21 @@ pub fn match_position(
 
 /// The map of a match after adjudication entry `seq`, as PNG, derived from
 /// the log alone (the same entry always gives the same picture): what a
-/// turn-report mail carries (`mail::compose::compose_with_image`).
+/// turn-report mail carries (`mail::compose::compose_with_image`), drawn on
+/// the match's own geometry when its directory `dir` has one (`own`).
 #[cfg(feature = "png")]
-pub fn adjudication_png(game: &GameDef, entries: &[Entry], seq: u64) -> Result<Vec<u8>, MapError> {
+pub fn adjudication_png(
+    dir: &Path,
+    game: &GameDef,
+    entries: &[Entry],
+    seq: u64,
+) -> Result<Vec<u8>, MapError> {
     let entry = seq
         .checked_sub(1)
         .and_then(|i| entries.get(i as usize))
         .ok_or_else(|| MatchError::Invalid(format!("entry {seq} is not in the log")))?;
     let state = state_at(game, entries, seq)?;
     let view = MapView::after(game, entry);
-    let shapes = Shapes::builtin(game.id())?;
-    png::svg_to_png(&render_svg(game, &shapes, &state, &view)?)
+    let shapes = Shapes::for_match(dir, game, None)?;
+    png::render_png(game, &shapes, &state, &view)
 }

@@ -3,11 +3,16 @@
 //! `assets/fonts/LICENSE.txt`), never the system's fonts, so the same SVG
 //! gives the same pixels on every machine with this build.
 
-use std::sync::{Arc, OnceLock};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use resvg::{tiny_skia, usvg};
+use sha2::{Digest, Sha256};
 
-use super::MapError;
+use super::svg::{Layers, layers};
+use super::{MapError, MapView, Shapes};
+use crate::rules::GameDef;
+use crate::rules::state::GameState;
 
 /// The bundled font.
 const FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSansCondensed-Bold-subset.ttf");
@@ -42,6 +47,132 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, MapError> {
     )
 }
 
+/// The map of a position as PNG, as `svg_to_png` of `render_svg` draws it
+/// but faster (`render_pixels`).
+pub fn render_png(
+    game: &GameDef,
+    shapes: &Shapes,
+    state: &GameState,
+    view: &MapView,
+) -> Result<Vec<u8>, MapError> {
+    let layers = layers(game, shapes, state, view)?;
+    let pixmap = layered_pixels(&layers)?;
+    let mut named = Vec::new();
+    for part in [&layers.under, &layers.base, &layers.labels, &layers.overlay] {
+        named.extend(colours_named(part));
+    }
+    named.sort_unstable();
+    named.dedup();
+    named.truncate(128);
+    indexed_png(pixmap.width(), pixmap.height(), pixmap.data(), &named)
+}
+
+/// The map of a position as pixels, drawn in layers: what no position
+/// changes (the sea and the land that is no space under everything; the
+/// labels, title and legend, the most text, with halos, over the land) is
+/// drawn once per board and process and reused; only the land's colours
+/// and the units are drawn each time.
+pub fn render_pixels(
+    game: &GameDef,
+    shapes: &Shapes,
+    state: &GameState,
+    view: &MapView,
+) -> Result<tiny_skia::Pixmap, MapError> {
+    layered_pixels(&layers(game, shapes, state, view)?)
+}
+
+fn layered_pixels(layers: &Layers) -> Result<tiny_skia::Pixmap, MapError> {
+    let mut pixmap = fixed_layer(&layers.alone(&layers.under))?.as_ref().clone();
+    let transform = tiny_skia::Transform::default();
+    resvg::render(
+        &tree(&layers.alone(&layers.base))?,
+        transform,
+        &mut pixmap.as_mut(),
+    );
+    over(
+        &mut pixmap,
+        fixed_layer(&layers.alone(&layers.labels))?.as_ref(),
+    );
+    resvg::render(
+        &tree(&layers.alone(&layers.overlay))?,
+        transform,
+        &mut pixmap.as_mut(),
+    );
+    Ok(pixmap)
+}
+
+/// `top` laid over `pixmap` (both premultiplied, the same size): source
+/// over, pixel by pixel. tiny-skia's `draw_pixmap` does the same through
+/// its general pipeline, several times slower; most of the labels' layer
+/// is clear and skipped here.
+fn over(pixmap: &mut tiny_skia::Pixmap, top: &tiny_skia::Pixmap) {
+    for (d, s) in pixmap
+        .data_mut()
+        .chunks_exact_mut(4)
+        .zip(top.data().chunks_exact(4))
+    {
+        match s[3] {
+            0 => {}
+            255 => d.copy_from_slice(s),
+            a => {
+                let keep = 255 - u16::from(a);
+                for i in 0..4 {
+                    d[i] = s[i] + ((u16::from(d[i]) * keep + 127) / 255) as u8;
+                }
+            }
+        }
+    }
+}
+
+/// A layer no position changes, drawn once for each distinct text of it
+/// (a board and its shapes) and kept for the process; a handful of boards
+/// at most, so the cache starts over rather than grow past sixteen.
+fn fixed_layer(svg: &str) -> Result<Arc<tiny_skia::Pixmap>, MapError> {
+    type Cache = Mutex<HashMap<[u8; 32], Arc<tiny_skia::Pixmap>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Cache::default);
+    let key: [u8; 32] = Sha256::digest(svg.as_bytes()).into();
+    if let Some(p) = cache.lock().map_err(|_| poisoned())?.get(&key) {
+        return Ok(p.clone());
+    }
+    // Drawn outside the lock: two threads may both draw a new board once.
+    let pixmap = Arc::new(svg_to_pixels(svg)?);
+    let mut cache = cache.lock().map_err(|_| poisoned())?;
+    if cache.len() >= 16 {
+        cache.clear();
+    }
+    cache.insert(key, pixmap.clone());
+    Ok(pixmap)
+}
+
+fn poisoned() -> MapError {
+    MapError::Png("the cache of map layers is poisoned".to_owned())
+}
+
+/// A hash for colours (`u32`) in the palette's maps: the standard one is
+/// built against adversaries, which pixels are not, and costs a third of
+/// the encoding.
+#[derive(Default)]
+struct ColourHash(u64);
+
+impl std::hash::Hasher for ColourHash {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 =
+                (self.0.rotate_left(5) ^ u64::from(*b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.0 = u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 ^= self.0 >> 29;
+    }
+}
+
+type ColourMap<V> = HashMap<u32, V, std::hash::BuildHasherDefault<ColourHash>>;
+
 /// Every `#rrggbb` colour the SVG names, sorted: the palette keeps them
 /// exactly, however few pixels have them (a capital's star, a battle).
 fn colours_named(svg: &str) -> Vec<u32> {
@@ -60,12 +191,7 @@ fn colours_named(svg: &str) -> Vec<u32> {
 /// The SVG drawn to pixels (the PNG without its encoding; for the
 /// benchmark).
 pub fn svg_to_pixels(svg: &str) -> Result<tiny_skia::Pixmap, MapError> {
-    let options = usvg::Options {
-        fontdb: fonts(),
-        font_family: "DejaVu Sans Condensed".to_owned(),
-        ..usvg::Options::default()
-    };
-    let tree = usvg::Tree::from_str(svg, &options).map_err(|e| MapError::Png(e.to_string()))?;
+    let tree = tree(svg)?;
     let size = tree.size().to_int_size();
     let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
         .ok_or_else(|| MapError::Png("the map has no size".to_owned()))?;
@@ -73,15 +199,43 @@ pub fn svg_to_pixels(svg: &str) -> Result<tiny_skia::Pixmap, MapError> {
     Ok(pixmap)
 }
 
+fn tree(svg: &str) -> Result<usvg::Tree, MapError> {
+    let options = usvg::Options {
+        fontdb: fonts(),
+        font_family: "DejaVu Sans Condensed".to_owned(),
+        ..usvg::Options::default()
+    };
+    usvg::Tree::from_str(svg, &options).map_err(|e| MapError::Png(e.to_string()))
+}
+
+/// The data as a zlib stream.
+fn deflate(data: &[u8], level: flate2::Compression) -> Result<Vec<u8>, MapError> {
+    use std::io::Write as _;
+    let mut z = flate2::write::ZlibEncoder::new(Vec::with_capacity(data.len() / 8), level);
+    z.write_all(data)
+        .map_err(|e| MapError::Png(e.to_string()))?;
+    z.finish().map_err(|e| MapError::Png(e.to_string()))
+}
+
+/// A PNG chunk: length, type, data, CRC of type and data.
+fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+    out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+    out.extend_from_slice(kind);
+    out.extend_from_slice(data);
+    let mut crc = flate2::Crc::new();
+    crc.update(kind);
+    crc.update(data);
+    out.extend_from_slice(&crc.sum().to_be_bytes());
+}
+
 /// The pixels (opaque RGBA: the map paints its whole canvas) as an
 /// indexed-colour PNG: the colours the SVG names, then the most frequent
 /// others up to 256, every other colour (the anti-aliased edges) drawn in
 /// its nearest one. A quarter of the bytes of true colour, for mail.
 fn indexed_png(width: u32, height: u32, rgba: &[u8], named: &[u32]) -> Result<Vec<u8>, MapError> {
-    use std::collections::HashMap;
     let rgb = |px: &[u8]| u32::from_be_bytes([0, px[0], px[1], px[2]]);
     // Neighbouring pixels are mostly the same colour: count runs.
-    let mut counts: HashMap<u32, u32> = HashMap::new();
+    let mut counts: ColourMap<u32> = ColourMap::default();
     let mut run: Option<(u32, u32)> = None;
     for px in rgba.chunks_exact(4) {
         let c = rgb(px);
@@ -115,7 +269,8 @@ fn indexed_png(width: u32, height: u32, rgba: &[u8], named: &[u32]) -> Result<Ve
         let [_, r, g, b] = c.to_be_bytes();
         (i32::from(r), i32::from(g), i32::from(b))
     };
-    let mut index: HashMap<u32, u8> = HashMap::with_capacity(counts.len());
+    let mut index: ColourMap<u8> = ColourMap::default();
+    index.reserve(counts.len());
     for (i, c) in palette.iter().enumerate() {
         index.insert(*c, i as u8);
     }
@@ -145,28 +300,39 @@ fn indexed_png(width: u32, height: u32, rgba: &[u8], named: &[u32]) -> Result<Ve
             last.1
         })
         .collect();
-    let mut out = Vec::new();
-    {
-        let mut encoder = png::Encoder::new(&mut out, width, height);
-        encoder.set_color(png::ColorType::Indexed);
-        encoder.set_depth(png::BitDepth::Eight);
-        encoder.set_palette(
-            palette
-                .iter()
-                .flat_map(|c| {
-                    let [_, r, g, b] = c.to_be_bytes();
-                    [r, g, b]
-                })
-                .collect::<Vec<u8>>(),
-        );
-        encoder.set_compression(png::Compression::Default);
-        encoder.set_filter(png::FilterType::NoFilter);
-        let mut writer = encoder
-            .write_header()
-            .map_err(|e| MapError::Png(e.to_string()))?;
-        writer
-            .write_image_data(&pixels)
-            .map_err(|e| MapError::Png(e.to_string()))?;
+    let palette: Vec<u8> = palette
+        .iter()
+        .flat_map(|c| {
+            let [_, r, g, b] = c.to_be_bytes();
+            [r, g, b]
+        })
+        .collect();
+    // Each row with its filter byte (none: a paletted map compresses
+    // better unfiltered).
+    let mut raw = Vec::with_capacity(pixels.len() + height as usize);
+    for row in pixels.chunks_exact(width as usize) {
+        raw.push(0);
+        raw.extend_from_slice(row);
     }
+    // zlib's level 2: a fifth of the default level's time for a file 5 %
+    // bigger (level 1 is faster again but a fifth bigger, and the mail of
+    // the biggest board would pass 400 KB); a map that would pass LARGE at
+    // it takes the default level.
+    const LARGE: usize = 260 * 1024;
+    let mut idat = deflate(&raw, flate2::Compression::new(2))?;
+    if idat.len() > LARGE {
+        idat = deflate(&raw, flate2::Compression::default())?;
+    }
+    let mut header = Vec::with_capacity(13);
+    header.extend_from_slice(&width.to_be_bytes());
+    header.extend_from_slice(&height.to_be_bytes());
+    // 8 bits, indexed colour, deflate, adaptive filtering, no interlace.
+    header.extend_from_slice(&[8, 3, 0, 0, 0]);
+    let mut out = Vec::with_capacity(idat.len() + palette.len() + 64);
+    out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
+    chunk(&mut out, b"IHDR", &header);
+    chunk(&mut out, b"PLTE", &palette);
+    chunk(&mut out, b"IDAT", &idat);
+    chunk(&mut out, b"IEND", &[]);
     Ok(out)
 }

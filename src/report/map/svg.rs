@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::{MapError, MapView, Shapes};
+use super::{MapError, MapView, Shapes, SpaceShape};
 use crate::rules::state::GameState;
 use crate::rules::{GameDef, SpaceId};
 
@@ -165,6 +165,167 @@ fn battle_marker(out: &mut String, x: f32, y: f32) {
     );
 }
 
+/// Where the parts of a space's label go: its marks, its name and its IPC
+/// value, left to right, centred on the space's point. Only the game and
+/// the shapes decide it (a convoy zone keeps room for its holder's square
+/// whoever holds it), so that the labels are the same in every position
+/// and the PNG draws them once (`png`).
+struct LabelLayout {
+    /// The capital's star, centred here.
+    star: Option<f32>,
+    /// The victory city's ring, centred here.
+    victory: Option<f32>,
+    /// A convoy zone's holder square, its left edge.
+    convoy: Option<f32>,
+    /// The name's left edge.
+    name: f32,
+    /// The name's text size.
+    size: f32,
+    /// The IPC box's left edge and width.
+    ipc: Option<(f32, f32)>,
+    /// The whole label's width.
+    width: f32,
+}
+
+fn label_layout(game: &GameDef, capitals: &[&str], id: SpaceId, x: f32) -> LabelLayout {
+    let name = game.space_name(id);
+    let territory = game.territory(id);
+    let convoy = game.sea_zone(id).and_then(|z| z.convoy.as_ref());
+    let ipc = ipc_value(game, id);
+    let capital = territory.is_some() && capitals.iter().any(|c| c.eq_ignore_ascii_case(name));
+    let victory = territory.is_some_and(|t| t.victory_city);
+    let size = if territory.is_some() { LABEL } else { 8.0 };
+    let ipc_w = if ipc > 0 {
+        text_width(&ipc.to_string(), 8.0) + 4.0
+    } else {
+        0.0
+    };
+    let marks_w = if capital { 11.0 } else { 0.0 }
+        + if victory { 10.0 } else { 0.0 }
+        + if convoy.is_some() { 12.0 } else { 0.0 };
+    let name_w = text_width(label(name), size);
+    let width = marks_w + name_w + if ipc > 0 { ipc_w + 2.0 } else { 0.0 };
+    let mut cx = x - width / 2.0;
+    let mut out = LabelLayout {
+        star: None,
+        victory: None,
+        convoy: None,
+        name: 0.0,
+        size,
+        ipc: None,
+        width,
+    };
+    if capital {
+        out.star = Some(cx + 5.0);
+        cx += 11.0;
+    }
+    if victory {
+        out.victory = Some(cx + 4.5);
+        cx += 10.0;
+    }
+    if convoy.is_some() {
+        out.convoy = Some(cx + 1.0);
+        cx += 12.0;
+    }
+    out.name = cx;
+    cx += name_w + 2.0;
+    if ipc > 0 {
+        out.ipc = Some((cx, ipc_w));
+    }
+    out
+}
+
+/// A territory's IPC value, or a convoy zone's; 0 for none.
+fn ipc_value(game: &GameDef, id: SpaceId) -> u32 {
+    let convoy = game.sea_zone(id).and_then(|z| z.convoy.as_ref());
+    game.territory(id)
+        .and_then(|t| t.ipc)
+        .or(convoy.map(|c| c.value))
+        .unwrap_or(0)
+}
+
+fn capitals(game: &GameDef) -> Vec<&str> {
+    game.powers()
+        .iter()
+        .filter_map(|p| p.capital.as_deref())
+        .collect()
+}
+
+/// Spaces in the order their labels are drawn: land over sea, so that
+/// coasts stay readable.
+fn label_order(game: &GameDef, n: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&s| !game.is_sea(SpaceId(s)));
+    order
+}
+
+/// The box each space's label takes on the map (x, y, width, height, in
+/// the map's pixels, without the title band), by space name: for the test
+/// that no two labels of a board overlap.
+pub fn label_boxes(game: &GameDef, shapes: &Shapes) -> Result<Vec<(String, [f32; 4])>, MapError> {
+    let fitted = shapes.fit(game)?;
+    let capitals = capitals(game);
+    Ok((0..fitted.len())
+        .map(|s| {
+            let sh = fitted[s];
+            let (x, y) = (sh.x as f32, sh.y as f32);
+            let l = label_layout(game, &capitals, SpaceId(s), x);
+            let top = if l.star.is_some() { y - 8.5 } else { y - 8.0 };
+            (
+                game.space_name(SpaceId(s)).to_owned(),
+                [x - l.width / 2.0, top, l.width, y + 2.5 - top],
+            )
+        })
+        .collect())
+}
+
+/// The parts of the map's SVG, bottom to top: what no position changes
+/// (`under`: sea and land that is no space), the position's colours
+/// (`base`), what no position changes again (`labels`: names, IPC values,
+/// capitals, victory cities, the title and the legend) and the position's
+/// units (`overlay`).
+/// `render_svg` joins them into one document; the PNG draws the fixed part
+/// once per board and process (`png`).
+pub struct Layers {
+    /// The opening `<svg>` tag.
+    pub open: String,
+    /// The page, the sea and the land that is no space.
+    pub under: String,
+    /// The caption, the land in its owners' colours and what changed
+    /// hands.
+    pub base: String,
+    /// The labels, the title and the legend.
+    pub labels: String,
+    /// Convoy zones' holders, battles, units and damage.
+    pub overlay: String,
+}
+
+impl Layers {
+    /// The whole map as one SVG document.
+    pub fn document(&self) -> String {
+        let mut out = String::with_capacity(
+            self.open.len()
+                + self.under.len()
+                + self.base.len()
+                + self.labels.len()
+                + self.overlay.len()
+                + 16,
+        );
+        out.push_str(&self.open);
+        out.push_str(&self.under);
+        out.push_str(&self.base);
+        out.push_str(&self.labels);
+        out.push_str(&self.overlay);
+        out.push_str("</svg>\n");
+        out
+    }
+
+    /// One part as an SVG document of its own, the same size.
+    pub fn alone(&self, part: &str) -> String {
+        format!("{}{part}</svg>\n", self.open)
+    }
+}
+
 /// The board drawn as SVG: owners by colour, units by type and count on a
 /// badge per power, IPC values, capitals and victory cities, what `view`
 /// highlights, and a legend.
@@ -174,28 +335,41 @@ pub fn render_svg(
     state: &GameState,
     view: &MapView,
 ) -> Result<String, MapError> {
+    Ok(layers(game, shapes, state, view)?.document())
+}
+
+/// The map's SVG in its parts (`Layers`).
+pub fn layers(
+    game: &GameDef,
+    shapes: &Shapes,
+    state: &GameState,
+    view: &MapView,
+) -> Result<Layers, MapError> {
     let fitted = shapes.fit(game)?;
     let w = shapes.width;
     let legend_lines = 4;
     let h = TITLE + shapes.height + legend_lines * LEGEND_LINE + 12;
-    let mut out = String::with_capacity(96 * 1024);
-    let _ = writeln!(
-        out,
+    let open = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \
-         font-family=\"{FONT}\" font-weight=\"bold\">"
+         font-family=\"{FONT}\" font-weight=\"bold\">\n"
     );
+    Ok(Layers {
+        under: under(game, shapes, &fitted, w, h),
+        base: base(game, &fitted, state, view),
+        labels: labels(game, shapes, &fitted),
+        overlay: overlay(game, &fitted, state, view),
+        open,
+    })
+}
+
+/// What no position changes under the land: the page, the sea, the sea
+/// zones, the water that is none and the land that is no space.
+fn under(game: &GameDef, shapes: &Shapes, fitted: &[&SpaceShape], w: u32, h: u32) -> String {
+    let mut out = String::with_capacity(64 * 1024);
     let _ = writeln!(
         out,
         "<title>{}</title>\n<rect width=\"{w}\" height=\"{h}\" fill=\"#f7f5f0\"/>",
         esc(&game.files().game.name)
-    );
-    // Title band.
-    let _ = writeln!(
-        out,
-        "<text x=\"10\" y=\"18\" font-size=\"15\" fill=\"#222\">{}</text>\n\
-         <text x=\"10\" y=\"34\" font-size=\"11\" fill=\"#444\">{}</text>",
-        esc(&game.files().game.name),
-        esc(&view.caption)
     );
     let _ = writeln!(out, "<g transform=\"translate(0 {TITLE})\">");
     let _ = writeln!(
@@ -204,7 +378,7 @@ pub fn render_svg(
         shapes.height
     );
 
-    // Sea zones, then the water that is none, then land.
+    // Sea zones, then the water that is none, then the land that is none.
     let _ = writeln!(
         out,
         "<g fill=\"{SEA_ZONE}\" stroke=\"#ffffff\" stroke-width=\"1\">"
@@ -220,9 +394,23 @@ pub fn render_svg(
         "<path d=\"{}\" fill=\"{SEA}\"/>\n<path d=\"{}\" fill=\"{OFF_BOARD}\" stroke=\"#b8b0a0\" stroke-width=\"0.6\"/>",
         shapes.water, shapes.background
     );
+    let _ = writeln!(out, "</g>");
+    out
+}
+
+/// The position's colours: the caption, the land in its owners' colours
+/// and what changed hands.
+fn base(game: &GameDef, fitted: &[&SpaceShape], state: &GameState, view: &MapView) -> String {
+    let mut out = String::with_capacity(64 * 1024);
     let _ = writeln!(
         out,
-        "<g stroke=\"#4a4a4a\" stroke-width=\"0.8\" stroke-linejoin=\"round\" fill-rule=\"evenodd\">"
+        "<text x=\"10\" y=\"34\" font-size=\"11\" fill=\"#444\">{}</text>",
+        esc(&view.caption)
+    );
+    let _ = writeln!(out, "<g transform=\"translate(0 {TITLE})\">");
+    let _ = writeln!(
+        out,
+        "<g stroke=\"#4a4a4a\" stroke-width=\"0.8\" stroke-linejoin=\"bevel\" fill-rule=\"evenodd\">"
     );
     for (s, sh) in fitted.iter().enumerate() {
         let id = SpaceId(s);
@@ -259,93 +447,100 @@ pub fn render_svg(
             );
         }
     }
+    let _ = writeln!(out, "</g>");
+    out
+}
 
-    // Labels, markers and units, land over sea so that coasts stay readable.
-    let capitals: Vec<&str> = game
-        .powers()
-        .iter()
-        .filter_map(|p| p.capital.as_deref())
-        .collect();
-    let mut order: Vec<usize> = (0..fitted.len()).collect();
-    order.sort_by_key(|&s| !game.is_sea(SpaceId(s)));
-    for s in order {
+/// What no position changes: every space's marks, name and IPC value, the
+/// title and the legend.
+fn labels(game: &GameDef, shapes: &Shapes, fitted: &[&SpaceShape]) -> String {
+    let mut out = String::with_capacity(96 * 1024);
+    let _ = writeln!(
+        out,
+        "<text x=\"10\" y=\"18\" font-size=\"15\" fill=\"#222\">{}</text>",
+        esc(&game.files().game.name),
+    );
+    let _ = writeln!(
+        out,
+        "<g class=\"labels\" transform=\"translate(0 {TITLE})\">"
+    );
+    let capitals = capitals(game);
+    for s in label_order(game, fitted.len()) {
         let id = SpaceId(s);
         let sh = fitted[s];
         let (x, y) = (sh.x as f32, sh.y as f32);
-        let name = game.space_name(id);
-        let territory = game.territory(id);
-        let convoy = game.sea_zone(id).and_then(|z| z.convoy.as_ref());
-        // A convoy zone shows its value and, when held, its holder.
-        let ipc = territory
-            .and_then(|t| t.ipc)
-            .or(convoy.map(|c| c.value))
-            .unwrap_or(0);
-        let holder = convoy.and(state.owner[s]);
-        let capital = territory.is_some() && capitals.iter().any(|c| c.eq_ignore_ascii_case(name));
-        let victory = territory.is_some_and(|t| t.victory_city);
-        let text = label(name);
-        let size = if territory.is_some() { LABEL } else { 8.0 };
-        let ipc_text = ipc.to_string();
-        let ipc_w = if ipc > 0 {
-            text_width(&ipc_text, 8.0) + 4.0
-        } else {
-            0.0
-        };
-        let marks_w = if capital { 11.0 } else { 0.0 }
-            + if victory { 10.0 } else { 0.0 }
-            + if holder.is_some() { 12.0 } else { 0.0 };
-        let name_w = text_width(text, size);
-        let total = marks_w + name_w + if ipc > 0 { ipc_w + 2.0 } else { 0.0 };
-        let mut cx = x - total / 2.0;
+        let l = label_layout(game, &capitals, id, x);
         let _ = writeln!(out, "<g class=\"space\">");
-        if capital {
+        if let Some(cx) = l.star {
             let _ = writeln!(
                 out,
                 "<path class=\"capital\" d=\"{}\" fill=\"#ffd21f\" stroke=\"#222\" stroke-width=\"0.7\"/>",
-                star(cx + 5.0, y - 3.0, 5.5)
+                star(cx, y - 3.0, 5.5)
             );
-            cx += 11.0;
         }
-        if victory {
+        if let Some(cx) = l.victory {
             let _ = writeln!(
                 out,
-                "<circle class=\"victory\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"3.6\" fill=\"#fff\" stroke=\"#222\" stroke-width=\"1.6\"/>",
-                cx + 4.5,
+                "<circle class=\"victory\" cx=\"{cx:.1}\" cy=\"{:.1}\" r=\"3.6\" fill=\"#fff\" stroke=\"#222\" stroke-width=\"1.6\"/>",
                 y - 3.0
             );
-            cx += 10.0;
         }
-        if let Some(p) = holder {
-            let _ = writeln!(
-                out,
-                "<rect class=\"convoy\" x=\"{:.1}\" y=\"{:.1}\" width=\"9\" height=\"9\" fill=\"{}\" stroke=\"#fff\" stroke-width=\"0.8\"/>",
-                cx + 1.0,
-                y - 8.0,
-                colours(game, p).0
-            );
-            cx += 12.0;
-        }
-        let colour = if territory.is_some() {
+        let colour = if game.territory(id).is_some() {
             "#1d1d1d"
         } else {
             "#2d5878"
         };
         let _ = writeln!(
             out,
-            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"{size}\" fill=\"{colour}\" stroke=\"#ffffff\" stroke-width=\"2.2\" stroke-opacity=\"0.75\" paint-order=\"stroke\" stroke-linejoin=\"round\">{}</text>",
-            cx,
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"{}\" fill=\"{colour}\" stroke=\"#ffffff\" stroke-width=\"2.2\" stroke-opacity=\"0.75\" paint-order=\"stroke\" stroke-linejoin=\"round\">{}</text>",
+            l.name,
             y,
-            esc(text)
+            l.size,
+            esc(label(game.space_name(id)))
         );
-        cx += name_w + 2.0;
-        if ipc > 0 {
+        if let Some((cx, ipc_w)) = l.ipc {
             let _ = writeln!(
                 out,
                 "<rect class=\"ipc\" x=\"{cx:.1}\" y=\"{:.1}\" width=\"{ipc_w:.1}\" height=\"10\" rx=\"2\" fill=\"#1d1d1d\"/>\
-                 <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"8\" fill=\"#fff\" text-anchor=\"middle\">{ipc_text}</text>",
+                 <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"8\" fill=\"#fff\" text-anchor=\"middle\">{}</text>",
                 y - 8.0,
                 cx + ipc_w / 2.0,
-                y - 0.5
+                y - 0.5,
+                ipc_value(game, id)
+            );
+        }
+        let _ = writeln!(out, "</g>");
+    }
+    let _ = writeln!(out, "</g>");
+    legend(&mut out, game, shapes, TITLE + shapes.height + 4);
+    out
+}
+
+/// What the position puts over the labels: convoy zones' holders, battles,
+/// units and damage.
+fn overlay(game: &GameDef, fitted: &[&SpaceShape], state: &GameState, view: &MapView) -> String {
+    let mut out = String::with_capacity(32 * 1024);
+    let _ = writeln!(
+        out,
+        "<g class=\"position\" transform=\"translate(0 {TITLE})\">"
+    );
+    let capitals = capitals(game);
+    for s in label_order(game, fitted.len()) {
+        let id = SpaceId(s);
+        let sh = fitted[s];
+        let (x, y) = (sh.x as f32, sh.y as f32);
+        let holder = game
+            .sea_zone(id)
+            .and_then(|z| z.convoy.as_ref())
+            .and(state.owner[s]);
+        if let Some(p) = holder
+            && let Some(cx) = label_layout(game, &capitals, id, x).convoy
+        {
+            let _ = writeln!(
+                out,
+                "<rect class=\"convoy\" x=\"{cx:.1}\" y=\"{:.1}\" width=\"9\" height=\"9\" fill=\"{}\" stroke=\"#fff\" stroke-width=\"0.8\"/>",
+                y - 8.0,
+                colours(game, p).0
             );
         }
         if view.highlights.battles.contains(&id) {
@@ -394,12 +589,9 @@ pub fn render_svg(
                 by + 8.3
             );
         }
-        let _ = writeln!(out, "</g>");
     }
     let _ = writeln!(out, "</g>");
-    legend(&mut out, game, shapes, TITLE + shapes.height + 4);
-    out.push_str("</svg>\n");
-    Ok(out)
+    out
 }
 
 /// The legend under the map: the powers' colours, the markers, the units'
