@@ -88,7 +88,25 @@ pub const NEUTRAL_ENTRY_COST: OptionSpec = OptionSpec {
             taken by walking in or flying over (DAAK-C §2.7)",
 };
 
+/// Where DAAK's bid units may be placed: the club rules' limits (DAAK-R
+/// ch. 2) are UNCONFIRMED and the digest has no proposal (digest §1).
+/// `controlled`: any territory the power controls at the start, ships in a
+/// sea zone beside one (DAAK-A's words, the reading of docs/rules/classic.md);
+/// `with_own_units`: only where the power already has units (TripleA's bid).
+pub const BID_PLACEMENT_WHERE: OptionSpec = OptionSpec {
+    name: "bid_placement_where",
+    pending: None,
+    kind: OptionKind::Choice {
+        default: "controlled",
+        choices: &["controlled", "with_own_units"],
+    },
+    about: "where bid units go before round 1: controlled (a territory the power controls at \
+            the start, ships beside one; DAAK-A) or with_own_units (only where the power has \
+            units, as TripleA places a bid); UNCONFIRMED (DAAK-R ch. 2 not seen, digest §1)",
+};
+
 static OPTIONS: &[OptionSpec] = &[
+    BID_PLACEMENT_WHERE,
     ECONOMIC_VICTORY_AXIS,
     CAPITAL_VICTORY,
     NEUTRAL_ENTRY_COST,
@@ -157,9 +175,13 @@ impl RuleSetHooks for Classic {
         }
     }
 
-    /// DAAK's bid placement (DAAK-A; `rules::bid_placement::DAAK`).
-    fn bid_placement(&self, _game: &GameDef) -> crate::rules::bid_placement::BidPlacementRules {
-        crate::rules::bid_placement::DAAK
+    /// DAAK's bid placement (DAAK-A; `rules::bid_placement::DAAK`), or the
+    /// base rule's with option [`BID_PLACEMENT_WHERE`] `with_own_units`.
+    fn bid_placement(&self, game: &GameDef) -> crate::rules::bid_placement::BidPlacementRules {
+        match BID_PLACEMENT_WHERE.word(game).as_deref() {
+            Some("with_own_units") => Base.bid_placement(game),
+            _ => crate::rules::bid_placement::DAAK,
+        }
     }
 
     inherit!(Base =>
