@@ -138,33 +138,5 @@ fn six_rounds_of_classic_verify_and_a_forged_die_is_caught() {
     assert_eq!(reopened.state(), &full.state, "remembered v replayed");
     assert_eq!(reopened.state(), &state, "remembered v played");
 
-    // A forger changes one die of the first dice entry and re-signs the
-    // chain: every hash is right, the die is not.
-    let forged = common::rechain(&log, |e| {
-        if e.seq == first_dice
-            && let Body::Dice(d) = &mut e.body
-        {
-            let g = &mut d.rolls[0];
-            g.values[0] = g.values[0] % g.sides + 1;
-        }
-    });
-    assert_ne!(forged, log);
-    let forged_path = dir.join("forged.jsonl");
-    std::fs::write(&forged_path, &forged).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_adjutant"))
-        .arg("verify")
-        .arg(&forged_path)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.contains(&format!("entry {first_dice} "))
-            || stderr.contains(&format!("entry {first_dice},")),
-        "verify should name entry {first_dice}: {stderr}"
-    );
-    assert!(
-        !verify_dice_py(&forged_path).status.success(),
-        "verify_dice.py accepted a forged die"
-    );
+    common::assert_a_forged_die_is_caught(&log, &dir, first_dice);
 }

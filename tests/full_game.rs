@@ -163,37 +163,7 @@ fn eight_rounds_of_aae_play_verify_and_a_forged_die_is_caught() {
         String::from_utf8_lossy(&py.stderr)
     );
 
-    // A forger changes one die of the first dice entry and re-signs the
-    // chain: every hash is right, the die is not.
-    let forged = common::rechain(&log, |e| {
-        if e.seq == first_dice
-            && let Body::Dice(d) = &mut e.body
-        {
-            let g = &mut d.rolls[0];
-            g.values[0] = g.values[0] % g.sides + 1;
-        }
-    });
-    assert_ne!(forged, log);
-    let forged_path = dir.join("forged.jsonl");
-    std::fs::write(&forged_path, &forged).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_adjutant"))
-        .arg("verify")
-        .arg(&forged_path)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.contains(&format!("entry {first_dice} "))
-            || stderr.contains(&format!("entry {first_dice},")),
-        "verify should name entry {first_dice}: {stderr}"
-    );
-    let py = Command::new("python3")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py"))
-        .arg(&forged_path)
-        .output()
-        .unwrap();
-    assert!(!py.status.success(), "verify_dice.py accepted a forged die");
+    common::assert_a_forged_die_is_caught(&log, &dir, first_dice);
 }
 
 /// The bot's repair loop: orders the engine refuses are dropped, one by

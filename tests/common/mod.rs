@@ -135,3 +135,39 @@ pub fn rechain(data: &[u8], mut edit: impl FnMut(&mut adjutant::log::entry::Entr
     }
     out
 }
+
+/// A forger changes one die of dice entry `first_dice` of `log` and re-signs
+/// the chain, so every hash is right and the die is not: both `adjutant
+/// verify` (naming that entry) and `tools/verify_dice.py` must refuse it.
+/// The forged log is written into `dir`.
+pub fn assert_a_forged_die_is_caught(log: &[u8], dir: &Path, first_dice: u64) {
+    let forged = rechain(log, |e| {
+        if e.seq == first_dice
+            && let adjutant::log::Body::Dice(d) = &mut e.body
+        {
+            let g = &mut d.rolls[0];
+            g.values[0] = g.values[0] % g.sides + 1;
+        }
+    });
+    assert_ne!(forged, log);
+    let forged_path = dir.join("forged.jsonl");
+    std::fs::write(&forged_path, &forged).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .arg("verify")
+        .arg(&forged_path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("entry {first_dice} "))
+            || stderr.contains(&format!("entry {first_dice},")),
+        "verify should name entry {first_dice}: {stderr}"
+    );
+    let py = std::process::Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py"))
+        .arg(&forged_path)
+        .output()
+        .unwrap();
+    assert!(!py.status.success(), "verify_dice.py accepted a forged die");
+}
