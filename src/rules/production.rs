@@ -348,6 +348,9 @@ pub fn place(
         if let Some(reason) = aa_guns_refused(game, state, *space, &counts) {
             errors.push(OrderError::new(origin, reason));
         }
+        if let Some(reason) = submarines_refused(game, state, power, *space, &counts) {
+            errors.push(OrderError::new(origin, reason));
+        }
         // New industrial complexes take no production capacity; they go
         // where the power has held the land since the start of its turn and
         // no complex stands yet (digest §3: one per territory).
@@ -568,6 +571,48 @@ fn aa_guns_refused(
             "{} would hold {total} AA guns: a territory holds at most one AA gun at any time, \
              new ones included (DAAK-C §3.1(b))",
             game.space_name(space)
+        )
+    })
+}
+
+/// AAAE-44 at placement, where the rule set limits submarines per zone:
+/// why the submarines of this placement would leave more than the limit of
+/// `power`'s side in the sea zone `space`, counted by side (digest PROPOSAL;
+/// the place section names each zone once).
+fn submarines_refused(
+    game: &GameDef,
+    state: &GameState,
+    power: PowerId,
+    space: SpaceId,
+    counts: &BTreeMap<UnitTypeId, u32>,
+) -> Option<String> {
+    let limit = game.combat_rules().submarines_per_zone?;
+    if !game.is_sea(space) {
+        return None;
+    }
+    let sub = |u: UnitTypeId| game.unit_types()[u].has(&Ability::Submerge);
+    let new: u32 = counts
+        .iter()
+        .filter(|(u, _)| sub(**u))
+        .map(|(_, n)| *n)
+        .sum();
+    if new == 0 {
+        return None;
+    }
+    let side = game.side_of(power);
+    let standing = state
+        .units_at(space)
+        .filter(|u| u.cargo_of.is_none() && game.side_of(u.owner) == side && sub(u.unit))
+        .count();
+    let total = u32::try_from(standing)
+        .unwrap_or(u32::MAX)
+        .saturating_add(new);
+    (total > u32::from(limit)).then(|| {
+        format!(
+            "{} would hold {total} submarines of {}'s side: a sea zone holds at most {limit} \
+             submarines of one side at the end of a phase, new ones included (AAAE-44)",
+            game.space_name(space),
+            game.powers()[power].name
         )
     })
 }

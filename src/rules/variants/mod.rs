@@ -247,8 +247,8 @@ pub struct CombatRules {
     /// (Advanced AAE AAAE-46: 2). `None`: AAE's submarines.
     pub one_round_submarines: Option<u8>,
     /// The most submarines of one side a sea zone may hold at the end of a
-    /// movement phase; a move that leaves more is refused (Advanced AAE
-    /// AAAE-44: 3). `None`: no limit.
+    /// movement phase; a move or a placement that leaves more is refused
+    /// (Advanced AAE AAAE-44: 3). `None`: no limit.
     pub submarines_per_zone: Option<u8>,
     /// Attacking fighters (aircraft that are not strategic bombers) hit at
     /// values that depend on where they began the turn and on the battle

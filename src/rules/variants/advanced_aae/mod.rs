@@ -321,7 +321,8 @@ impl RuleSetHooks for AdvancedAae {
     /// (AAAE-32, AAAE-33); aircraft fly at most 2 (fighters) or 3 (bombers)
     /// spaces in the combat move (AAAE-36); submarines fight one round,
     /// two dice each when attacking, then submerge (AAAE-46); at most three
-    /// submarines of a side in a sea zone after a move (AAAE-44); fighters
+    /// submarines of a side in a sea zone after a move or placement
+    /// (AAAE-44); fighters
     /// attack by basing (AAAE-35); only destroyers and carrier-based
     /// fighters may hit attacking submarines (AAAE-47); and the German
     /// surprise attack (AAAE-11).
