@@ -163,3 +163,38 @@ fn the_advanced_aae_rules_page_names_every_scenario_and_only_real_ones() {
         "named in docs/rules/advanced-aae.md but missing: {missing:?}"
     );
 }
+
+/// An arbiter runs the scenarios of the rule sets still to come with the
+/// binary too: `--unfinished` loads them from `--games DIR`; without it
+/// they are refused with the rule set's reason.
+#[test]
+fn the_binary_runs_the_scenarios_of_unfinished_games_when_asked() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<std::path::PathBuf> = ["advanced-aae", "jboulton"]
+        .iter()
+        .flat_map(|g| std::fs::read_dir(root.join("tests/scenarios").join(g)).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    files.sort();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .args(["scenario", "--quiet", "--unfinished", "--games"])
+        .arg(root.join("games"))
+        .args(&files)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains(&format!("{} passed, 0 failed", files.len())),
+        "{said}"
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .args(["scenario", "--quiet"])
+        .arg(&files[0])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(said.contains("not implemented yet"), "{said}");
+}

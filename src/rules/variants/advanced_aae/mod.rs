@@ -286,9 +286,11 @@ impl RuleSetHooks for AdvancedAae {
 
     fn not_yet(&self) -> Option<&'static str> {
         Some(
-            "Advanced Axis & Allies Europe v2.2 is not implemented yet: its six \
-             powers and derived board are data (games/advanced-aae), its rules \
-             (AAAE-08..54) are still to come",
+            "Advanced Axis & Allies Europe v2.2 is not implemented yet (issue 19): its six \
+             powers and derived board are data (games/advanced-aae) and most of its rules \
+             are played, but neutral overflight, the Turkish straits, the Wolfpack, \
+             fortifications, rail movement, the one-space blitz and the submarine screen \
+             are still to come",
         )
     }
 
