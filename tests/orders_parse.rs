@@ -1086,3 +1086,21 @@ fn the_sketch_round_trips_through_its_canonical_form() {
     );
     assert_eq!(again.canonical, first.canonical);
 }
+
+/// A sealed bid read again from its canonical form is the same bid, wherever
+/// it was written (the orders fuzzer found `without_origins` keeping the
+/// bid's line).
+#[test]
+fn a_bid_round_trips_through_its_canonical_form() {
+    let first = ok("match: m\npower: Germany\n\n\nbid: 12\n");
+    let again = ok(&first.canonical);
+    assert_ne!(
+        first.orders.bid.as_ref().unwrap().origin.line,
+        again.orders.bid.as_ref().unwrap().origin.line
+    );
+    assert_eq!(
+        again.orders.without_origins(),
+        first.orders.without_origins()
+    );
+    assert_eq!(again.canonical, first.canonical);
+}

@@ -341,7 +341,10 @@ impl Orders {
         if let Some(r) = &mut o.research {
             clear(&mut r.origin);
         }
-        for p in [&mut o.lend_lease, &mut o.oil_convoy].into_iter().flatten() {
+        for p in [&mut o.bid, &mut o.lend_lease, &mut o.oil_convoy]
+            .into_iter()
+            .flatten()
+        {
             clear(&mut p.origin);
         }
         o.combat.iter_mut().for_each(|x| clear(&mut x.origin));
