@@ -18,7 +18,8 @@
 //!
 //! [`control_chars`] serves the layers that show others' text: it makes
 //! control and format characters visible before they reach a terminal or a
-//! mail reader.
+//! mail reader. [`file_lock`] serves the log and the outbox: an exclusive
+//! lock that a child process forked a moment ago does not hold against us.
 //!
 //! `docs/architecture.md` states what each layer does not know.
 
@@ -26,6 +27,7 @@ pub mod cli;
 pub mod control_chars;
 pub mod daemon;
 pub mod dice;
+pub mod file_lock;
 pub mod import;
 pub mod log;
 pub mod mail;

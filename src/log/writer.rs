@@ -205,34 +205,14 @@ impl MatchLog {
     }
 }
 
-/// Takes the log's exclusive lock, waiting a moment for a holder that is
-/// only passing through.
-///
-/// The lock belongs to the open file, and a child process that another
-/// thread of this program forks holds a copy of every open file until it
-/// execs: for that moment a log this process has just closed still reads
-/// as locked. A writer that really holds the log holds it far longer than
-/// the wait, so it is still reported.
 fn lock(file: &File, path: &Path) -> Result<(), WriteError> {
-    const TRIES: u32 = 20;
-    let mut tries = 0;
-    loop {
-        tries += 1;
-        match file.try_lock() {
-            Ok(()) => return Ok(()),
-            Err(std::fs::TryLockError::WouldBlock) if tries < TRIES => {
-                std::thread::sleep(std::time::Duration::from_millis(10));
-            }
-            Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(WriteError::Locked(path.to_owned()));
-            }
-            Err(std::fs::TryLockError::Error(source)) => {
-                return Err(WriteError::Io {
-                    path: path.to_owned(),
-                    source,
-                });
-            }
-        }
+    match crate::file_lock::try_lock_exclusive(file) {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(WriteError::Locked(path.to_owned())),
+        Err(source) => Err(WriteError::Io {
+            path: path.to_owned(),
+            source,
+        }),
     }
 }
 

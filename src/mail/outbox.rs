@@ -195,10 +195,8 @@ impl Outbox {
             .write(true)
             .open(&lock_path)
             .map_err(io_at(&lock_path))?;
-        match lock.try_lock() {
-            Ok(()) => {}
-            Err(fs::TryLockError::WouldBlock) => return Err(OutboxError::Locked(root)),
-            Err(fs::TryLockError::Error(e)) => return Err(io_at(&lock_path)(e)),
+        if !crate::file_lock::try_lock_exclusive(&lock).map_err(io_at(&lock_path))? {
+            return Err(OutboxError::Locked(root));
         }
         let tmp = root.join("tmp");
         for entry in fs::read_dir(&tmp).map_err(io_at(&tmp))? {
