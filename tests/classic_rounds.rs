@@ -29,12 +29,18 @@ fn dice(seed: u64, n: usize) -> ScriptedDice {
     }))
 }
 
-fn play(game: &GameDef, seed: u64) -> (GameState, usize, usize) {
+/// The game after `ROUNDS` rounds, the messages, the volleys fired and the
+/// neutrals taken.
+fn play(game: &GameDef, seed: u64) -> (GameState, usize, usize, usize) {
     let mut state = GameState::initial(game);
     let mut dice = dice(seed, 2_000_000);
-    let (mut messages, mut battles) = (0, 0);
+    let (mut messages, mut battles, mut neutrals) = (0, 0, 0);
     while state.round <= ROUNDS && state.winner.is_none() {
         let o = aae_bot::orders(game, &state, aae_bot::BotConfig::default());
+        // The bot orders only the neutrals it can pay for (DAAK-C §2.7a),
+        // so the engine never refuses one.
+        let unpaid = o.dropped.iter().find(|d| d.contains("neutral"));
+        assert!(unpaid.is_none(), "{unpaid:?}\n{}", o.yaml);
         let power = game.power(&o.power).unwrap();
         let message = parse_message(game, &o.yaml)
             .unwrap_or_else(|e| panic!("the bot's orders do not parse: {e:?}\n{}", o.yaml));
@@ -47,13 +53,20 @@ fn play(game: &GameDef, seed: u64) -> (GameState, usize, usize) {
             .iter()
             .filter(|e| matches!(e, adjutant::rules::events::Event::Fire { .. }))
             .count();
+        neutrals += events
+            .iter()
+            .filter(|e| {
+                matches!(e, adjutant::rules::events::Event::Special { rule, .. }
+                    if rule.starts_with("neutral territories"))
+            })
+            .count();
         for (p, ipcs) in next.ipcs.iter().enumerate() {
             assert!(*ipcs < 10_000, "{} has {ipcs} IPCs", game.powers()[p].name);
         }
         state = next;
         messages += 1;
     }
-    (state, messages, battles)
+    (state, messages, battles, neutrals)
 }
 
 #[test]
@@ -61,9 +74,10 @@ fn six_rounds_of_classic_are_played_by_the_rules() {
     let game = load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/classic"))
         .unwrap_or_else(|e| panic!("{e}"));
     for seed in [1, 2, 3] {
-        let (state, messages, battles) = play(&game, seed);
+        let (state, messages, battles, neutrals) = play(&game, seed);
         eprintln!(
-            "seed {seed}: round {}, {messages} messages, {battles} volleys, winner {:?}",
+            "seed {seed}: round {}, {messages} messages, {battles} volleys, {neutrals} combat \
+             moves taking neutrals, winner {:?}",
             state.round, state.winner
         );
         match state.winner {

@@ -164,6 +164,37 @@ fn the_advanced_aae_rules_page_names_every_scenario_and_only_real_ones() {
     );
 }
 
+/// `docs/rules/classic.md` maps every DAAK clause to its scenarios: each
+/// scenario of `tests/scenarios/classic/` is named there, and each one
+/// named there exists (issue 17: "every DAAK clause has a passing
+/// scenario").
+#[test]
+fn the_classic_rules_page_names_every_scenario_and_only_real_ones() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/rules/classic.md")).unwrap();
+    let dir = root.join("tests/scenarios/classic");
+    let unlisted: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|f| f.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".yaml") && !doc.contains(&format!("`{n}`")))
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "not in docs/rules/classic.md: {unlisted:?}"
+    );
+    let missing: Vec<&str> = doc
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|p| p.ends_with(".yaml") && p.contains('-') && !p.contains('/'))
+        .filter(|p| !dir.join(p).is_file())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "named in docs/rules/classic.md but missing: {missing:?}"
+    );
+}
+
 /// An arbiter runs the scenarios of the rule sets still to come with the
 /// binary too: `--unfinished` loads them from `--games DIR`; without it
 /// they are refused with the rule set's reason.

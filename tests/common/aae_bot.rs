@@ -335,6 +335,17 @@ struct Bot<'a> {
     attacks: usize,
     /// Territories bombers raid this turn: no other attack goes there.
     raided: Vec<SpaceId>,
+    /// IPCs a neutral costs to take in the combat move (DAAK-C §2.7a), 0
+    /// where neutrals are free or impassable.
+    neutral_price: u32,
+    /// Aircraft take (and pay for) the neutrals they fly over in the combat
+    /// move, and cross none in the non-combat move: the bot's flights keep
+    /// clear of them.
+    neutral_overflight: bool,
+    /// Cash left after the purchase for taking neutrals (stage 1).
+    neutral_cash: u32,
+    /// Neutrals this combat move takes (and pays for).
+    neutrals_taken: Vec<SpaceId>,
 }
 
 impl<'a> Bot<'a> {
@@ -349,7 +360,14 @@ impl<'a> Bot<'a> {
             front: Vec::new(),
             attacks: 0,
             raided: Vec::new(),
+            neutral_price: 0,
+            neutral_overflight: false,
+            neutral_cash: 0,
+            neutrals_taken: Vec::new(),
         };
+        let neutrals = game.rule_set().neutral_rules(game);
+        bot.neutral_price = neutrals.entry_cost;
+        bot.neutral_overflight = neutrals.taken_by_overflight;
         bot.front = bot.front_distances();
         bot
     }
@@ -531,10 +549,37 @@ impl<'a> Bot<'a> {
     }
 
     fn air_bfs(&self, from: SpaceId) -> (Vec<Option<usize>>, Vec<Option<SpaceId>>) {
-        // Anniversary's China: its aircraft never leave China.
+        // Anniversary's China: its aircraft never leave China. Classic's
+        // aircraft would pay for every neutral they fly over.
         self.bfs(from, |s| {
-            self.passable(s) && self.game.may_enter(self.power, s)
+            self.passable(s)
+                && self.game.may_enter(self.power, s)
+                && !(self.neutral_overflight && self.is_neutral(s))
         })
+    }
+
+    /// Land no power controls that may be entered.
+    fn is_neutral(&self, s: SpaceId) -> bool {
+        !self.game.is_sea(s) && self.passable(s) && self.state.owner[s.0].is_none()
+    }
+
+    /// True when the combat move may take `s`: not a neutral with a price,
+    /// or one already paid for, or one the cash left after the purchase
+    /// still pays for.
+    fn can_take(&self, s: SpaceId) -> bool {
+        !self.is_neutral(s)
+            || self.neutral_price == 0
+            || self.neutrals_taken.contains(&s)
+            || self.neutral_cash >= self.neutral_price
+    }
+
+    /// Pays for taking `s` when it is a neutral with a price (after
+    /// [`Self::can_take`]).
+    fn take(&mut self, s: SpaceId) {
+        if self.is_neutral(s) && self.neutral_price > 0 && !self.neutrals_taken.contains(&s) {
+            self.neutral_cash -= self.neutral_price;
+            self.neutrals_taken.push(s);
+        }
     }
 
     /// True when the power's capital is within two land moves of the enemy:
@@ -580,9 +625,32 @@ impl<'a> Bot<'a> {
         let (repair, repair_cost) = self.repairs(budget);
         budget -= repair_cost;
         let repaired = repair.iter().map(|r| r.1).sum();
+        // A neutral beside free land units is worth one entry price kept
+        // back from the purchase (DAAK-C §2.7a: paid from the cash left).
+        let keep_for_neutral = if self.neutral_price > 0
+            && !self.capital_threatened()
+            && budget >= self.neutral_price + 3
+            && (0..self.game.space_count()).map(SpaceId).any(|s| {
+                self.is_neutral(s)
+                    && self
+                        .game
+                        .neighbours(s)
+                        .iter()
+                        .any(|&n| !self.game.is_sea(n) && !self.free(n, true).is_empty())
+            }) {
+            self.neutral_price
+        } else {
+            0
+        };
+        let purchase = self.purchase(budget - keep_for_neutral, repaired);
+        let spent: u32 = purchase
+            .iter()
+            .map(|&(t, n)| self.game.unit_types()[t].cost.unwrap_or(0) * n)
+            .sum();
+        self.neutral_cash = budget - spent;
         let mut draft = Draft {
             research,
-            purchase: self.purchase(budget, repaired),
+            purchase,
             repair,
             ..Draft::default()
         };
@@ -1059,6 +1127,7 @@ impl<'a> Bot<'a> {
             .filter(|&s| self.hostile_land(s))
             .filter(|&s| self.cfg.attack_capitals || !self.is_capital(s))
             .filter(|&s| !self.raided.contains(&s))
+            .filter(|&s| self.can_take(s))
             .filter(|&s| {
                 self.game
                     .neighbours(s)
@@ -1117,6 +1186,11 @@ impl<'a> Bot<'a> {
             if dn > 0 && (self.strength(&force) * 5 < dval * 6 || count < dn) {
                 continue;
             }
+            // An earlier attack may have spent the cash for neutrals.
+            if !self.can_take(e) {
+                continue;
+            }
+            self.take(e);
             self.used.extend(ids);
             let mut sources = Vec::new();
             for (s, t, n) in moves {
@@ -1168,6 +1242,7 @@ impl<'a> Bot<'a> {
                     if !self.hostile_land(e)
                         || (!self.cfg.attack_capitals && self.is_capital(e))
                         || self.raided.contains(&e)
+                        || !self.can_take(e)
                     {
                         continue;
                     }
@@ -1182,6 +1257,7 @@ impl<'a> Bot<'a> {
             let Some((_, e, end)) = best else {
                 continue;
             };
+            self.take(e);
             self.used.insert(t.id);
             self.used.extend(load_ids);
             let path = if end == z { vec![z] } else { vec![z, end] };

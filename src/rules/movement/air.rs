@@ -10,7 +10,10 @@
 //! remaining range, or carrier space that exists now or that a carrier able
 //! to get there provides (FAQ: a "risky" attack needs a carrier and enough
 //! carrier space; more planes than the carriers can take is an illegal
-//! "suicide" attack, and losses may not be assumed).
+//! "suicide" attack, and losses may not be assumed). Where the rule set
+//! says so (DAAK-C §3.4(g)), a carrier counts too when its way there leads
+//! only through sea zones where the same combat move declares a battle: it
+//! sails in the non-combat move if they are won.
 
 use std::collections::HashMap;
 
@@ -382,23 +385,43 @@ fn reserve(
     let mut capacity = slots_here(mover, state, zone) + promised;
     let taken =
         slots_taken(mover, state, zone) + mover.carriers.reserved.get(&zone).copied().unwrap_or(0);
-    // Carriers of the mover that can still reach the zone, nearest first.
-    let mut candidates: Vec<(usize, u32, u32)> = state
+    // DAAK-C §3.4(g): a carrier may also count when its way to the zone
+    // leads only through sea zones where this combat move declares a
+    // battle; it sails in the non-combat move, once they are won.
+    let through_battles = mover
+        .game
+        .combat_rules()
+        .carrier_landing_after_declared_battles;
+    let free_carriers: Vec<&Unit> = state
         .units
         .iter()
         .filter(|u| u.owner == mover.power && u.at != zone && !u.submerged)
         .filter(|u| mover.utype(u).carrier_capacity.unwrap_or(0) > 0)
         .filter(|u| !mover.carriers.committed.contains_key(&u.id) && !mover.used.contains(&u.id))
+        .collect();
+    let left =
+        |u: &Unit| (mover.utype(u).movement.unwrap_or(0) as usize).saturating_sub(u.moved as usize);
+    // Carriers of the mover that can still reach the zone: those with a
+    // clear way first, then those that need battles won; nearest first.
+    let mut candidates: Vec<(bool, usize, u32, u32)> = free_carriers
+        .iter()
         .filter_map(|u| {
-            let t = mover.utype(u);
-            let left = (t.movement.unwrap_or(0) as usize).saturating_sub(u.moved as usize);
-            let d = path::sea_distance(mover, state, u.at, zone)?;
-            (d <= left).then_some((d, u.id, u32::from(t.carrier_capacity.unwrap_or(0))))
+            let cap = u32::from(mover.utype(u).carrier_capacity.unwrap_or(0));
+            if let Some(d) = path::sea_distance(mover, state, u.at, zone) {
+                return (d <= left(u)).then_some((false, d, u.id, cap));
+            }
+            if !through_battles {
+                return None;
+            }
+            let (d, _) = sea_way_through_battles(mover, state, u.at, zone, |z| {
+                mover.declared_at_sea.contains(&z)
+            })?;
+            (d <= left(u)).then_some((true, d, u.id, cap))
         })
         .collect();
     candidates.sort();
     let mut extra = Vec::new();
-    for (_, id, cap) in candidates {
+    for (_, _, id, cap) in candidates {
         if taken + need <= capacity {
             break;
         }
@@ -406,9 +429,34 @@ fn reserve(
         extra.push(id);
     }
     if taken + need > capacity {
+        // A carrier that could get there if a battle not declared were won.
+        let hint = free_carriers
+            .iter()
+            .filter(|_| through_battles)
+            .filter(|u| !extra.contains(&u.id))
+            .filter_map(|u| {
+                let (d, battles) = sea_way_through_battles(mover, state, u.at, zone, |_| true)?;
+                let missing: Vec<&str> = battles
+                    .iter()
+                    .filter(|z| !mover.declared_at_sea.contains(z))
+                    .map(|&z| mover.sname(z))
+                    .collect();
+                (d <= left(u) && !missing.is_empty()).then(|| {
+                    format!(
+                        "; the {} in {} could reach {} only by winning a battle in {}, and this \
+                         combat move declares none there (DAAK-C §3.4(g))",
+                        mover.utype(u).name,
+                        mover.sname(u.at),
+                        mover.sname(zone),
+                        missing.join(" and ")
+                    )
+                })
+            })
+            .next()
+            .unwrap_or_default();
         return Err(format!(
             "not enough carrier space in {} for {count} {}: {} slot{} free, {need} needed \
-             (a suicide attack: losses may not be assumed)",
+             (a suicide attack: losses may not be assumed){hint}",
             mover.sname(zone),
             t.name,
             capacity.saturating_sub(taken),
@@ -426,6 +474,58 @@ fn reserve(
         *mover.carriers.reserved.entry(zone).or_default() += need;
     }
     Ok(())
+}
+
+/// The fewest moves a ship needs from `from` to `to` when it may also pass
+/// sea zones holding enemy ships for which `won` says a battle is declared
+/// (to be won before it sails), and those zones on the way, in order.
+/// Canals and the rule set's closed passages stop it as always.
+fn sea_way_through_battles(
+    mover: &Mover,
+    state: &GameState,
+    from: SpaceId,
+    to: SpaceId,
+    won: impl Fn(SpaceId) -> bool,
+) -> Option<(usize, Vec<SpaceId>)> {
+    let game = mover.game;
+    let mut dist: Vec<Option<usize>> = vec![None; game.space_count()];
+    let mut prev: Vec<Option<SpaceId>> = vec![None; game.space_count()];
+    dist[from.0] = Some(0);
+    let mut queue = std::collections::VecDeque::from([from]);
+    while let Some(here) = queue.pop_front() {
+        if here == to {
+            break;
+        }
+        if here != from && mover.enemy_ships(state, here) > 0 && !won(here) {
+            continue;
+        }
+        let d = dist[here.0].expect("queued with a distance");
+        for &next in game.neighbours(here) {
+            if game.is_sea(next)
+                && dist[next.0].is_none()
+                && path::closed_canal(mover, state, here, next).is_none()
+                && game
+                    .rule_set()
+                    .sea_passage_closed(game, here, next)
+                    .is_none()
+            {
+                dist[next.0] = Some(d + 1);
+                prev[next.0] = Some(here);
+                queue.push_back(next);
+            }
+        }
+    }
+    let d = dist[to.0]?;
+    let mut battles = Vec::new();
+    let mut here = prev[to.0];
+    while let Some(z) = here.filter(|&z| z != from) {
+        if mover.enemy_ships(state, z) > 0 {
+            battles.push(z);
+        }
+        here = prev[z.0];
+    }
+    battles.reverse();
+    Some((d, battles))
 }
 
 /// After the non-combat move: every aircraft of the mover must be where it

@@ -55,6 +55,18 @@ pub fn combat_move(
     events: &mut Vec<Event>,
 ) -> Result<(), Vec<OrderError>> {
     let mut mover = Mover::new(game, power, true);
+    // The sea zones this combat move declares battles in, whatever the
+    // order of the lines: a landing may count on them being won (DAAK-C
+    // §3.4(g)). A zone where an order ends holding enemy ships is a battle,
+    // or that order is refused and the message with it.
+    mover.declared_at_sea = moves
+        .iter()
+        .filter_map(|o| match &o.item {
+            MoveOrder::Move { path, .. } | MoveOrder::Transport { path, .. } => path.last(),
+        })
+        .copied()
+        .filter(|&s| game.is_sea(s))
+        .collect();
     mover.run(state, moves, events);
     sea::stay_and_fight(&mut mover, state, events);
     sea::check_submarine_limit(&mut mover, state);
@@ -173,6 +185,9 @@ pub struct Mover<'a> {
     pub(crate) arrived_by: Vec<(SpaceId, Vec<crate::rules::vocab::UnitTypeId>, Origin)>,
     /// Carrier space promised at combat move by `land:` (see [`air`]).
     pub(crate) carriers: air::CarrierBook,
+    /// In the combat move: the sea zones where the message's orders end,
+    /// i.e. where it declares sea battles (see [`air`], DAAK-C §3.4(g)).
+    pub(crate) declared_at_sea: Vec<SpaceId>,
     /// How neutral territories are taken under the game's rule set.
     pub(crate) neutrals: crate::rules::variants::NeutralRules,
     /// Every error found.
@@ -190,6 +205,7 @@ impl<'a> Mover<'a> {
             moved_by: HashMap::new(),
             arrived_by: Vec::new(),
             carriers: air::CarrierBook::default(),
+            declared_at_sea: Vec::new(),
             neutrals: game.rule_set().neutral_rules(game),
             errors: Vec::new(),
         }

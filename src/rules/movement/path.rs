@@ -93,10 +93,12 @@ pub fn check_canals(mover: &mut Mover, state: &GameState, origin: &Origin, path:
                 OrderError::new(
                     origin,
                     format!(
-                        "ships may not pass the {name} between {} and {}: {} does not control its shores",
+                        "ships may not pass the {name} between {} and {}: {} must control its \
+                         shores since the start of the turn, and {}",
                         mover.sname(pair[0]),
                         mover.sname(pair[1]),
-                        mover.game.files().game.sides[mover.side].name
+                        mover.game.files().game.sides[mover.side].name,
+                        closed_shores(mover, state, name)
                     ),
                 )
                 .field("path"),
@@ -112,6 +114,33 @@ pub fn check_canals(mover: &mut Mover, state: &GameState, origin: &Origin, path:
                 .push(OrderError::new(origin, reason).field("path"));
         }
     }
+}
+
+/// Why the canal `name` is closed to the mover: each shore its side has not
+/// held since the start of the turn, and who holds it.
+fn closed_shores(mover: &Mover, state: &GameState, name: &str) -> String {
+    let game = mover.game;
+    let Some(canal) = game.files().board.canals.iter().find(|c| c.name == name) else {
+        return String::new();
+    };
+    let shores: Vec<String> = canal
+        .controlled_by
+        .iter()
+        .filter_map(|land| game.space(land))
+        .filter_map(|s| match state.owner[s.0] {
+            Some(o) if mover.friendly(o) && state.captured_this_turn.contains(&s) => {
+                Some(format!("{} was taken only this turn", mover.sname(s)))
+            }
+            Some(o) if mover.friendly(o) => None,
+            Some(o) => Some(format!(
+                "{} is held by {}",
+                mover.sname(s),
+                game.powers()[o].name
+            )),
+            None => Some(format!("{} is neutral", mover.sname(s))),
+        })
+        .collect();
+    shores.join(" and ")
 }
 
 /// True for a territory no unit may enter or fly over.

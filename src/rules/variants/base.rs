@@ -221,6 +221,7 @@ impl RuleSetHooks for Base {
             one_aa_gun_per_territory: false,
             first_strike_first_round_only: false,
             captured_aa_guns_stay: false,
+            carrier_landing_after_declared_battles: false,
             board_in_embattled_zone_for_assault: false,
             retreat_to_friendly_only: false,
             artillery_supports_mechanized: false,

@@ -182,6 +182,11 @@ pub struct CombatRules {
     /// AA guns captured with a territory this turn may not move in the
     /// non-combat move (DAAK-C §4.4(b)).
     pub captured_aa_guns_stay: bool,
+    /// A combat-move landing on carrier space may count on a carrier of the
+    /// mover that reaches the zone in the non-combat move only through sea
+    /// zones where this combat move declares a battle, won first (DAAK-C
+    /// §3.4(g)); when `false` only carriers with a clear way now count.
+    pub carrier_landing_after_declared_battles: bool,
     /// In the combat move units may board a transport in a sea zone where a
     /// sea battle is to be fought when the same transport order lands them
     /// in an amphibious assault (DAAK-C §3.2(c)); when `false` no transport

@@ -75,7 +75,8 @@ pub const TRANSPORT_AFTER_SEA_BATTLE: OptionSpec = OptionSpec {
 /// territories in the non-combat move (§3.2(e)), and submarines that
 /// withdraw after any full round (§4.2); allied transports in three steps
 /// (§3.3); one AA gun per territory (§3.1(b)) and captured AA guns that
-/// stay put (§4.4(b)).
+/// stay put (§4.4(b)); landings on a carrier that gets there only if
+/// declared battles are won (§3.4(g)).
 pub(crate) fn combat_rules(game: &GameDef) -> CombatRules {
     CombatRules {
         default_losses: Some(&DAAK_ORDER_OF_LOSS),
@@ -92,6 +93,7 @@ pub(crate) fn combat_rules(game: &GameDef) -> CombatRules {
         retreated_ships_stay: true,
         one_aa_gun_per_territory: true,
         captured_aa_guns_stay: true,
+        carrier_landing_after_declared_battles: true,
         board_in_embattled_zone_for_assault: true,
         retreat_to_friendly_only: true,
         defending_subs_withdraw_beyond_adjacent: DEFENDING_SUB_WITHDRAWAL.word(game).as_deref()
