@@ -355,8 +355,10 @@ impl<'a> Mover<'a> {
     /// aircraft take neutrals by flying over them in the combat move
     /// (DAAK-C §2.7c), any neutral outside the combat move that is not being
     /// taken this turn.
+    /// Under rules that forbid overflights (Advanced AAE AAAE-21, option
+    /// `neutral_overflight: forbid`), any neutral not under attack.
     pub(crate) fn neutral_closed_to_air(&self, state: &GameState, space: SpaceId) -> bool {
-        self.neutrals.taken_by_overflight
+        (self.neutrals.taken_by_overflight || self.neutrals.overflight_forbidden)
             && self.neutral(state, space)
             && !state.taken_in_passing.contains(&space)
             && !state.battles.contains(&space)

@@ -70,6 +70,8 @@ impl RuleSetHooks for Base {
             entry_cost: 0,
             taken_by_overflight: false,
             blitz_through: true,
+            overflight_forbidden: false,
+            neutral_canals_open: false,
         }
     }
 

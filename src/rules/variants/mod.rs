@@ -447,6 +447,16 @@ pub struct NeutralRules {
     pub taken_by_overflight: bool,
     /// Armor may blitz through a neutral (`false`: DAAK-C §2.7b, §3.6c).
     pub blitz_through: bool,
+    /// Aircraft may not fly over a neutral at all, in either move
+    /// (Advanced AAE AAAE-21, option `neutral_overflight: forbid`);
+    /// `false`: as `taken_by_overflight` says.
+    pub overflight_forbidden: bool,
+    /// A canal whose controlling territories are all neutral is open to
+    /// every side's ships (Advanced AAE AAAE-54 PROPOSAL: the Turkish
+    /// straits before Turkey is activated; the rule set activates the
+    /// neutral when ships pass, AAAE-22); `false`: a neutral keeps its
+    /// canal closed (AAE).
+    pub neutral_canals_open: bool,
 }
 
 /// Which enemy naval units stop moving ships, per rule set
