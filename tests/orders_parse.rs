@@ -7,8 +7,8 @@ use std::sync::OnceLock;
 
 use adjutant::rules::orders::parse::{Message, parse_message};
 use adjutant::rules::orders::{
-    BattlePlan, BystanderLosses, Load, MiddleEastPayment, MoveOrder, OrderError, Orders, Retreat,
-    StandingOrders, SubmarinePolicy, TakeOverOrder, UnitCount,
+    BattlePlan, BystanderLosses, Load, MiddleEastPayment, MoveOrder, NeutralDefenders, OrderError,
+    Orders, Retreat, StandingOrders, SubmarinePolicy, TakeOverOrder, UnitCount,
 };
 use adjutant::rules::{GameDef, SpaceId, load_dir};
 
@@ -1042,6 +1042,11 @@ fn random_orders(rng: &mut Rng) -> Orders {
                 MiddleEastPayment::RichestFirst,
                 MiddleEastPayment::Last,
             ][rng.below(3)],
+            neutral_defenders: if rng.chance() {
+                NeutralDefenders::Receive
+            } else {
+                NeutralDefenders::InTurn
+            },
         }));
     }
     o

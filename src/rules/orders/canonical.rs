@@ -12,8 +12,8 @@ use std::fmt::Write;
 
 use super::grammar::Names;
 use super::{
-    BattlePlan, BystanderLosses, MiddleEastPayment, MoveOrder, Orders, Retreat, StandingOrders,
-    SubmarinePolicy, keys,
+    BattlePlan, BystanderLosses, MiddleEastPayment, MoveOrder, NeutralDefenders, Orders, Retreat,
+    StandingOrders, SubmarinePolicy, keys,
 };
 use crate::rules::GameDef;
 
@@ -271,6 +271,9 @@ fn standing(out: &mut String, names: &Names<'_>, s: &StandingOrders) {
             "  middle_east_payment: {}",
             s.middle_east_payment.word()
         );
+    }
+    if s.neutral_defenders != NeutralDefenders::default() {
+        let _ = writeln!(out, "  neutral_defenders: {}", s.neutral_defenders.word());
     }
 }
 

@@ -367,6 +367,21 @@ pub struct RawStanding {
     /// Allies (AAE, option `middle_east_payer: allies_choose`): `first`,
     /// `richest_first` (the default) or `last`.
     pub middle_east_payment: Option<RawMiddleEastPayment>,
+    /// Advanced AAE: whether this power asks to receive the neutral
+    /// defenders its side gains when the enemy violates a neutral:
+    /// `receive`, or `in_turn` (the default: the first power of the side in
+    /// turn order after the violator).
+    pub neutral_defenders: Option<RawNeutralDefenders>,
+}
+
+/// Values of `standing: neutral_defenders:`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawNeutralDefenders {
+    /// Receives them before the powers of its side that did not ask.
+    Receive,
+    /// Receives them by its place in turn order.
+    InTurn,
 }
 
 /// Values of `standing: middle_east_payment:`.

@@ -12,7 +12,7 @@
 
 use super::{CombatRules, OptionSpec, RuleSetHooks, ShipBlocking, TakeOver};
 use crate::rules::events::Event;
-use crate::rules::orders::{MiddleEastPayment, StandingOrders, SubmarinePolicy};
+use crate::rules::orders::{MiddleEastPayment, NeutralDefenders, StandingOrders, SubmarinePolicy};
 use crate::rules::problem::Problem;
 use crate::rules::production::{self, Complex};
 use crate::rules::state::GameState;
@@ -258,6 +258,13 @@ impl RuleSetHooks for Base {
             return Some(format!(
                 "in this game ({}) submarines do not withdraw from a battle to another sea zone: \
                  submarines is fight, submerge or submerge_after_first_round",
+                game.files().game.name
+            ));
+        }
+        if standing.neutral_defenders != NeutralDefenders::default() {
+            return Some(format!(
+                "in this game ({}) no power receives neutral defenders: leave out \
+                 neutral_defenders",
                 game.files().game.name
             ));
         }

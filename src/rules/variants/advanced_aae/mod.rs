@@ -286,9 +286,22 @@ impl RuleSetHooks for AdvancedAae {
         placement_rule,
         freed_capital_regains_territories,
         sea_passage_closed,
-        standing_orders_problem,
         take_over_units,
     );
+
+    /// AAE's, and the defending side's choice of who receives neutral
+    /// defenders (AAAE-19, 20: `neutral_defenders`) is played.
+    fn standing_orders_problem(
+        &self,
+        game: &GameDef,
+        standing: &crate::rules::orders::StandingOrders,
+    ) -> Option<String> {
+        let rest = crate::rules::orders::StandingOrders {
+            neutral_defenders: Default::default(),
+            ..standing.clone()
+        };
+        Aae.standing_orders_problem(game, &rest)
+    }
 
     fn options(&self) -> &'static [OptionSpec] {
         OPTIONS

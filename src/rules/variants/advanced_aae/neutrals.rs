@@ -12,13 +12,16 @@
 //! appear in it and in every neutral beside it or of the same nation (the
 //! board's regions named `neutral nation ...`): 3 infantry and 1 fighter in
 //! a neutral worth 2, 2 infantry in one worth 1, none in one worth 0. They
-//! are at once units of the power of the defending side that plays next
-//! after the violator, which controls those territories from then on: an
+//! are at once units of one power of the defending side (below), which
+//! controls those territories from then on: an
 //! invaded one is fought for in the combat phase like any enemy territory
 //! (its dice are the battle's labels), and stays that power's if the
 //! invasion fails; one flown over or passed is not fought for. The digest
-//! lets the defending side name the power (AAAE-19, 20 PROPOSAL); a message
-//! has no place for that choice yet.
+//! lets the defending side name the power (AAAE-19, 20 PROPOSAL): its powers
+//! say so in their standing orders (`neutral_defenders: receive`), since the
+//! violation comes in the enemy's message; the first in turn order after the
+//! violator that asked receives them, and when none asked, the first of the
+//! side in turn order after the violator.
 //!
 //! Every ship that passes the straits in the phase that activates them
 //! passes (AAAE-54 PROPOSAL: the ship that triggers activation finishes its
@@ -30,6 +33,7 @@ use crate::rules::GameDef;
 use crate::rules::SpaceId;
 use crate::rules::events::Event;
 use crate::rules::model::UnitKind;
+use crate::rules::orders::NeutralDefenders;
 use crate::rules::problem::{Problem, files};
 use crate::rules::state::GameState;
 use crate::rules::variants::{OptionKind, OptionSpec};
@@ -81,13 +85,28 @@ fn open_neutral(game: &GameDef, state: &GameState, s: SpaceId) -> bool {
     game.territory(s).is_some_and(|t| !t.impassable) && state.owner[s.0].is_none()
 }
 
-/// The power of the side opposed to `invader` whose turn comes next.
-fn receiver(game: &GameDef, invader: PowerId) -> Option<PowerId> {
+/// The power of the side opposed to `invader` that receives the neutral
+/// defenders (AAAE-19, 20: the defending side names it): the first in turn
+/// order after the invader whose standing orders say `neutral_defenders:
+/// receive`, or, when none does, the first in turn order after it.
+fn receiver(game: &GameDef, state: &GameState, invader: PowerId) -> Option<PowerId> {
     let order = game.turn_order();
     let at = order.iter().position(|&p| p == invader)?;
-    (1..order.len())
+    let defenders: Vec<PowerId> = (1..order.len())
         .map(|i| order[(at + i) % order.len()])
-        .find(|&p| game.side_of(p) != game.side_of(invader))
+        .filter(|&p| game.side_of(p) != game.side_of(invader))
+        .collect();
+    let asked = |p: PowerId| {
+        state
+            .standing
+            .get(p)
+            .is_some_and(|s| s.neutral_defenders == NeutralDefenders::Receive)
+    };
+    defenders
+        .iter()
+        .copied()
+        .find(|&p| asked(p))
+        .or_else(|| defenders.first().copied())
 }
 
 /// How a neutral was violated, for the event.
@@ -211,7 +230,7 @@ fn activate(
     if violated.is_empty() {
         return;
     }
-    let Some(to) = receiver(game, power) else {
+    let Some(to) = receiver(game, state, power) else {
         return;
     };
     let nations: Vec<Vec<SpaceId>> = game
