@@ -452,6 +452,20 @@ impl<'a> Mover<'a> {
         t.movement.unwrap_or(0) as usize + research::extra_movement(self.game, state, unit.owner, t)
     }
 
+    /// Advanced AAE's one-space blitz (AAAE-31): armor that moved exactly
+    /// one space in the combat move and stands in a territory its side took
+    /// this turn (so it won there and did not retreat: a retreat goes back
+    /// to a space held since the start of the turn) may move again in the
+    /// non-combat move, with the one space its movement leaves it.
+    fn one_space_blitz(&self, state: &GameState, unit: &Unit) -> bool {
+        self.game.combat_rules().one_space_blitz
+            && self.utype(unit).has(&Ability::Blitz)
+            && unit.moved == 1
+            && unit.unloaded_from.is_none()
+            && unit.cargo_of.is_none()
+            && state.captured_this_turn.contains(&unit.at)
+    }
+
     /// Why a unit may not move `steps` spaces now, or `None` when it may.
     fn why_not(&self, state: &GameState, unit: &Unit, steps: usize) -> Option<String> {
         let t = self.utype(unit);
@@ -466,9 +480,24 @@ impl<'a> Mover<'a> {
         if self.used.contains(&unit.id) {
             return Some("has already moved in an earlier order of this message".into());
         }
-        if !self.combat && unit.combat_moved && kind != UnitKind::Air {
+        if !self.combat
+            && unit.combat_moved
+            && kind != UnitKind::Air
+            && !self.one_space_blitz(state, unit)
+        {
+            return Some(if self.game.combat_rules().one_space_blitz {
+                "moved in the combat move and may not move again in the non-combat move (only \
+                 armor that moved one space into a territory it took moves one more, AAAE-31)"
+                    .into()
+            } else {
+                "moved in the combat move and may not move again in the non-combat move".into()
+            });
+        }
+        if !self.combat && unit.combat_moved && kind != UnitKind::Air && steps > 1 {
             return Some(
-                "moved in the combat move and may not move again in the non-combat move".into(),
+                "moved one space in the combat move and may move only one more space in the \
+                 non-combat move (AAAE-31)"
+                    .into(),
             );
         }
         if unit.submerged {

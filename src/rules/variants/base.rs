@@ -243,6 +243,7 @@ impl RuleSetHooks for Base {
             air_transports: None,
             free_rider: None,
             vehicle_rides_alone: false,
+            one_space_blitz: false,
         }
     }
 

@@ -273,6 +273,13 @@ pub struct CombatRules {
     /// `transport_points: armor_alone`, the strict "armor rides alone"
     /// reading); `false`: the points alone decide (AAE's capacity 4).
     pub vehicle_rides_alone: bool,
+    /// Units with `blitz` (armor) that moved exactly one space in the
+    /// combat move, into a territory they took, may move one more space in
+    /// the non-combat move into a friendly territory (Advanced AAE AAAE-31
+    /// and its PROPOSAL: not after a retreat, not after landing from a
+    /// transport). `false`: nothing that moved in the combat move moves
+    /// again, aircraft landing aside (AAE).
+    pub one_space_blitz: bool,
 }
 
 /// Attack values of fighters by basing ([`CombatRules::fighter_basing`]).

@@ -272,7 +272,7 @@ impl RuleSetHooks for AdvancedAae {
             "Advanced Axis & Allies Europe v2.2 is not implemented yet (issue 19): its six \
              powers and derived board are data (games/advanced-aae) and most of its rules \
              are played, but the Wolfpack, \
-             fortifications, rail movement, the one-space blitz and the submarine screen \
+             fortifications, rail movement and the submarine screen \
              are still to come",
         )
     }
@@ -345,6 +345,7 @@ impl RuleSetHooks for AdvancedAae {
                 carrier_based_on_land: 2,
             }),
             only_destroyers_and_fighters_hit_attacking_subs: true,
+            one_space_blitz: true,
             ..politics::combat_rules(game)
         }
     }
