@@ -1402,7 +1402,7 @@ sides:
   - {name: Allies, powers: [Soviet Union, United Kingdom, Middle East Command, United States]}
 turn_order: [Reich, Soviet Union, Regno, United Kingdom, United States, Middle East Command]
 options: {turn_order: as_listed}
-regions: {far_east_recall: [Urals], light_red: [Urals]}
+regions: {far_east_recall: [Urals], light_red: [Urals], africa_and_middle_east: [Sinai]}
 "#;
 
 const OTHER_BOARD: &str = r#"

@@ -22,6 +22,7 @@ pub mod air;
 pub(crate) mod air_transport;
 pub mod land;
 pub mod path;
+pub mod rail;
 pub mod sea;
 mod supply;
 pub mod transport;
@@ -175,6 +176,8 @@ pub struct Mover<'a> {
     pub(crate) carriers: air::CarrierBook,
     /// How neutral territories are taken under the game's rule set.
     pub(crate) neutrals: crate::rules::variants::NeutralRules,
+    /// Rail points used by earlier orders of this message (AAAE-30).
+    pub(crate) rail_used: u32,
     /// Every error found.
     pub(crate) errors: Vec<OrderError>,
 }
@@ -191,6 +194,7 @@ impl<'a> Mover<'a> {
             arrived_by: Vec::new(),
             carriers: air::CarrierBook::default(),
             neutrals: game.rule_set().neutral_rules(game),
+            rail_used: 0,
             errors: Vec::new(),
         }
     }
@@ -204,9 +208,12 @@ impl<'a> Mover<'a> {
         for located in moves {
             let before = self.errors.len();
             match &located.item {
-                MoveOrder::Move { units, path, land } => {
-                    self.move_units(state, &located.origin, units, path, *land, events)
-                }
+                MoveOrder::Move {
+                    units, path, rail, ..
+                } if *rail => rail::order(self, state, &located.origin, units, path, events),
+                MoveOrder::Move {
+                    units, path, land, ..
+                } => self.move_units(state, &located.origin, units, path, *land, events),
                 MoveOrder::Transport {
                     path,
                     load,

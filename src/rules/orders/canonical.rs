@@ -151,10 +151,18 @@ pub fn render(game: &GameDef, orders: &Orders, entropy: Option<&str>) -> String 
 
 fn move_order(out: &mut String, names: &Names<'_>, order: &MoveOrder) {
     match order {
-        MoveOrder::Move { units, path, land } => {
+        MoveOrder::Move {
+            units,
+            path,
+            land,
+            rail,
+        } => {
             let mut target = names.show_path(path);
             if let Some(l) = land {
                 target.push_str(&format!(", land {}", names.game().space_name(*l)));
+            }
+            if *rail {
+                target.push_str(", rail");
             }
             let _ = writeln!(
                 out,

@@ -56,6 +56,10 @@ pub enum MoveOrder {
         /// For aircraft in a combat move: where they intend to land
         /// afterwards (`land: Poland`), checked now for range and space.
         land: Option<SpaceId>,
+        /// A strategic rail move (`, rail`; Advanced AAE AAAE-30): land
+        /// units in the non-combat move, one rail point each, up to the rule
+        /// set's spaces whatever their movement.
+        rail: bool,
     },
     /// One transport's move with its cargo: load in the sea zone where it
     /// is (or along its path), move, and unload into one territory.

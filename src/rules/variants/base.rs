@@ -244,6 +244,7 @@ impl RuleSetHooks for Base {
             free_rider: None,
             vehicle_rides_alone: false,
             one_space_blitz: false,
+            strategic_rail: None,
         }
     }
 

@@ -280,6 +280,23 @@ pub struct CombatRules {
     /// transport). `false`: nothing that moved in the combat move moves
     /// again, aircraft landing aside (AAE).
     pub one_space_blitz: bool,
+    /// Strategic rail movement in the non-combat move (Advanced AAE
+    /// AAAE-30, `movement::rail`); `None`: no rail.
+    pub strategic_rail: Option<StrategicRail>,
+}
+
+/// The numbers and the barred region of strategic rail movement
+/// ([`CombatRules::strategic_rail`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StrategicRail {
+    /// Rail points a power has each turn, one per land unit moved; unused
+    /// ones are lost (AAAE-30: 5).
+    pub points: u32,
+    /// The most spaces a unit moves by rail, whatever its movement (4).
+    pub spaces: usize,
+    /// The region of `game.yaml` where no rail path may start, pass or end
+    /// (AAAE-30: Africa and the Middle East).
+    pub barred_region: &'static str,
 }
 
 /// Attack values of fighters by basing ([`CombatRules::fighter_basing`]).

@@ -13,6 +13,7 @@ mod economy;
 mod national_abilities;
 mod neutrals;
 mod politics;
+mod rail;
 mod recall;
 mod victory;
 
@@ -272,7 +273,7 @@ impl RuleSetHooks for AdvancedAae {
             "Advanced Axis & Allies Europe v2.2 is not implemented yet (issue 19): its six \
              powers and derived board are data (games/advanced-aae) and most of its rules \
              are played, but the Wolfpack, \
-             fortifications, rail movement and the submarine screen \
+             fortifications and the submarine screen \
              are still to come",
         )
     }
@@ -346,6 +347,11 @@ impl RuleSetHooks for AdvancedAae {
             }),
             only_destroyers_and_fighters_hit_attacking_subs: true,
             one_space_blitz: true,
+            strategic_rail: Some(super::StrategicRail {
+                points: 5,
+                spaces: 4,
+                barred_region: rail::BARRED,
+            }),
             ..politics::combat_rules(game)
         }
     }
@@ -443,6 +449,7 @@ impl RuleSetHooks for AdvancedAae {
         problems.extend(recall::check(game));
         problems.extend(victory::check(game));
         problems.extend(neutrals::check(game));
+        problems.extend(rail::check(game));
         problems.extend(super::no_buyable_factories(
             game,
             "Advanced AAE keeps AAE's ban on new industrial complexes (AAAE-18)",
