@@ -1338,18 +1338,34 @@ fn the_check_wants_a_transport_in_every_convoy_zone() {
 }
 
 #[test]
-fn options_of_rules_still_to_come_are_pending() {
+fn the_one_option_without_a_rule_is_pending_and_the_neutral_options_are_played() {
     let text = reload(|f| {
-        set_option(f, "neutral_overflight", OptionValue::Text("forbid".into()));
+        set_option(f, "south_african_sea_route", OptionValue::Bool(true));
     })
     .expect_err("refused");
     assert!(
-        text.contains("option neutral_overflight: the rules of Advanced AAE")
-            && text.contains("are not played yet"),
+        text.contains("option south_african_sea_route")
+            && text.contains("no route to play")
+            && text.contains("leave it out"),
         "{text}"
     );
-    reload(|f| set_option(f, "straits_both_ways", OptionValue::Bool(true)))
-        .expect("a pending option at its default is accepted");
+    reload(|f| set_option(f, "neutral_overflight", OptionValue::Text("forbid".into())))
+        .expect("AAAE-21's other reading is played");
+    reload(|f| set_option(f, "straits_both_ways", OptionValue::Bool(false)))
+        .expect("the derived board names the Black Sea");
+    // Without the region naming the waters the straits lead into, the
+    // one-way reading of AAAE-22 cannot be played.
+    let text = reload(|f| {
+        set_option(f, "straits_both_ways", OptionValue::Bool(false));
+        f.game.regions.0.retain(|(name, _)| name != "black_sea");
+    })
+    .expect_err("refused");
+    assert!(
+        text.contains("regions.black_sea") && text.contains("AAAE-22"),
+        "{text}"
+    );
+    reload(|f| f.game.regions.0.retain(|(name, _)| name != "black_sea"))
+        .expect("with straits_both_ways on the region is not needed");
 }
 
 // ---------------------------------------------------------------------
@@ -1386,7 +1402,7 @@ sides:
   - {name: Allies, powers: [Soviet Union, United Kingdom, Middle East Command, United States]}
 turn_order: [Reich, Soviet Union, Regno, United Kingdom, United States, Middle East Command]
 options: {turn_order: as_listed}
-regions: {far_east_recall: [Urals], light_red: [Urals]}
+regions: {far_east_recall: [Urals], light_red: [Urals], africa_and_middle_east: [Sinai]}
 "#;
 
 const OTHER_BOARD: &str = r#"

@@ -656,6 +656,7 @@ place:
             units: vec![uc(3, "infantry"), uc(2, "armor")],
             path: vec![space("Ukraine S.S.R."), space("Caucasus")],
             land: None,
+            rail: false,
         }
     );
     assert_eq!(
@@ -664,6 +665,7 @@ place:
             units: vec![uc(1, "battleship"), uc(1, "transport")],
             path: vec![space("Central Mediteranean"), space("East Mediteranean")],
             land: None,
+            rail: false,
         }
     );
 }

@@ -251,6 +251,7 @@ fn setup(
                 units: Vec::new(),
                 path: vec![from, s],
                 land: None,
+                rail: false,
             },
             origin: Origin::default(),
         });

@@ -7,8 +7,8 @@ use std::sync::OnceLock;
 
 use adjutant::rules::orders::parse::{Message, parse_message};
 use adjutant::rules::orders::{
-    BattlePlan, BystanderLosses, Load, MiddleEastPayment, MoveOrder, OrderError, Orders, Retreat,
-    StandingOrders, SubmarinePolicy, TakeOverOrder, UnitCount,
+    BattlePlan, BystanderLosses, Load, MiddleEastPayment, MoveOrder, NeutralDefenders, OrderError,
+    Orders, Retreat, StandingOrders, SubmarinePolicy, TakeOverOrder, UnitCount,
 };
 use adjutant::rules::{GameDef, SpaceId, load_dir};
 
@@ -116,6 +116,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
             units: units(&[(1, "armor")]),
             path: vec![space("Poland"), space("Ukraine S.S.R."), space("Rumania")],
             land: None,
+            rail: false,
         }
     );
     assert_eq!(o.combat[1].origin.index, 2);
@@ -130,6 +131,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
             units: units(&[(2, "fighter")]),
             path: vec![space("Germany"), space("Baltic Sea")],
             land: Some(space("Poland")),
+            rail: false,
         }
     );
     assert_eq!(
@@ -281,6 +283,7 @@ fn keys_and_names_ignore_case_and_phone_habits() {
             units: units(&[(1, "armor")]),
             path: vec![space("Poland"), space("East Poland")],
             land: None,
+            rail: false,
         }
     );
     let m = ok("standing:\n  Keep one land unit: yes\n  Submarines: Submerge\n");
@@ -933,6 +936,7 @@ fn random_move(rng: &mut Rng) -> MoveOrder {
             units: random_units(rng),
             path: random_path(rng, 2),
             land: rng.chance().then(|| random_space(rng)),
+            rail: false,
         }
     }
 }
@@ -1042,6 +1046,11 @@ fn random_orders(rng: &mut Rng) -> Orders {
                 MiddleEastPayment::RichestFirst,
                 MiddleEastPayment::Last,
             ][rng.below(3)],
+            neutral_defenders: if rng.chance() {
+                NeutralDefenders::Receive
+            } else {
+                NeutralDefenders::InTurn
+            },
         }));
     }
     o

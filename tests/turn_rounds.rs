@@ -59,6 +59,7 @@ fn mv(
             units: list(game, units),
             path: path.iter().map(|s| sp(game, s)).collect(),
             land: None,
+            rail: false,
         },
         origin: origin(section, index),
     }

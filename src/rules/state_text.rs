@@ -13,7 +13,9 @@ use std::fmt::Write;
 
 use super::GameDef;
 use super::SpaceId;
-use super::orders::{BystanderLosses, MiddleEastPayment, StandingOrders, SubmarinePolicy};
+use super::orders::{
+    BystanderLosses, MiddleEastPayment, NeutralDefenders, StandingOrders, SubmarinePolicy,
+};
 use super::state::{GameState, Hold, SharedTurn, ShipDamage, Unit};
 use crate::rules::vocab::{PowerId, UnitList};
 
@@ -242,6 +244,7 @@ fn standing_text(game: &GameDef, s: &StandingOrders) -> String {
         intercept,
         bystander_losses,
         middle_east_payment,
+        neutral_defenders,
     } = s;
     let mut out = String::new();
     let losses: Vec<&str> = losses
@@ -278,6 +281,13 @@ fn standing_text(game: &GameDef, s: &StandingOrders) -> String {
             out,
             "; middle east payment {}",
             middle_east_payment.word().replace('_', " ")
+        );
+    }
+    if *neutral_defenders != NeutralDefenders::default() {
+        let _ = write!(
+            out,
+            "; neutral defenders {}",
+            neutral_defenders.word().replace('_', " ")
         );
     }
     out

@@ -124,6 +124,7 @@ impl Board {
             units: self.list(units),
             path: self.path(path),
             land: land.map(|l| self.s(l)),
+            rail: false,
         }
     }
 

@@ -49,6 +49,7 @@ pub fn check(
     let steps = path.len() - 1;
     // DAAK-C §2.7(c): aircraft cross a neutral only in the combat move.
     if !mover.combat
+        && mover.neutrals.taken_by_overflight
         && let Some(&n) = path[1..]
             .iter()
             .find(|&&s| mover.neutral_closed_to_air(state, s))

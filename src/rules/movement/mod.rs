@@ -22,6 +22,7 @@ pub mod air;
 pub(crate) mod air_transport;
 pub mod land;
 pub mod path;
+pub mod rail;
 pub mod sea;
 mod supply;
 pub mod transport;
@@ -190,6 +191,8 @@ pub struct Mover<'a> {
     pub(crate) declared_at_sea: Vec<SpaceId>,
     /// How neutral territories are taken under the game's rule set.
     pub(crate) neutrals: crate::rules::variants::NeutralRules,
+    /// Rail points used by earlier orders of this message (AAAE-30).
+    pub(crate) rail_used: u32,
     /// Every error found.
     pub(crate) errors: Vec<OrderError>,
 }
@@ -207,6 +210,7 @@ impl<'a> Mover<'a> {
             carriers: air::CarrierBook::default(),
             declared_at_sea: Vec::new(),
             neutrals: game.rule_set().neutral_rules(game),
+            rail_used: 0,
             errors: Vec::new(),
         }
     }
@@ -220,9 +224,12 @@ impl<'a> Mover<'a> {
         for located in moves {
             let before = self.errors.len();
             match &located.item {
-                MoveOrder::Move { units, path, land } => {
-                    self.move_units(state, &located.origin, units, path, *land, events)
-                }
+                MoveOrder::Move {
+                    units, path, rail, ..
+                } if *rail => rail::order(self, state, &located.origin, units, path, events),
+                MoveOrder::Move {
+                    units, path, land, ..
+                } => self.move_units(state, &located.origin, units, path, *land, events),
                 MoveOrder::Transport {
                     path,
                     load,
@@ -371,8 +378,10 @@ impl<'a> Mover<'a> {
     /// aircraft take neutrals by flying over them in the combat move
     /// (DAAK-C §2.7c), any neutral outside the combat move that is not being
     /// taken this turn.
+    /// Under rules that forbid overflights (Advanced AAE AAAE-21, option
+    /// `neutral_overflight: forbid`), any neutral not under attack.
     pub(crate) fn neutral_closed_to_air(&self, state: &GameState, space: SpaceId) -> bool {
-        self.neutrals.taken_by_overflight
+        (self.neutrals.taken_by_overflight || self.neutrals.overflight_forbidden)
             && self.neutral(state, space)
             && !state.taken_in_passing.contains(&space)
             && !state.battles.contains(&space)
@@ -466,6 +475,20 @@ impl<'a> Mover<'a> {
         t.movement.unwrap_or(0) as usize + research::extra_movement(self.game, state, unit.owner, t)
     }
 
+    /// Advanced AAE's one-space blitz (AAAE-31): armor that moved exactly
+    /// one space in the combat move and stands in a territory its side took
+    /// this turn (so it won there and did not retreat: a retreat goes back
+    /// to a space held since the start of the turn) may move again in the
+    /// non-combat move, with the one space its movement leaves it.
+    fn one_space_blitz(&self, state: &GameState, unit: &Unit) -> bool {
+        self.game.combat_rules().one_space_blitz
+            && self.utype(unit).has(&Ability::Blitz)
+            && unit.moved == 1
+            && unit.unloaded_from.is_none()
+            && unit.cargo_of.is_none()
+            && state.captured_this_turn.contains(&unit.at)
+    }
+
     /// Why a unit may not move `steps` spaces now, or `None` when it may.
     fn why_not(&self, state: &GameState, unit: &Unit, steps: usize) -> Option<String> {
         let t = self.utype(unit);
@@ -480,9 +503,24 @@ impl<'a> Mover<'a> {
         if self.used.contains(&unit.id) {
             return Some("has already moved in an earlier order of this message".into());
         }
-        if !self.combat && unit.combat_moved && kind != UnitKind::Air {
+        if !self.combat
+            && unit.combat_moved
+            && kind != UnitKind::Air
+            && !self.one_space_blitz(state, unit)
+        {
+            return Some(if self.game.combat_rules().one_space_blitz {
+                "moved in the combat move and may not move again in the non-combat move (only \
+                 armor that moved one space into a territory it took moves one more, AAAE-31)"
+                    .into()
+            } else {
+                "moved in the combat move and may not move again in the non-combat move".into()
+            });
+        }
+        if !self.combat && unit.combat_moved && kind != UnitKind::Air && steps > 1 {
             return Some(
-                "moved in the combat move and may not move again in the non-combat move".into(),
+                "moved one space in the combat move and may move only one more space in the \
+                 non-combat move (AAAE-31)"
+                    .into(),
             );
         }
         if unit.submerged {

@@ -79,6 +79,28 @@ pub fn check(
             );
         }
     }
+    // Advanced AAE AAAE-21 (option neutral_overflight: forbid): aircraft
+    // never cross a neutral; ending in one is an invasion, not an overflight.
+    let aircraft = units.iter().any(|c| mover.kind(c.unit) == UnitKind::Air);
+    if aircraft
+        && mover.neutrals.overflight_forbidden
+        && path.len() > 2
+        && let Some(&n) = path[1..path.len() - 1]
+            .iter()
+            .find(|&&s| mover.neutral(state, s) && !impassable(mover, s))
+    {
+        mover.errors.push(
+            OrderError::new(
+                origin,
+                format!(
+                    "aircraft may not fly over the neutral territory {} (AAAE-21, option \
+                     neutral_overflight: forbid); fly round it",
+                    mover.sname(n)
+                ),
+            )
+            .field("path"),
+        );
+    }
     let sailing = units.iter().any(|c| mover.kind(c.unit) == UnitKind::Sea);
     if sailing {
         check_canals(mover, state, origin, path);
@@ -151,7 +173,9 @@ pub fn impassable(mover: &Mover, space: SpaceId) -> bool {
 /// The name of the canal between two sea zones when it is closed to the
 /// mover's ships. A canal is open while the mover's side controls every
 /// listed territory since the start of the turn (controlled now and not
-/// captured this turn); an unowned neutral keeps it closed.
+/// captured this turn); an unowned neutral keeps it closed, except under
+/// rules that open a canal whose land is all neutral (Advanced AAE
+/// AAAE-54: the Turkish straits before Turkey is activated).
 pub fn closed_canal<'g>(
     mover: &Mover<'g>,
     state: &GameState,
@@ -167,6 +191,13 @@ pub fn closed_canal<'g>(
             let zones: Vec<Option<SpaceId>> =
                 canal.sea_zones.iter().map(|z| game.space(z)).collect();
             zones.contains(&Some(a)) && zones.contains(&Some(b))
+        })
+        .filter(|canal| {
+            let neutral_land = |land: &String| {
+                game.space(land)
+                    .is_some_and(|s| mover.neutral(state, s) && !impassable(mover, s))
+            };
+            !(mover.neutrals.neutral_canals_open && canal.controlled_by.iter().all(neutral_land))
         })
         .filter(|canal| {
             !canal.controlled_by.iter().all(|land| {

@@ -553,6 +553,7 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
         intercept: None,
         bystander_losses: Default::default(),
         middle_east_payment: Default::default(),
+        neutral_defenders: Default::default(),
     };
     let def_chooser = Chooser::Defender {
         standing: &standing,

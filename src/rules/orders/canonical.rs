@@ -12,8 +12,8 @@ use std::fmt::Write;
 
 use super::grammar::Names;
 use super::{
-    BattlePlan, BystanderLosses, MiddleEastPayment, MoveOrder, Orders, Retreat, StandingOrders,
-    SubmarinePolicy, keys,
+    BattlePlan, BystanderLosses, MiddleEastPayment, MoveOrder, NeutralDefenders, Orders, Retreat,
+    StandingOrders, SubmarinePolicy, keys,
 };
 use crate::rules::GameDef;
 
@@ -151,10 +151,18 @@ pub fn render(game: &GameDef, orders: &Orders, entropy: Option<&str>) -> String 
 
 fn move_order(out: &mut String, names: &Names<'_>, order: &MoveOrder) {
     match order {
-        MoveOrder::Move { units, path, land } => {
+        MoveOrder::Move {
+            units,
+            path,
+            land,
+            rail,
+        } => {
             let mut target = names.show_path(path);
             if let Some(l) = land {
                 target.push_str(&format!(", land {}", names.game().space_name(*l)));
+            }
+            if *rail {
+                target.push_str(", rail");
             }
             let _ = writeln!(
                 out,
@@ -271,6 +279,9 @@ fn standing(out: &mut String, names: &Names<'_>, s: &StandingOrders) {
             "  middle_east_payment: {}",
             s.middle_east_payment.word()
         );
+    }
+    if s.neutral_defenders != NeutralDefenders::default() {
+        let _ = writeln!(out, "  neutral_defenders: {}", s.neutral_defenders.word());
     }
 }
 

@@ -83,7 +83,11 @@ pub const STANDING: &[&str] = &[
     "intercept",
     "bystander_losses",
     "middle_east_payment",
+    "neutral_defenders",
 ];
+
+/// Values of `standing: neutral_defenders:`.
+pub const NEUTRAL_DEFENDERS: &[&str] = &["receive", "in_turn"];
 
 /// Values of `standing: middle_east_payment:`.
 pub const MIDDLE_EAST_PAYMENT: &[&str] = &["first", "richest_first", "last"];

@@ -56,6 +56,10 @@ pub enum MoveOrder {
         /// For aircraft in a combat move: where they intend to land
         /// afterwards (`land: Poland`), checked now for range and space.
         land: Option<SpaceId>,
+        /// A strategic rail move (`, rail`; Advanced AAE AAAE-30): land
+        /// units in the non-combat move, one rail point each, up to the rule
+        /// set's spaces whatever their movement.
+        rail: bool,
     },
     /// One transport's move with its cargo: load in the sea zone where it
     /// is (or along its path), move, and unload into one territory.
@@ -225,6 +229,33 @@ pub struct StandingOrders {
     /// When it pays its share of the Middle East payment among the Allies
     /// (AAE, option `middle_east_payer: allies_choose`).
     pub middle_east_payment: MiddleEastPayment,
+    /// Whether it asks to receive the neutral defenders its side gains
+    /// when the enemy violates a neutral (Advanced AAE, AAAE-19, 20).
+    pub neutral_defenders: NeutralDefenders,
+}
+
+/// A power's word on the neutral defenders its side gains (Advanced AAE
+/// AAAE-19, 20: the defending side names the power that receives them).
+/// The receiver is the first power of the side, in turn order after the
+/// violator, that asked to `receive` them; when none asked, the first of
+/// the side in turn order after the violator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NeutralDefenders {
+    /// Receives them before the powers of its side that did not ask.
+    Receive,
+    /// Receives them only by its place in turn order.
+    #[default]
+    InTurn,
+}
+
+impl NeutralDefenders {
+    /// The word a player writes for it, which is also how replies show it.
+    pub fn word(self) -> &'static str {
+        match self {
+            NeutralDefenders::Receive => "receive",
+            NeutralDefenders::InTurn => "in_turn",
+        }
+    }
 }
 
 /// A power's place among the Allies who pay Germany for the Middle East

@@ -22,9 +22,9 @@ use super::keys;
 const UNIT_LIST_PATTERN: &str = r"^\s*(\d+\s+)?[^\s,\d][^,]*(,\s*(\d+\s+)?[^\s,\d][^,]*)*,?\s*$";
 /// Path grammar: `Poland -> Ukraine S.S.R. -> Rumania`.
 const PATH_PATTERN: &str = r"^\s*[^,>]+?(\s*(->|→)\s*[^,>]+?)*\s*$";
-/// A move's target: a path, then optionally `, land SPACE` for aircraft.
-const MOVE_TARGET_PATTERN: &str =
-    r"^\s*[^,>]+?(\s*(->|→)\s*[^,>]+?)+\s*(,\s*[Ll][Aa][Nn][Dd]\s+[^,]+)?$";
+/// A move's target: a path, then optionally `, land SPACE` for aircraft
+/// and `, rail` for a strategic rail move (Advanced AAE).
+const MOVE_TARGET_PATTERN: &str = r"^\s*[^,>]+?(\s*(->|→)\s*[^,>]+?)+\s*(,\s*[Ll][Aa][Nn][Dd]\s+[^,]+)?(,\s*[Rr][Aa][Ii][Ll]\s*)?$";
 /// Cargo grammar: `2 infantry from Germany [at Baltic Sea]`.
 const LOAD_PATTERN: &str = r"^.+\s[Ff][Rr][Oo][Mm]\s.+$";
 /// Take-over grammar: `2 infantry, 1 fighter of United Kingdom in Moscow`.
@@ -193,7 +193,7 @@ pub enum RawLoad {
     Many(#[schemars(inner(regex(pattern = LOAD_PATTERN)))] Vec<String>),
 }
 
-/// `UNITS: PATH[, land SPACE]`, optionally with `land: SPACE`. Its schema is
+/// `UNITS: PATH[, land SPACE][, rail]`, optionally with `land: SPACE`. Its schema is
 /// written by hand (a mapping whose one free key is the unit list), from
 /// [`keys::MOVE_EXTRA`].
 #[derive(Debug, Deserialize)]
@@ -219,7 +219,8 @@ impl JsonSchema for RawPlainMove {
         json_schema!({
             "type": "object",
             "description": "A move: UNITS: PATH, such as `3 infantry, 1 artillery: Poland -> \
-                            Belorussia`; aircraft may add `, land SPACE`.",
+                            Belorussia`; aircraft may add `, land SPACE`; a strategic rail \
+                            move (Advanced AAE, non-combat move) adds `, rail`.",
             "minProperties": 1,
             "maxProperties": 1 + keys::MOVE_EXTRA.len(),
             "properties": extras,
@@ -229,7 +230,7 @@ impl JsonSchema for RawPlainMove {
                 "pattern": MOVE_TARGET_PATTERN,
                 "description": "The path: where the units are, then each space entered \
                                 (`Poland -> Ukraine S.S.R. -> Rumania`), optionally followed \
-                                by `, land SPACE`."
+                                by `, land SPACE` and by `, rail`."
             }
         })
     }
@@ -367,6 +368,21 @@ pub struct RawStanding {
     /// Allies (AAE, option `middle_east_payer: allies_choose`): `first`,
     /// `richest_first` (the default) or `last`.
     pub middle_east_payment: Option<RawMiddleEastPayment>,
+    /// Advanced AAE: whether this power asks to receive the neutral
+    /// defenders its side gains when the enemy violates a neutral:
+    /// `receive`, or `in_turn` (the default: the first power of the side in
+    /// turn order after the violator).
+    pub neutral_defenders: Option<RawNeutralDefenders>,
+}
+
+/// Values of `standing: neutral_defenders:`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawNeutralDefenders {
+    /// Receives them before the powers of its side that did not ask.
+    Receive,
+    /// Receives them by its place in turn order.
+    InTurn,
 }
 
 /// Values of `standing: middle_east_payment:`.

@@ -12,7 +12,7 @@
 
 use super::{CombatRules, OptionSpec, RuleSetHooks, ShipBlocking, TakeOver};
 use crate::rules::events::Event;
-use crate::rules::orders::{MiddleEastPayment, StandingOrders, SubmarinePolicy};
+use crate::rules::orders::{MiddleEastPayment, NeutralDefenders, StandingOrders, SubmarinePolicy};
 use crate::rules::problem::Problem;
 use crate::rules::production::{self, Complex};
 use crate::rules::state::GameState;
@@ -70,6 +70,8 @@ impl RuleSetHooks for Base {
             entry_cost: 0,
             taken_by_overflight: false,
             blitz_through: true,
+            overflight_forbidden: false,
+            neutral_canals_open: false,
         }
     }
 
@@ -242,6 +244,8 @@ impl RuleSetHooks for Base {
             air_transports: None,
             free_rider: None,
             vehicle_rides_alone: false,
+            one_space_blitz: false,
+            strategic_rail: None,
         }
     }
 
@@ -257,6 +261,13 @@ impl RuleSetHooks for Base {
             return Some(format!(
                 "in this game ({}) submarines do not withdraw from a battle to another sea zone: \
                  submarines is fight, submerge or submerge_after_first_round",
+                game.files().game.name
+            ));
+        }
+        if standing.neutral_defenders != NeutralDefenders::default() {
+            return Some(format!(
+                "in this game ({}) no power receives neutral defenders: leave out \
+                 neutral_defenders",
                 game.files().game.name
             ));
         }

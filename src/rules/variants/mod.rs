@@ -278,6 +278,30 @@ pub struct CombatRules {
     /// `transport_points: armor_alone`, the strict "armor rides alone"
     /// reading); `false`: the points alone decide (AAE's capacity 4).
     pub vehicle_rides_alone: bool,
+    /// Units with `blitz` (armor) that moved exactly one space in the
+    /// combat move, into a territory they took, may move one more space in
+    /// the non-combat move into a friendly territory (Advanced AAE AAAE-31
+    /// and its PROPOSAL: not after a retreat, not after landing from a
+    /// transport). `false`: nothing that moved in the combat move moves
+    /// again, aircraft landing aside (AAE).
+    pub one_space_blitz: bool,
+    /// Strategic rail movement in the non-combat move (Advanced AAE
+    /// AAAE-30, `movement::rail`); `None`: no rail.
+    pub strategic_rail: Option<StrategicRail>,
+}
+
+/// The numbers and the barred region of strategic rail movement
+/// ([`CombatRules::strategic_rail`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StrategicRail {
+    /// Rail points a power has each turn, one per land unit moved; unused
+    /// ones are lost (AAAE-30: 5).
+    pub points: u32,
+    /// The most spaces a unit moves by rail, whatever its movement (4).
+    pub spaces: usize,
+    /// The region of `game.yaml` where no rail path may start, pass or end
+    /// (AAAE-30: Africa and the Middle East).
+    pub barred_region: &'static str,
 }
 
 /// Attack values of fighters by basing ([`CombatRules::fighter_basing`]).
@@ -452,6 +476,16 @@ pub struct NeutralRules {
     pub taken_by_overflight: bool,
     /// Armor may blitz through a neutral (`false`: DAAK-C §2.7b, §3.6c).
     pub blitz_through: bool,
+    /// Aircraft may not fly over a neutral at all, in either move
+    /// (Advanced AAE AAAE-21, option `neutral_overflight: forbid`);
+    /// `false`: as `taken_by_overflight` says.
+    pub overflight_forbidden: bool,
+    /// A canal whose controlling territories are all neutral is open to
+    /// every side's ships (Advanced AAE AAAE-54 PROPOSAL: the Turkish
+    /// straits before Turkey is activated; the rule set activates the
+    /// neutral when ships pass, AAAE-22); `false`: a neutral keeps its
+    /// canal closed (AAE).
+    pub neutral_canals_open: bool,
 }
 
 /// Which enemy naval units stop moving ships, per rule set

@@ -165,28 +165,38 @@ impl Parser<'_, '_> {
         let path_part = parts.next().unwrap_or("");
         let mut land = None;
         let mut land_count = 0;
+        let mut rail = false;
         for extra in parts {
             let extra = extra.trim();
             let word_end = extra.find(char::is_whitespace).unwrap_or(extra.len());
-            if key_matches(&extra[..word_end], "land") {
+            if key_matches(extra, "rail") {
+                if rail {
+                    self.error(
+                        origin,
+                        path_at,
+                        Some("path"),
+                        "\", rail\" is given more than once".to_owned(),
+                    );
+                }
+                rail = true;
+            } else if key_matches(&extra[..word_end], "land") {
                 land_count += 1;
                 match self.names.space(extra[word_end..].trim()) {
                     Ok(id) => land = Some(id),
                     Err(reason) => self.error(origin, path_at, Some("land"), reason),
                 }
             } else {
-                let hint = if suggest(&extra[..word_end], &["land"]).is_some() {
-                    " Did you mean land?"
-                } else {
-                    ""
+                let hint = match suggest(&extra[..word_end], &["land", "rail"]) {
+                    Some(s) => format!(" Did you mean {s}?"),
+                    None => String::new(),
                 };
                 self.error(
                     origin,
                     path_at,
                     Some("path"),
                     format!(
-                        "after the path only \", land SPACE\" may follow (where aircraft will \
-                         land), not \"{extra}\".{hint}"
+                        "after the path only \", land SPACE\" (where aircraft will land) or \
+                         \", rail\" (a strategic rail move) may follow, not \"{extra}\".{hint}"
                     ),
                 );
             }
@@ -227,6 +237,7 @@ impl Parser<'_, '_> {
             units: units?,
             path: path?,
             land,
+            rail,
         })
     }
 

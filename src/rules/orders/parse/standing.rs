@@ -22,7 +22,8 @@ impl Parser<'_, '_> {
                     None,
                     format!(
                         "standing orders are key: value lines (losses:, keep_one_land_unit:, \
-                         submarines:, intercept:, bystander_losses:, middle_east_payment:), but here \
+                         submarines:, intercept:, bystander_losses:, middle_east_payment:, \
+                         neutral_defenders:), but here \
                          they are {}",
                         value.describe()
                     ),
@@ -57,6 +58,11 @@ impl Parser<'_, '_> {
                 Some("middle_east_payment") => {
                     if let Some(m) = self.middle_east_payment(&origin, value) {
                         standing.middle_east_payment = m;
+                    }
+                }
+                Some("neutral_defenders") => {
+                    if let Some(n) = self.neutral_defenders(&origin, value) {
+                        standing.neutral_defenders = n;
                     }
                 }
                 Some("intercept") => match value.kind {
@@ -206,6 +212,32 @@ impl Parser<'_, '_> {
                     reason.push_str(&format!(" Did you mean {s}?"));
                 }
                 self.error(origin, value, Some("bystander_losses"), reason);
+                None
+            }
+        }
+    }
+
+    pub(super) fn neutral_defenders(
+        &mut self,
+        origin: &Origin,
+        value: &Node,
+    ) -> Option<NeutralDefenders> {
+        let text = value.text().unwrap_or("");
+        match find_key(text, keys::NEUTRAL_DEFENDERS) {
+            Some("receive") => Some(NeutralDefenders::Receive),
+            Some(_) => Some(NeutralDefenders::InTurn),
+            None => {
+                let shown = value.text().unwrap_or(value.describe());
+                let mut reason = format!(
+                    "\"{shown}\" is not a word on neutral defenders: receive (your power takes \
+                     the neutral defenders your side gains, before the powers that did not ask) \
+                     or in_turn (the first power of your side in turn order after the violator \
+                     takes them, the default)."
+                );
+                if let Some(s) = did_you_mean(text, keys::NEUTRAL_DEFENDERS.iter().copied()) {
+                    reason.push_str(&format!(" Did you mean {s}?"));
+                }
+                self.error(origin, value, Some("neutral_defenders"), reason);
                 None
             }
         }

@@ -13,6 +13,7 @@ mod economy;
 mod national_abilities;
 mod neutrals;
 mod politics;
+mod rail;
 mod recall;
 mod victory;
 
@@ -35,10 +36,6 @@ use crate::rules::vocab::{PowerId, SpaceId};
 /// The Advanced AAE rule set.
 #[derive(Debug, Clone, Copy)]
 pub struct AdvancedAae;
-
-/// Why an option declared ahead of its rule is not played yet.
-const RULES_TO_COME: &str = "the rules of Advanced AAE (AAAE-08..54) are not played yet \
-     (issue 19, item 2)";
 
 /// AAAE-05: whether the listed starting figures are each power's income
 /// (its territories and convoys) as well as its starting cash.
@@ -188,21 +185,8 @@ static OPTIONS: &[OptionSpec] = &[
     ECONOMIC_VICTORY_INCOME,
     LENDLEASE_REQUIRES_ARCHANGEL,
     SURPRISE_ATTACK_AA,
-    OptionSpec {
-        name: "neutral_overflight",
-        pending: Some(RULES_TO_COME),
-        kind: OptionKind::Choice {
-            default: "activate",
-            choices: &["activate", "forbid"],
-        },
-        about: "AAAE-21: flying over a neutral activates it, or is illegal",
-    },
-    OptionSpec {
-        name: "straits_both_ways",
-        pending: Some(RULES_TO_COME),
-        kind: OptionKind::Bool { default: true },
-        about: "AAAE-22: leaving the Black Sea through the straits also activates Turkey",
-    },
+    neutrals::NEUTRAL_OVERFLIGHT,
+    neutrals::STRAITS_BOTH_WAYS,
 ];
 
 /// What a power starts with, by the rules.
@@ -288,8 +272,8 @@ impl RuleSetHooks for AdvancedAae {
         Some(
             "Advanced Axis & Allies Europe v2.2 is not implemented yet (issue 19): its six \
              powers and derived board are data (games/advanced-aae) and most of its rules \
-             are played, but neutral overflight, the Turkish straits, the Wolfpack, \
-             fortifications, rail movement, the one-space blitz and the submarine screen \
+             are played, but the Wolfpack, \
+             fortifications and the submarine screen \
              are still to come",
         )
     }
@@ -303,9 +287,22 @@ impl RuleSetHooks for AdvancedAae {
         placement_rule,
         freed_capital_regains_territories,
         sea_passage_closed,
-        standing_orders_problem,
         take_over_units,
     );
+
+    /// AAE's, and the defending side's choice of who receives neutral
+    /// defenders (AAAE-19, 20: `neutral_defenders`) is played.
+    fn standing_orders_problem(
+        &self,
+        game: &GameDef,
+        standing: &crate::rules::orders::StandingOrders,
+    ) -> Option<String> {
+        let rest = crate::rules::orders::StandingOrders {
+            neutral_defenders: Default::default(),
+            ..standing.clone()
+        };
+        Aae.standing_orders_problem(game, &rest)
+    }
 
     fn options(&self) -> &'static [OptionSpec] {
         OPTIONS
@@ -349,6 +346,12 @@ impl RuleSetHooks for AdvancedAae {
                 carrier_based_on_land: 2,
             }),
             only_destroyers_and_fighters_hit_attacking_subs: true,
+            one_space_blitz: true,
+            strategic_rail: Some(super::StrategicRail {
+                points: 5,
+                spaces: 4,
+                barred_region: rail::BARRED,
+            }),
             ..politics::combat_rules(game)
         }
     }
@@ -374,18 +377,23 @@ impl RuleSetHooks for AdvancedAae {
 
     /// Neutrals may be invaded (AAAE-19): free, and no unit passes through
     /// one, since its defenders appear when the combat move ends. Aircraft
-    /// still fly over them freely: overflight as invasion (AAAE-21) is to
-    /// come (option `neutral_overflight`, pending).
-    fn neutral_rules(&self, _game: &GameDef) -> super::NeutralRules {
+    /// fly over them, activating them, unless option `neutral_overflight`
+    /// forbids it (AAAE-21); a canal whose land is neutral (the Turkish
+    /// straits) is open, and passing it activates the neutral (AAAE-22, 54).
+    fn neutral_rules(&self, game: &GameDef) -> super::NeutralRules {
         super::NeutralRules {
             entry_cost: 0,
             taken_by_overflight: false,
             blitz_through: false,
+            overflight_forbidden: neutrals::NEUTRAL_OVERFLIGHT.word(game).as_deref()
+                == Some("forbid"),
+            neutral_canals_open: true,
         }
     }
 
     /// Neutral defenders appear where the combat move invades a neutral
-    /// (AAAE-19, 20).
+    /// (AAAE-19, 20), flies over one (AAAE-21) or passes its straits
+    /// (AAAE-22).
     fn combat_move_ended(
         &self,
         game: &GameDef,
@@ -393,7 +401,7 @@ impl RuleSetHooks for AdvancedAae {
         power: PowerId,
         events: &mut Vec<Event>,
     ) {
-        neutrals::activate(game, state, power, events);
+        neutrals::combat_move_ended(game, state, power, events);
     }
 
     /// Every complex limited to its territory's value (AAAE-17, 18).
@@ -401,6 +409,7 @@ impl RuleSetHooks for AdvancedAae {
         economy::placement_sites(game, state, power)
     }
 
+    /// The neutrals the non-combat move flew over or passed (AAAE-21, 22),
     /// AAE's end of turn, then the Soviet Far East recall (AAAE-12).
     fn end_of_turn(
         &self,
@@ -409,6 +418,7 @@ impl RuleSetHooks for AdvancedAae {
         power: PowerId,
         events: &mut Vec<Event>,
     ) {
+        neutrals::noncombat_move_ended(game, state, power, events);
         Aae.end_of_turn(game, state, power, events);
         recall::arrive(game, state, power, events);
     }
@@ -439,6 +449,7 @@ impl RuleSetHooks for AdvancedAae {
         problems.extend(recall::check(game));
         problems.extend(victory::check(game));
         problems.extend(neutrals::check(game));
+        problems.extend(rail::check(game));
         problems.extend(super::no_buyable_factories(
             game,
             "Advanced AAE keeps AAE's ban on new industrial complexes (AAAE-18)",

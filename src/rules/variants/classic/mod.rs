@@ -172,6 +172,8 @@ impl RuleSetHooks for Classic {
             entry_cost: u32::try_from(NEUTRAL_ENTRY_COST.number(game).unwrap_or(0)).unwrap_or(0),
             taken_by_overflight: true,
             blitz_through: false,
+            overflight_forbidden: false,
+            neutral_canals_open: false,
         }
     }
 
