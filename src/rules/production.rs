@@ -23,6 +23,7 @@ use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind};
 use crate::rules::orders::{Located, OrderError, Origin};
 use crate::rules::state::GameState;
+use crate::rules::variants::FreeUnit;
 use crate::rules::vocab::{PowerId, UnitCount, UnitList, UnitTypeId};
 use crate::rules::{GameDef, SpaceId};
 
@@ -267,8 +268,83 @@ pub fn forfeit_unplaced(
     });
 }
 
+/// The unit type `power` receives free each turn under its rule set
+/// ([`CombatRules::free_unit_each_turn`](crate::rules::variants::CombatRules::free_unit_each_turn):
+/// Advanced AAE's Wolfpack), with the rule, if any.
+fn free_unit(game: &GameDef, power: PowerId) -> Option<(UnitTypeId, FreeUnit)> {
+    let free = game.combat_rules().free_unit_each_turn?;
+    if game.power(free.power) != Some(power) {
+        return None;
+    }
+    let t = game.unit_type(free.unit)?;
+    let unit = game.unit_types().iter().position(|u| std::ptr::eq(u, t))?;
+    Some((unit, free))
+}
+
+/// At the start of `power`'s turn, before its purchase: the unit its rule
+/// set gives it free each turn joins the units it places this turn (as
+/// Anniversary's Chinese infantry do), outside its complexes' limits
+/// (Advanced AAE AAAE-25 and AAAE-17 PROPOSAL).
+pub fn receive_free_unit(
+    game: &GameDef,
+    state: &mut GameState,
+    power: PowerId,
+    events: &mut Vec<Event>,
+) {
+    let Some((unit, free)) = free_unit(game, power) else {
+        return;
+    };
+    let mut all = totals(&state.purchased);
+    *all.entry(unit).or_insert(0) += 1;
+    state.purchased = all
+        .into_iter()
+        .map(|(unit, count)| UnitCount { unit, count })
+        .collect();
+    let name = &game.unit_types()[unit].name;
+    events.push(Event::Special {
+        rule: free.rule.into(),
+        detail: format!(
+            "{} receives 1 {name} free, placed this turn like a {name} it builds but outside \
+             its industrial complexes' limits",
+            game.powers()[power].name
+        ),
+    });
+}
+
+/// Where the free unit of `power` could still go after the placements of
+/// `orders` (`placed`: what they put in each space): the spaces a unit of
+/// its kind is placed in (sea zones beside a placement site, or the sites)
+/// whose own limits (submarines per zone, AA guns) would take one more.
+fn free_unit_room(
+    game: &GameDef,
+    state: &GameState,
+    power: PowerId,
+    unit: UnitTypeId,
+    placed: &BTreeMap<SpaceId, BTreeMap<UnitTypeId, u32>>,
+) -> Vec<SpaceId> {
+    let mut spaces: Vec<SpaceId> = Vec::new();
+    for c in sites(game, state, power) {
+        if kind(game, unit) == UnitKind::Sea {
+            spaces.extend(game.neighbours(c.space).iter().filter(|&&n| game.is_sea(n)));
+        } else {
+            spaces.push(c.space);
+        }
+    }
+    spaces.sort_by_key(|s| s.0);
+    spaces.dedup();
+    spaces.retain(|&s| {
+        let mut counts = placed.get(&s).cloned().unwrap_or_default();
+        *counts.entry(unit).or_insert(0) += 1;
+        submarines_refused(game, state, power, s, &counts).is_none()
+            && aa_guns_refused(game, state, s, &counts).is_none()
+    });
+    spaces
+}
+
 /// Checks and applies `power`'s placement of the units in
-/// `state.purchased`. Every unit bought must be placed.
+/// `state.purchased`. Every unit bought must be placed; the unit its rule
+/// set gives it free ([`receive_free_unit`]) takes no room at the
+/// complexes, and is lost when no space could take it.
 pub fn place(
     game: &GameDef,
     state: &mut GameState,
@@ -286,11 +362,28 @@ pub fn place(
         .collect();
     let mut errors = Vec::new();
     let mut sea_orders = Vec::new();
+    // The free unit (one at most, when it is among the units to place)
+    // takes no room only when every unit of its type is placed; else it is
+    // the one left out, and the placed ones are those bought.
+    let free = free_unit(game, power);
+    let free_due = free.map_or(0, |(u, _)| left.get(&u).copied().unwrap_or(0).min(1));
+    let free_placed = free.is_some_and(|(u, _)| {
+        let placing: u32 = orders
+            .iter()
+            .flat_map(|o| o.item.1.iter())
+            .filter(|c| c.unit == u)
+            .map(|c| c.count)
+            .sum();
+        placing >= left.get(&u).copied().unwrap_or(0)
+    });
+    let mut free_left = if free_placed { free_due } else { 0 };
+    let mut placed: BTreeMap<SpaceId, BTreeMap<UnitTypeId, u32>> = BTreeMap::new();
     for (i, order) in orders.iter().enumerate() {
         let (space, units) = &order.item;
         let origin = &order.origin;
         let here = game.space_name(*space);
         let counts = totals(units);
+        placed.insert(*space, counts.clone());
         let mut ok = true;
         for (&unit, &n) in &counts {
             let t = &game.unit_types()[unit];
@@ -355,16 +448,22 @@ pub fn place(
         // where the power has held the land since the start of its turn and
         // no complex stands yet (digest §3: one per territory).
         let mut n = 0;
+        let mut exempt = 0;
         for (&unit, &count) in &counts {
             if kind(game, unit) != UnitKind::Building {
-                n += count;
+                // The free unit takes no room at the complexes.
+                if free.is_some_and(|(u, _)| u == unit) && free_left > 0 {
+                    exempt = count.min(free_left);
+                    free_left -= exempt;
+                }
+                n += count - exempt;
                 continue;
             }
             if let Some(reason) = building_refused(game, state, power, *space, count) {
                 errors.push(OrderError::new(origin, reason));
             }
         }
-        if n == 0 {
+        if n == 0 && exempt == 0 {
             continue;
         }
         if game.is_sea(*space) {
@@ -383,7 +482,7 @@ pub fn place(
                         game.powers()[power].name
                     ),
                 ));
-            } else {
+            } else if n > 0 {
                 sea_orders.push((i, next_to, n));
             }
         } else if complex_at(*space).is_none() {
@@ -445,6 +544,42 @@ pub fn place(
             let take = n.min(*r);
             *r -= take;
             n -= take;
+        }
+    }
+    // The free unit not placed: lost when no space could take it, else it
+    // must be placed like the units bought.
+    if let (Some((unit, rule)), 1, false) = (free, free_due, free_placed)
+        && left.get(&unit).is_some_and(|&n| n > 0)
+    {
+        let name = &game.unit_types()[unit].name;
+        let room = free_unit_room(game, state, power, unit, &placed);
+        if let Some(n) = left.get_mut(&unit) {
+            *n -= 1;
+        }
+        if room.is_empty() {
+            events.push(Event::Special {
+                rule: rule.rule.into(),
+                detail: format!(
+                    "no space where {} places a new {name} can take one more: its free {name} \
+                     is lost",
+                    game.powers()[power].name
+                ),
+            });
+        } else {
+            let names: Vec<&str> = room.iter().map(|s| game.space_name(*s)).collect();
+            errors.push(OrderError::new(
+                &Origin {
+                    section: "place",
+                    line: orders.first().and_then(|o| o.origin.line),
+                    ..Origin::default()
+                },
+                format!(
+                    "the free {name} ({}) is not placed: it is placed like a {name} bought this \
+                     turn, outside the complexes' limits; it may go to {}",
+                    rule.rule,
+                    names.join(", ")
+                ),
+            ));
         }
     }
     // Units no site has room for are held back where the rule set allows

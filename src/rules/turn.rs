@@ -296,6 +296,7 @@ fn stage_one(
         state.purchased = held;
     }
     game.rule_set().start_of_turn(game, state, power, events);
+    production::receive_free_unit(game, state, power, events);
     // Payments to allies come first, so that what is sent cannot be spent.
     let mut payments_need_dice = false;
     match game

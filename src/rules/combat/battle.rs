@@ -10,7 +10,7 @@
 //! attacker's fire, FAQ), and all its units in play fire, casualties
 //! included; both sides' casualties are removed; the attacker may retreat.
 
-use super::casualties::{Chooser, HitClass, Hits, Taken, allocate, rank};
+use super::casualties::{Chooser, HitClass, Hits, Taken, allocate, rank, volunteer_hidden};
 use super::fire::{Group, join, volley};
 use super::{Ctx, attackers, bystanders, defenders, destroy, retreat, withdrawal};
 use crate::dice::DiceSource;
@@ -242,7 +242,9 @@ fn groups(
     out
 }
 
-/// Chooses who takes `hits` among `ids` (without applying them).
+/// Chooses who takes `hits` among `ids` (without applying them), in
+/// round `round` of the battle (0: outside the rounds).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn choose(
     ctx: &Ctx,
     state: &GameState,
@@ -250,12 +252,17 @@ pub(crate) fn choose(
     ids: &[u32],
     chooser: &Chooser,
     hits: Hits,
+    round: u32,
     events: &mut Vec<Event>,
 ) -> Vec<Taken> {
     if hits.total() == 0 {
         return Vec::new();
     }
     let mut cands = rank(ctx.game, state, ids, chooser);
+    // Advanced AAE AAAE-45: submarines may take any hit in round 1.
+    if round == 1 && ctx.rules.submarines_take_any_hit_first_round {
+        volunteer_hidden(&mut cands);
+    }
     let (taken, wasted) = allocate(&mut cands, hits);
     let destroyed = taken.iter().filter(|t| t.destroyed).count();
     if wasted > 0 && destroyed < ids.len() {
@@ -573,7 +580,16 @@ pub(crate) fn fight(
                     .map(String::from)
                     .to_vec();
                 let hits = volley(dice, ctx.low_luck, space, &prefix, "attacker", g, events);
-                taken = choose(ctx, state, space, &def, &defender_chooser, hits, events);
+                taken = choose(
+                    ctx,
+                    state,
+                    space,
+                    &def,
+                    &defender_chooser,
+                    hits,
+                    round,
+                    events,
+                );
             }
             if !def_strikers.is_empty() {
                 let att = attackers(ctx, state, space);
@@ -597,6 +613,7 @@ pub(crate) fn fight(
                     &att,
                     &attacker_chooser,
                     hits,
+                    round,
                     events,
                 ));
             }
@@ -645,7 +662,16 @@ pub(crate) fn fight(
             hits.any += b.total();
         }
         let def = defenders(ctx, state, space);
-        let marked = choose(ctx, state, space, &def, &defender_chooser, hits, events);
+        let marked = choose(
+            ctx,
+            state,
+            space,
+            &def,
+            &defender_chooser,
+            hits,
+            round,
+            events,
+        );
         // AAE: defending submarines not marked as lost may submerge now,
         // after withstanding the attacker's fire and before rolling (FAQ).
         if !ctx.rules.submerge_before_any_die && !one_round {
@@ -672,7 +698,16 @@ pub(crate) fn fight(
             .map(String::from)
             .to_vec();
         let hits = volley(dice, ctx.low_luck, space, &prefix, "defender", g, events);
-        let taken = choose(ctx, state, space, &targets, &attacker_chooser, hits, events);
+        let taken = choose(
+            ctx,
+            state,
+            space,
+            &targets,
+            &attacker_chooser,
+            hits,
+            round,
+            events,
+        );
         apply(ctx, state, space, &taken, events);
         apply(ctx, state, space, &marked, events);
         // Advanced AAE AAAE-46: the submarines of both sides have fought

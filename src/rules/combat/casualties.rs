@@ -88,6 +88,12 @@ pub(crate) struct Candidate {
     pub id: u32,
     pub(crate) air: bool,
     pub(crate) hidden: bool,
+    /// A hidden unit whose owner may give it hits that could not otherwise
+    /// land on it, never being forced to (Advanced AAE AAAE-45: submarines
+    /// in round 1): it takes such a hit only where its order of loss puts it
+    /// before every other unit that could, and never a hit that would
+    /// otherwise be lost.
+    pub(crate) volunteer: bool,
     /// Hits it can still take.
     pub(crate) cap: u8,
     /// Why it stands where it does in the order of loss.
@@ -214,6 +220,7 @@ pub(crate) fn rank(
                 id,
                 air: t.kind == Some(UnitKind::Air),
                 hidden: t.has(&Ability::HiddenFromAir),
+                volunteer: false,
                 cap: t.hit_points.max(1).saturating_sub(u.hits).max(1),
                 reason,
             },
@@ -267,12 +274,22 @@ fn eligible(c: &Candidate, class: HitClass) -> bool {
     c.cap > 0
         && match class {
             HitClass::NotAir => !c.air,
-            HitClass::NotHidden => !c.hidden,
+            HitClass::NotHidden => !c.hidden || c.volunteer,
             HitClass::Any => true,
         }
 }
 
-/// The most hits that can be taken by `cands` from `hits`. Submarine-class
+/// AAAE-45: in round 1 the hidden units of a side (its submarines) may
+/// take hits that could not otherwise land on them; [`most_taken`] still
+/// counts them as hidden, so they are never forced to.
+pub(crate) fn volunteer_hidden(cands: &mut [Candidate]) {
+    for c in cands {
+        c.volunteer = c.hidden;
+    }
+}
+
+/// The most hits that can be taken by `cands` from `hits` (volunteers, as
+/// the rules never force them, counted as hidden). Submarine-class
 /// hits go first to hidden units (they can take nothing else), aircraft
 /// hits to aircraft, then both compete for the rest; unrestricted hits take
 /// whatever is left. The exchange argument makes this greedy count exact.
@@ -346,6 +363,7 @@ pub(crate) fn allocate(cands: &mut [Candidate], mut hits: Hits) -> (Vec<Taken>, 
             let c = &mut cands[i];
             c.cap -= 1;
             let destroyed = c.cap == 0;
+            let volunteered = class == HitClass::NotHidden && c.hidden;
             let mut reason = if !destroyed {
                 "rule: a unit with hit points to spare takes the hit and stays in the battle \
                  (repaired at the end of its owner's turn)"
@@ -353,7 +371,13 @@ pub(crate) fn allocate(cands: &mut [Candidate], mut hits: Hits) -> (Vec<Taken>, 
             } else {
                 c.reason.clone()
             };
-            if Some(i) != first && destroyed {
+            if volunteered {
+                reason = format!(
+                    "AAAE-45: in round 1 a submarine may take a hit its enemy could not \
+                     otherwise score on it (never forced: only where its side's order of loss \
+                     puts it first); {reason}"
+                );
+            } else if Some(i) != first && destroyed {
                 let forced = match class {
                     HitClass::NotAir => "submarine hits go to ships only (FAQ)",
                     HitClass::NotHidden => {
@@ -385,6 +409,7 @@ mod tests {
             id,
             air,
             hidden,
+            volunteer: false,
             cap,
             reason: String::new(),
         }
@@ -421,6 +446,31 @@ mod tests {
         assert_eq!(taken[0].id, 2);
         assert!(!taken[0].destroyed);
         assert_eq!(taken.iter().filter(|t| t.destroyed).count(), 2);
+    }
+
+    #[test]
+    fn a_volunteer_submarine_takes_an_aircraft_hit_only_by_its_rank_and_never_a_lost_one() {
+        // AAAE-45: the sub ranked first takes the aircraft's hit...
+        let mut cands = vec![c(1, false, true, 1), c(2, false, false, 1)];
+        volunteer_hidden(&mut cands);
+        let one = Hits {
+            not_hidden: 1,
+            ..Hits::default()
+        };
+        let (taken, wasted) = allocate(&mut cands, one);
+        assert_eq!((taken[0].id, wasted), (1, 0));
+        assert!(taken[0].reason.starts_with("AAAE-45"));
+        // ...ranked after the destroyer it does not...
+        let mut cands = vec![c(2, false, false, 1), c(1, false, true, 1)];
+        volunteer_hidden(&mut cands);
+        let (taken, _) = allocate(&mut cands, one);
+        assert_eq!(taken[0].id, 2);
+        // ...and alone it is never forced to: the hit is lost.
+        let mut cands = vec![c(1, false, true, 1)];
+        volunteer_hidden(&mut cands);
+        let (taken, wasted) = allocate(&mut cands, one);
+        assert!(taken.is_empty());
+        assert_eq!(wasted, 1);
     }
 
     #[test]

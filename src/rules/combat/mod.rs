@@ -32,6 +32,7 @@ mod retreat;
 pub mod rockets;
 pub mod ship_damage;
 mod strategic_bombing;
+pub mod submarines;
 mod withdrawal;
 
 use crate::dice::{DiceSource, Label};
@@ -148,6 +149,13 @@ pub fn check_plans(
                 ))
             }
             Some(_) => {}
+        }
+        if let Some(why) = plan
+            .item
+            .submarines
+            .and_then(|p| submarines::one_round_submerge_problem(game, p))
+        {
+            errors.push(OrderError::new(&plan.origin, why).field("submarines"));
         }
     }
     errors

@@ -295,7 +295,7 @@ pub(crate) fn surprise_strike(
         standing: &standing,
         land: true,
     };
-    let taken = super::battle::choose(ctx, state, space, &targets, &chooser, hits, events);
+    let taken = super::battle::choose(ctx, state, space, &targets, &chooser, hits, 0, events);
     let taken: Vec<_> = taken
         .into_iter()
         .map(|mut t| {

@@ -241,6 +241,8 @@ impl RuleSetHooks for Base {
             submarines_per_zone: None,
             fighter_basing: None,
             only_destroyers_and_fighters_hit_attacking_subs: false,
+            submarines_take_any_hit_first_round: false,
+            free_unit_each_turn: None,
             air_transports: None,
             free_rider: None,
             vehicle_rides_alone: false,
@@ -250,9 +252,14 @@ impl RuleSetHooks for Base {
     }
 
     /// Every standing order but a place in AAE's Middle East payment, which
-    /// no rule here reads, and a submarine withdrawal where submarines do
-    /// not withdraw.
+    /// no rule here reads, a submarine withdrawal where submarines do not
+    /// withdraw, and a submerging where submarines fight one round.
     fn standing_orders_problem(&self, game: &GameDef, standing: &StandingOrders) -> Option<String> {
+        if let Some(why) =
+            crate::rules::combat::submarines::one_round_submerge_problem(game, standing.submarines)
+        {
+            return Some(why);
+        }
         if matches!(
             standing.submarines,
             SubmarinePolicy::WithdrawAfterRound { .. }

@@ -264,6 +264,16 @@ pub struct CombatRules {
     /// other defenders' hits go to the other attackers (Advanced AAE
     /// AAAE-47 and its PROPOSAL). `false`: AAE's rule.
     pub only_destroyers_and_fighters_hit_attacking_subs: bool,
+    /// In round 1 of a battle a side may take as casualties its submarines
+    /// for hits that could not otherwise land on them (aircraft without a
+    /// destroyer, AAAE-47's other defenders), never being forced to: a
+    /// submarine takes such a hit only in place of a unit its order of loss
+    /// ranks after it (Advanced AAE AAAE-45). `false`: never.
+    pub submarines_take_any_hit_first_round: bool,
+    /// One unit a power receives free in each of its turns, to place with
+    /// the units it bought, outside its complexes' limits (Advanced AAE
+    /// AAAE-25: the German Wolfpack); `None`: no such unit.
+    pub free_unit_each_turn: Option<FreeUnit>,
     /// Air transports that carry cargo and drop paratroopers (J Boulton
     /// JB-07..20, `movement::air_transport`, `combat::paradrop`); `None`:
     /// no unit of the game is carried by air.
@@ -302,6 +312,19 @@ pub struct StrategicRail {
     /// The region of `game.yaml` where no rail path may start, pass or end
     /// (AAAE-30: Africa and the Middle East).
     pub barred_region: &'static str,
+}
+
+/// A unit a power receives free each turn ([`CombatRules::free_unit_each_turn`]),
+/// both named in the rules' words (found in the game's data as names or
+/// aliases), so that no board fact is written here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FreeUnit {
+    /// The power (AAAE-25: Germany).
+    pub power: &'static str,
+    /// The unit type (AAAE-25: submarine).
+    pub unit: &'static str,
+    /// The rule, as the events name it.
+    pub rule: &'static str,
 }
 
 /// Attack values of fighters by basing ([`CombatRules::fighter_basing`]).

@@ -15,6 +15,7 @@ mod neutrals;
 mod politics;
 mod rail;
 mod recall;
+mod sea;
 mod victory;
 
 use super::aae::Aae;
@@ -272,8 +273,7 @@ impl RuleSetHooks for AdvancedAae {
         Some(
             "Advanced Axis & Allies Europe v2.2 is not implemented yet (issue 19): its six \
              powers and derived board are data (games/advanced-aae) and most of its rules \
-             are played, but the Wolfpack, \
-             fortifications and the submarine screen \
+             are played, but fortifications and the submarine screen \
              are still to come",
         )
     }
@@ -318,7 +318,9 @@ impl RuleSetHooks for AdvancedAae {
     /// assault's first round and retreat (AAAE-41, AAAE-42); raids damage
     /// complexes up to their territory's value, two IPCs a point to repair
     /// (AAAE-32, AAAE-33); aircraft fly at most 2 (fighters) or 3 (bombers)
-    /// spaces in the combat move (AAAE-36); submarines fight one round,
+    /// spaces in the combat move (AAAE-36); Germany's free submarine each
+    /// turn (AAAE-25); submarines may take any hit in round 1 (AAAE-45);
+    /// submarines fight one round,
     /// two dice each when attacking, then submerge (AAAE-46); at most three
     /// submarines of a side in a sea zone after a move or placement
     /// (AAAE-44); fighters
@@ -352,6 +354,8 @@ impl RuleSetHooks for AdvancedAae {
                 spaces: 4,
                 barred_region: rail::BARRED,
             }),
+            submarines_take_any_hit_first_round: true,
+            free_unit_each_turn: Some(sea::WOLFPACK),
             ..politics::combat_rules(game)
         }
     }
@@ -442,6 +446,7 @@ impl RuleSetHooks for AdvancedAae {
     fn check(&self, game: &GameDef) -> Vec<Problem> {
         let mut problems = six_powers(game);
         problems.extend(national_abilities::unit_words(game));
+        problems.extend(sea::check(game));
         problems.extend(no_raid_air_battle(game));
         problems.extend(convoy_transports(game));
         problems.extend(politics::check(game));

@@ -4,7 +4,7 @@
 //! British fighters defend at 6 at home (the RAF). The combat engine and the
 //! odds read them from [`NationalAbilities`]
 //! (`combat::national_abilities`); the Wolfpack (AAAE-25) is a placement
-//! rule, not a value.
+//! rule, not a value (`super::sea`).
 //!
 //! Powers and units are the rules' words; the RAF's "London, United
 //! Kingdom or Scotland" is read from the board as Britain's home
