@@ -60,6 +60,17 @@ pub struct BotConfig {
     pub repair: bool,
     /// Launch rockets with the Rockets development.
     pub rockets: bool,
+    /// Advanced AAE (AAAE-08): British MidEast ships oil to Britain, up to
+    /// 6 IPCs a turn and never more than a third of its treasury.
+    pub oil_convoy: bool,
+    /// Advanced AAE (AAAE-40): the USA pays Russia lend-lease for every US
+    /// transport in Russia's convoy zone (at most 3).
+    pub lend_lease: bool,
+    /// Sea zones (names) where the bot starts no battle: a scripted game
+    /// keeps a route open (Advanced AAE: Russia's convoy zone, whose
+    /// transport the Axis submarines would sink in round 1, closing
+    /// lend-lease for good).
+    pub spared_zones: &'static [&'static str],
 }
 
 impl Default for BotConfig {
@@ -72,6 +83,9 @@ impl Default for BotConfig {
             bombing_raids: false,
             repair: false,
             rockets: false,
+            oil_convoy: false,
+            lend_lease: false,
+            spared_zones: &[],
         }
     }
 }
@@ -114,6 +128,10 @@ pub struct BotOrders {
     pub repairs: u32,
     /// Rockets launched (stage 1).
     pub rockets: usize,
+    /// IPCs shipped by oil convoy (stage 1, Advanced AAE).
+    pub oil_convoy: u32,
+    /// IPCs paid as lend-lease (stage 1, Advanced AAE).
+    pub lend_lease: u32,
 }
 
 /// Unit types and counts, merged by type.
@@ -153,6 +171,9 @@ struct Plan {
 struct Draft {
     /// Tokens bought and the chart's name.
     research: Option<(u32, String)>,
+    /// Advanced AAE: IPCs shipped by oil convoy, and paid as lend-lease.
+    oil_convoy: u32,
+    lend_lease: u32,
     purchase: List,
     repair: Vec<(SpaceId, u32)>,
     rockets: Vec<(SpaceId, SpaceId)>,
@@ -212,6 +233,8 @@ pub fn orders_with(game: &GameDef, state: &GameState, cfg: BotConfig, extra: &[&
                         raids: draft.battles.iter().filter(|p| p.raid).count(),
                         repairs: draft.repair.iter().map(|r| r.1).sum(),
                         rockets: draft.rockets.len(),
+                        oil_convoy: draft.oil_convoy,
+                        lend_lease: draft.lend_lease,
                     };
                 }
                 Err(e) => e,
@@ -249,6 +272,12 @@ fn drop_offending(draft: &mut Draft, errors: &[OrderError]) -> bool {
         match e.origin.section {
             "research" => {
                 changed |= draft.research.take().is_some();
+            }
+            "oil_convoy" => {
+                changed |= std::mem::take(&mut draft.oil_convoy) > 0;
+            }
+            "lend_lease" => {
+                changed |= std::mem::take(&mut draft.lend_lease) > 0;
             }
             "repair" if i > 0 => {
                 repair.insert(i - 1);
@@ -622,6 +651,12 @@ impl<'a> Bot<'a> {
         let token_cost = self.game.research().map_or(0, |r| r.token_cost);
         let mut budget =
             self.state.ipcs[self.power] - research.as_ref().map_or(0, |r| r.0 * token_cost);
+        // Advanced AAE: the oil convoy and lend-lease leave the treasury
+        // before the purchase.
+        let oil_convoy = self.oil_convoy(budget);
+        budget -= oil_convoy;
+        let lend_lease = self.lend_lease(budget);
+        budget -= lend_lease;
         let (repair, repair_cost) = self.repairs(budget);
         budget -= repair_cost;
         let repaired = repair.iter().map(|r| r.1).sum();
@@ -650,6 +685,8 @@ impl<'a> Bot<'a> {
         self.neutral_cash = budget - spent;
         let mut draft = Draft {
             research,
+            oil_convoy,
+            lend_lease,
             purchase,
             repair,
             ..Draft::default()
@@ -711,6 +748,14 @@ impl<'a> Bot<'a> {
         if places.is_empty() {
             return Vec::new();
         }
+        // The sites' limits already count the damage on their complexes.
+        // Where a purchase beyond them is refused at once (not held back),
+        // the check sees the damage before this turn's repairs.
+        let repaired = if self.game.rule_set().holds_unplaceable_units() {
+            repaired
+        } else {
+            0
+        };
         let room: Option<u32> = places
             .iter()
             .try_fold(0u32, |acc, c| c.limit.map(|l| acc + l))
@@ -804,16 +849,71 @@ impl<'a> Bot<'a> {
         usize::from(t.movement.unwrap_or(0)) + extra
     }
 
+    /// How far an aircraft may fly in the combat move: its range, or less
+    /// where the rule set limits combat flights (Advanced AAE AAAE-36).
+    fn combat_reach(&self, u: &Unit) -> usize {
+        let range = self.air_range(u);
+        let limit = self.game.combat_rules().combat_move_air_range;
+        match limit {
+            Some(l) if self.ut(u).has(&Ability::StrategicBomber) => {
+                range.min(usize::from(l.bomber))
+            }
+            Some(l) => range.min(usize::from(l.fighter)),
+            None => range,
+        }
+    }
+
+    /// Advanced AAE (AAAE-08): British MidEast's oil convoy, up to 6 IPCs
+    /// and a third of `budget`. The engine refuses it where no Allied power
+    /// holds Cairo and the Allies lack the convoy zone; the order is dropped.
+    fn oil_convoy(&self, budget: u32) -> u32 {
+        if !self.cfg.oil_convoy || self.game.power("British MidEast") != Some(self.power) {
+            return 0;
+        }
+        (budget / 3).min(6)
+    }
+
+    /// Advanced AAE (AAAE-40): 4 IPCs per US transport in Russia's convoy
+    /// zones, at most 3, while the USA can pay.
+    fn lend_lease(&self, budget: u32) -> u32 {
+        let russia = self.game.power("Russia");
+        if !self.cfg.lend_lease || russia.is_none() || self.game.power("USA") != Some(self.power) {
+            return 0;
+        }
+        let transports = (0..self.game.space_count())
+            .map(SpaceId)
+            .filter(|&z| {
+                self.game
+                    .sea_zone(z)
+                    .and_then(|z| z.convoy.as_ref())
+                    .is_some_and(|c| self.game.power(&c.power) == russia)
+            })
+            .flat_map(|z| self.state.units_at(z))
+            .filter(|u| {
+                u.owner == self.power
+                    && u.cargo_of.is_none()
+                    && self.ut(u).transport_capacity.is_some_and(|c| c > 0)
+            })
+            .count() as u32;
+        let mut n = transports.min(3);
+        while n > 0 && 4 * n > budget {
+            n -= 1;
+        }
+        4 * n
+    }
+
     fn complex_at(&self, s: SpaceId) -> bool {
         self.state
             .units_at(s)
             .any(|u| self.ut(u).has(&Ability::Production))
     }
 
-    /// Damage a complex in `s` can still take before the cap (twice the
-    /// territory's value): a raid or rocket beyond it is wasted.
+    /// Damage a complex in `s` can still take before the cap (the rule
+    /// set's multiple of the territory's value): a raid or rocket beyond it
+    /// is wasted.
     fn damage_room(&self, s: SpaceId) -> u32 {
-        let cap = 2 * self.game.territory(s).and_then(|t| t.ipc).unwrap_or(0);
+        let per_ipc = self.game.combat_rules().complex_damage_cap_per_ipc;
+        let cap = per_ipc * self.game.territory(s).and_then(|t| t.ipc).unwrap_or(0);
         cap.saturating_sub(self.state.damage_at(s))
     }
 
@@ -862,7 +962,8 @@ impl<'a> Bot<'a> {
         let half = self
             .state
             .has_technology(self.power, Technology::IncreasedFactoryProduction);
-        let cost = |points: u32| if half { points.div_ceil(2) } else { points };
+        let per_point = self.game.combat_rules().repair_cost_per_point;
+        let cost = |points: u32| if half { points.div_ceil(2) } else { points } * per_point;
         let mut damaged: Vec<SpaceId> = (0..self.game.space_count())
             .map(SpaceId)
             .filter(|&s| self.state.owner[s.0] == Some(self.power))
@@ -915,10 +1016,11 @@ impl<'a> Bot<'a> {
                 continue;
             }
             let range = self.air_range(b);
+            let reach = self.combat_reach(b);
             let (dist, prev) = self.air_bfs(b.at);
             let mut best: Option<(std::cmp::Reverse<u32>, usize, SpaceId, SpaceId)> = None;
             for &t in &targets {
-                let Some(d) = dist[t.0].filter(|&d| d > 0 && d <= range) else {
+                let Some(d) = dist[t.0].filter(|&d| d > 0 && d <= reach) else {
                     continue;
                 };
                 let (from_target, _) = self.air_bfs(t);
@@ -1007,6 +1109,13 @@ impl<'a> Bot<'a> {
         let zones: Vec<SpaceId> = (0..self.game.space_count())
             .map(SpaceId)
             .filter(|&s| self.game.is_sea(s) && self.enemy_ships(s))
+            .filter(|&s| {
+                !self
+                    .cfg
+                    .spared_zones
+                    .iter()
+                    .any(|n| self.game.space(n) == Some(s))
+            })
             .collect();
         for z in zones {
             let (dval, _) = self.defence(z);
@@ -1094,7 +1203,7 @@ impl<'a> Bot<'a> {
                 continue;
             };
             let range = self.air_range(u);
-            if d == 0 || d > range {
+            if d == 0 || d > self.combat_reach(u) {
                 continue;
             }
             // The nearest friendly territory to land in after the battle.
@@ -1650,6 +1759,12 @@ impl<'a> Bot<'a> {
         if let Some((buy, chart)) = &d.research {
             let _ = writeln!(out, "research: {{buy: {buy}, chart: {chart}}}");
         }
+        if d.oil_convoy > 0 {
+            let _ = writeln!(out, "oil_convoy: {}", d.oil_convoy);
+        }
+        if d.lend_lease > 0 {
+            let _ = writeln!(out, "lend_lease: {}", d.lend_lease);
+        }
         if !d.purchase.is_empty() {
             let _ = writeln!(out, "purchase: {}", self.list(&d.purchase));
         }
@@ -1781,6 +1896,10 @@ pub struct Played {
     pub repairs: usize,
     /// Rockets launched.
     pub rockets: usize,
+    /// Oil convoys shipped (events, Advanced AAE).
+    pub oil_convoys: usize,
+    /// Lend-lease payments (events, Advanced AAE).
+    pub lend_leases: usize,
 }
 
 /// Plays `m` with the bot through `Match::submit` (the mail daemon's path:
@@ -1811,6 +1930,12 @@ pub fn play(m: &mut adjutant::matches::Match, rounds: u32, cfg: BotConfig) -> Pl
         for e in &receipt.events {
             if e.contains(": a breakthrough;") {
                 played.breakthroughs += 1;
+            }
+            if e.starts_with("oil convoy: ") {
+                played.oil_convoys += 1;
+            }
+            if e.starts_with("lend-lease: ") {
+                played.lend_leases += 1;
             }
             if e.contains("its industrial complex takes") {
                 played.damage_events += 1;
