@@ -1,5 +1,7 @@
 //! Deadlines in the daemon: for each match with a deadline, the reminder
-//! before it, the late notices after it, and the no-orders policy.
+//! before it, the late notices after it, and the no-orders policy; and the
+//! bid deadline (a stage's time from the welcome), at which the sealed bids
+//! that are in are revealed.
 //!
 //! Every event is logged before its mail is enqueued (keys
 //! `MATCH/SEQ/reminder|late|report/ADDRESS`), so after a crash the mail is
@@ -154,6 +156,25 @@ impl Daemon {
                 // Resuming writes to the log, which brings the next look.
                 self.ensure_pass_reports(id, &m, &roster)?;
                 return Ok(None);
+            }
+            // Sealed bids wait for their reveal: a stage's time from the
+            // welcome, then the bids that are in are revealed (a bidder who
+            // did not bid has no bid), as an organiser's reveal_bids would.
+            if m.log().chain().bid().waiting() {
+                let Some(stage) = settings.stage else {
+                    return Ok(None);
+                };
+                let (_, start) = organise::stage_clock_start(m.log().entries())
+                    .context("the bids' clock: the log has no welcome or genesis time")?;
+                let due = start + chrono::Duration::from_std(stage)?;
+                if now < due {
+                    return Ok(Some(due));
+                }
+                let seq = m.reveal_bids()?;
+                tracing::info!(match_id = %id, entry = seq, "bid deadline passed: the bids revealed");
+                let head = m.log().head();
+                self.bid_reveal_notices(&m, seq, head)?;
+                continue;
             }
             let Some(cur) = organise::current_stage(&m) else {
                 self.ensure_pass_reports(id, &m, &roster)?;
