@@ -8,7 +8,8 @@
 //! reason its `Victory` event gave), when a side forfeits or resigns (an
 //! organiser entry, `docs/daemon.md`; the other side of a two-sided game
 //! then wins), or in a draw the organisers adjudicate. The rating is Elo
-//! (`docs/league.md`): each finished match, in the order the matches ended,
+//! (`docs/league.md`): each finished match, in the order the matches ended
+//! (by the time of the entry that ended each),
 //! moves each player by `k * (score - expected)` (score 1, 0, or 1/2 for a
 //! draw), where a side's rating is the mean of its players' and the
 //! expected score is `1 / (1 + 10^((other - own) / 400))`.
@@ -132,6 +133,9 @@ pub struct MatchResult {
     /// Each player's name with their side, and the stages their powers
     /// were due and the deadlines they missed.
     pub players: Vec<PlayerInMatch>,
+    /// When the entry that ended the match was written (the ratings take
+    /// the matches in this order).
+    pub ended_at: Option<DateTime<Utc>>,
 }
 
 /// A player in one match.
@@ -289,11 +293,18 @@ pub fn result_from(
     } else {
         Outcome::Ongoing
     };
+    let ended_at = outcome.entry().and_then(|n| {
+        entries
+            .iter()
+            .find(|e| e.seq == n)
+            .and_then(super::organise::time_of)
+    });
     Ok(MatchResult {
         id: genesis.match_id.clone(),
         game: game.id().to_owned(),
         outcome,
         players,
+        ended_at,
     })
 }
 
@@ -347,7 +358,9 @@ pub fn standings(
         .iter()
         .filter(|r| r.outcome.entry().is_some())
         .collect();
-    finished.sort_by_key(|r| r.outcome.entry());
+    // By time: the entry numbers of two logs say nothing of which match
+    // ended first. (A stable sort: the league file's order breaks a tie.)
+    finished.sort_by_key(|r| r.ended_at);
     for r in finished {
         // The first side is the one scored: the winners, or in a draw the
         // side of the first player (a draw scores 1/2 either way).
