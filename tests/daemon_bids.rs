@@ -200,7 +200,7 @@ fn an_organiser_reveals_the_bids_by_mail() {
         &olga,
         "action: reveal-bids\nreason: the bid deadline\n",
     );
-    let done = last_to(&env, OLGA, "");
+    let done = last_to(&env, OLGA, "Organiser: done");
     assert!(
         done.body
             .contains("Olga (organiser) revealed the sealed bids at their deadline"),
@@ -251,6 +251,26 @@ fn the_daemon_reveals_the_bids_when_their_deadline_passes() {
     bid_match(&env, id, "deadlines: {stage: 3s, reminder_before: 0s}\n");
     let gerd = env.secret(id, "Germany");
     send(&env, 1, GERD, id, "Germany", &gerd, "bid: 5\n");
+    // The players' help says what is awaited, and until when.
+    let alice = env.secret(id, "Soviet Union");
+    send(
+        &env,
+        2,
+        ALICE,
+        id,
+        "Soviet Union",
+        &alice,
+        "command: help\n",
+    );
+    let help = last_to(&env, ALICE, "] help");
+    let flat = help.body.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(
+            "the match waits for the sealed bids of the Allies (a message with bid: N alone"
+        ) && flat.contains("or at the bid deadline, "),
+        "{}",
+        help.body
+    );
     // Before the deadline nothing is revealed.
     assert!(
         !env.entries(id)

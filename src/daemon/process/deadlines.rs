@@ -33,6 +33,13 @@ use super::super::text::{self, MailBody};
 use super::Daemon;
 use super::organiser::has_league_entries;
 
+/// The bid deadline of `m` under `settings` ([`Daemon::bid_due`]).
+fn bid_due(m: &Match, settings: &DeadlineSettings) -> Option<DateTime<Utc>> {
+    let stage = chrono::Duration::from_std(settings.stage?).ok()?;
+    let (_, start) = organise::stage_clock_start(m.log().entries())?;
+    Some(start + stage)
+}
+
 /// What the daemon remembers of a match between looks: the log's length
 /// when it last looked and when to look again.
 #[derive(Debug, Clone, Copy)]
@@ -161,12 +168,9 @@ impl Daemon {
             // welcome, then the bids that are in are revealed (a bidder who
             // did not bid has no bid), as an organiser's reveal_bids would.
             if m.log().chain().bid().waiting() {
-                let Some(stage) = settings.stage else {
+                let Some(due) = bid_due(&m, &settings) else {
                     return Ok(None);
                 };
-                let (_, start) = organise::stage_clock_start(m.log().entries())
-                    .context("the bids' clock: the log has no welcome or genesis time")?;
-                let due = start + chrono::Duration::from_std(stage)?;
                 if now < due {
                     return Ok(Some(due));
                 }
@@ -275,6 +279,15 @@ impl Daemon {
             }
         }
         anyhow::bail!("deadlines: more than 64 stages passed in one look; stopped")
+    }
+
+    /// When the sealed bids of `m` are revealed if not all are in: a
+    /// stage's time from the welcome, by the match's deadline settings;
+    /// `None` without a stage deadline (an organiser reveals them).
+    pub(super) fn bid_due(&self, m: &Match, roster: &Roster) -> Option<DateTime<Utc>> {
+        let settings =
+            DeadlineSettings::with_match(self.config.deadlines, roster.deadlines()).ok()?;
+        bid_due(m, &settings)
     }
 
     /// Before the replies to an accepted stage are rendered: the next
