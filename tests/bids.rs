@@ -5,12 +5,15 @@
 //! forged reveal fails both.
 
 mod common;
+#[path = "common/verify.rs"]
+mod verifiers;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use adjutant::log::Body;
 use adjutant::matches::{Match, Submitted};
+use verifiers::{adjutant_verify as verify, both_accept, python_verify as python};
 
 fn dir(name: &str) -> PathBuf {
     let d =
@@ -30,22 +33,6 @@ const TWO_PLAYERS: &str = "players:
   United Kingdom: {name: Alice, email: alice@example.org}
   United States: {name: Alice, email: alice@example.org}
 ";
-
-fn python(log: &Path) -> std::process::Output {
-    Command::new("python3")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py"))
-        .arg(log)
-        .output()
-        .expect("python3 runs the independent verifier")
-}
-
-fn verify(log: &Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_adjutant"))
-        .arg("verify")
-        .arg(log)
-        .output()
-        .unwrap()
-}
 
 fn bid(m: &mut Match, power: &str, ipcs: u32) -> adjutant::matches::BidReceipt {
     match m.submit_any(power, &format!("bid: {ipcs}\n")).unwrap() {
@@ -199,8 +186,7 @@ fn equal_bids_are_broken_by_the_verifiable_die_and_both_verifiers_agree() {
     let winner = ["Axis", "Allies"][tie as usize - 1];
     assert_eq!(r.winner.as_deref(), Some(winner));
     let log = d.join("log.jsonl");
-    assert!(verify(&log).status.success());
-    assert!(python(&log).status.success());
+    both_accept(&log);
     // Another die value is refused by both.
     let data = std::fs::read(&log).unwrap();
     let forged = common::rechain(&data, |e| {
@@ -244,9 +230,57 @@ fn an_organiser_reveals_at_the_deadline_and_a_missing_bidder_has_no_bid() {
     );
     let m = Match::open(&d).unwrap();
     assert_eq!(m.state().phase.name(), "bid placement");
+    // The organiser's action is in the log, the reveal right after it.
+    let entries = m.log().entries();
+    let at = entries
+        .iter()
+        .position(|e| {
+            matches!(&e.body, Body::Organiser(o)
+                if o.action == adjutant::log::OrganiserAction::RevealBids && o.organiser == "Olga")
+        })
+        .expect("an organiser's reveal_bids entry");
+    assert!(
+        matches!(&entries[at + 1].body, Body::Bid(b) if b.step == adjutant::log::BidStep::Reveal)
+    );
+    assert!(
+        matches!(&entries[at - 1].body, Body::Bid(b) if b.step == adjutant::log::BidStep::Sealed)
+    );
+    drop(m);
     let log = d.join("log.jsonl");
-    assert!(verify(&log).status.success());
-    assert!(python(&log).status.success());
+    both_accept(&log);
+    // Once revealed, there is nothing to reveal.
+    let again = Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .args(["organise", "--match"])
+        .arg(&d)
+        .args(["--as", "Olga", "reveal-bids"])
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(1));
+    assert!(
+        verifiers::said(&again).contains("no sealed bids wait for their reveal"),
+        "{}",
+        verifiers::said(&again)
+    );
+    // A log in which the organiser's reveal_bids comes before the last
+    // sealed bid, not right before the reveal, is refused by both
+    // verifiers.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.swap(at - 1, at);
+    let mut seq = 0;
+    let mut latest = String::new();
+    let forged = common::rechain(format!("{}\n", lines.join("\n")).as_bytes(), |e| {
+        seq += 1;
+        e.seq = seq;
+        // Times never go backwards: the swap's only fault is its order.
+        if e.time < latest {
+            e.time = latest.clone();
+        }
+        latest = e.time.clone();
+    });
+    let bad = d.with_file_name("reveal-early.jsonl");
+    std::fs::write(&bad, forged).unwrap();
+    verifiers::both_refuse(&bad, "the bids' reveal comes next");
 }
 
 #[test]
@@ -305,6 +339,5 @@ fn a_crash_between_the_last_sealed_bid_and_the_reveal_is_revealed_on_opening() {
     let r = reveal_of(&m);
     assert!(r.tie.is_some(), "equal bids of 5: {r:?}");
     assert!(!d.join("secrets/bid.secret").exists());
-    assert!(verify(&d.join("log.jsonl")).status.success());
-    assert!(python(&d.join("log.jsonl")).status.success());
+    both_accept(&d.join("log.jsonl"));
 }

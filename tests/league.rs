@@ -1,6 +1,9 @@
 //! A league of three matches (issue 21, item 5): two ended (one side
-//! resigned, the other forfeited), one still being played; the standings
-//! come from the logs alone, by the real binary and by the library alike.
+//! resigned, the other forfeited), one still being played; three matches
+//! played by script to a result (a resignation, a forfeit, a draw), whose
+//! standings are compared with figures worked by hand; the standings come
+//! from the logs alone, by the real binary and by the library alike. And
+//! `adjutant league list`, a player's matches.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -237,6 +240,218 @@ fn an_adjudicated_draw_ends_the_match_and_scores_half() {
         text.contains(
             "l-4 (aae): drawn (adjudicated by the organisers: stalemate on every front; log entry"
         ),
+        "{text}"
+    );
+}
+
+/// `adjutant league list`: every match of a player's address under the
+/// matches directory, with the powers it plays and the match's state, as
+/// `command: list` answers by mail.
+#[test]
+fn a_players_matches_on_the_command_line() {
+    let dir = league_of("league-list", &["l-1", "l-2", "l-3"]);
+    let matches = dir.join("matches");
+    let m = matches.to_str().unwrap();
+    let out = adjutant(&[
+        "league",
+        "list",
+        "--player",
+        "Boris@Example.org",
+        "--matches",
+        m,
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.starts_with("l-"))
+            .collect::<Vec<_>>(),
+        [
+            "l-1: plays Soviet Union, United Kingdom",
+            "l-2: plays Soviet Union, United Kingdom",
+            "l-3: plays Soviet Union, United Kingdom"
+        ],
+        "{text}"
+    );
+    assert!(
+        text.contains("    Axis & Allies: Europe (1999, 2nd-edition rules) (l-1): Allies won (the Axis resigned; log entry"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    Axis & Allies: Europe (1999, 2nd-edition rules): round 1, Germany to move (stage 1); deadline none set"),
+        "{text}"
+    );
+    let out = adjutant(&[
+        "league",
+        "list",
+        "--player",
+        "nobody@example.org",
+        "--matches",
+        m,
+    ]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("nobody@example.org plays in no match under"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+/// Three matches played by script to a result, each with different seats,
+/// and the standings compared with figures worked by hand. The league
+/// scores a win 3, a draw 1, a loss 0; Elo from 1200 with k 24.
+///
+/// - m-1: Alice (Axis) against Boris and Clem (Allies); Germany plays its
+///   first turn, then the Axis resigns: the Allies win. Even sides
+///   (1200 each): Boris and Clem +12 (1212), Alice -12 (1188).
+/// - m-2: Boris (Axis) against Alice and Dora (Allies); Germany plays its
+///   first turn and the Soviet Union its purchase, then the Allies
+///   forfeit: the Axis wins. Boris 1212 against the Allies' mean
+///   (1188 + 1200) / 2 = 1194: expected 1 / (1 + 10^(-18/400)) =
+///   0.5258809, so Boris +24 * 0.4741191 = +11.378858 (1223.378858),
+///   Alice and Dora -11.378858 (1176.621142, 1188.621142).
+/// - m-3: Clem (Axis) against Alice (Allies); the organisers adjudicate a
+///   draw. Clem 1212 against Alice 1176.621142: Clem expected
+///   1 / (1 + 10^(-35.378858/400)) = 0.5507390, so Clem
+///   +24 * (0.5 - 0.5507390) = -1.217736 (1210.782264), Alice +1.217736
+///   (1177.838879).
+///
+/// Points: Boris 6 (two wins), Clem 4 (a win, a draw), Alice 1 (two
+/// losses, a draw), Dora 0 (a loss).
+#[test]
+fn the_standings_of_three_scripted_matches_played_to_a_result() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("league-scripted");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("matches")).unwrap();
+    let seats = |axis: &str, soviet: &str, uk: &str, us: &str| {
+        let email = |n: &str| format!("{}@example.org", n.to_lowercase());
+        format!(
+            "organisers:\n  - {{name: Olga, email: olga@example.org}}\nplayers:\n  \
+             Germany: {{name: {axis}, email: {}}}\n  \
+             Soviet Union: {{name: {soviet}, email: {}}}\n  \
+             United Kingdom: {{name: {uk}, email: {}}}\n  \
+             United States: {{name: {us}, email: {}}}\n",
+            email(axis),
+            email(soviet),
+            email(uk),
+            email(us)
+        )
+    };
+    let new = |id: &str, players: String| -> String {
+        let file = dir.join(format!("{id}.players.yaml"));
+        std::fs::write(&file, format!("match: {id}\n{players}")).unwrap();
+        let m = dir.join("matches").join(id);
+        adjutant(&[
+            "new",
+            "--game",
+            "aae",
+            "--players",
+            file.to_str().unwrap(),
+            "--dir",
+            m.to_str().unwrap(),
+        ]);
+        m.to_str().unwrap().to_owned()
+    };
+    let submit = |m: &str, power: &str, orders: &str| {
+        let file = dir.join("orders.yaml");
+        std::fs::write(&file, orders).unwrap();
+        adjutant(&[
+            "submit",
+            "--match",
+            m,
+            "--as",
+            power,
+            file.to_str().unwrap(),
+        ]);
+    };
+    let olga = |m: &str, args: &[&str]| {
+        let mut all = vec!["organise", "--match", m, "--as", "Olga"];
+        all.extend_from_slice(args);
+        adjutant(&all);
+    };
+    let m1 = new("m-1", seats("Alice", "Boris", "Boris", "Clem"));
+    submit(&m1, "Germany", "purchase: 1 infantry\n");
+    submit(&m1, "Germany", "place:\n  Germany: 1 infantry\n");
+    olga(&m1, &["resign", "--side", "Axis"]);
+    let m2 = new("m-2", seats("Boris", "Alice", "Alice", "Dora"));
+    submit(&m2, "Germany", "purchase: 2 infantry\n");
+    submit(&m2, "Germany", "place:\n  Germany: 2 infantry\n");
+    submit(&m2, "Soviet Union", "purchase: 1 armor\n");
+    olga(&m2, &["forfeit", "--side", "Allies"]);
+    let m3 = new("m-3", seats("Clem", "Alice", "Alice", "Alice"));
+    submit(&m3, "Germany", "purchase: 1 armor\n");
+    olga(&m3, &["draw", "--reason", "agreed"]);
+    std::fs::write(
+        dir.join("league.yaml"),
+        "name: Scripted League\nmatches: [m-1, m-2, m-3]\n\
+         scoring: {win: 3, loss: 0, draw: 1, initial_rating: 1200, k: 24}\n",
+    )
+    .unwrap();
+    let league: LeagueFile =
+        serde_saphyr::from_str(&std::fs::read_to_string(dir.join("league.yaml")).unwrap()).unwrap();
+    let (rows, results) = standings(&league, &dir.join("matches")).unwrap();
+    let words: Vec<String> = results.iter().map(|r| r.outcome.words()).collect();
+    assert!(
+        words[0].starts_with("Allies won (the Axis resigned; log entry"),
+        "{words:?}"
+    );
+    assert!(
+        words[1].starts_with("Axis won (the Allies forfeited; log entry"),
+        "{words:?}"
+    );
+    assert!(
+        words[2].starts_with("drawn (adjudicated by the organisers: agreed; log entry"),
+        "{words:?}"
+    );
+    // (player, won, lost, drawn, now, points, rating), best first.
+    let table: Vec<(&str, u32, u32, u32, u32, f64)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.player.as_str(),
+                r.wins,
+                r.losses,
+                r.draws,
+                r.current,
+                r.points,
+            )
+        })
+        .collect();
+    assert_eq!(
+        table,
+        [
+            ("Boris", 2, 0, 0, 0, 6.0),
+            ("Clem", 1, 0, 1, 0, 4.0),
+            ("Alice", 0, 2, 1, 0, 1.0),
+            ("Dora", 0, 1, 0, 0, 0.0),
+        ]
+    );
+    let rating = |name: &str| rows.iter().find(|r| r.player == name).unwrap().rating;
+    for (name, by_hand) in [
+        ("Boris", 1223.378858),
+        ("Clem", 1210.782264),
+        ("Alice", 1177.838879),
+        ("Dora", 1188.621142),
+    ] {
+        assert!(
+            (rating(name) - by_hand).abs() < 1e-5,
+            "{name}: {} against {by_hand} worked by hand",
+            rating(name)
+        );
+    }
+    assert!(rows.iter().all(|r| r.on_time == 1.0));
+    // The binary prints the same table.
+    let out = adjutant(&[
+        "league",
+        "standings",
+        "--league",
+        dir.join("league.yaml").to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!(
+            "{:<20} {:>4} {:>4} {:>5} {:>4} {:>7.1} {:>7.0}",
+            "Boris", 2, 0, 0, 0, 6.0, 1223.378858
+        )),
         "{text}"
     );
 }

@@ -116,7 +116,7 @@ purchase: 3 infantry
     assert!(out.status.success(), "{}", text(&out.stderr));
     let position = text(&out.stdout);
     assert!(
-        position.starts_with("adjutant-state/1\nround 1\nturn Soviet Union\n"),
+        position.starts_with("adjutant-state/2\nround 1\nturn Soviet Union\n"),
         "{position}"
     );
     assert!(position.contains("\nipcs Germany = "), "{position}");

@@ -485,6 +485,8 @@ class Verifier:
         self.out = []            # powers that forfeited or resigned
         self.positions = []      # adjudication entries of the current line (rollback targets)
         self.version = None      # the rules version the match is at (genesis, then upgrades)
+        self.upgraded = None     # the last upgrade's entry: no rollback goes back before it
+        self.reveal_due = None   # an organiser's reveal_bids, until the bids' reveal that follows
         # log.md "Bids": [bidders, side, commitment] of the open bid, the
         # sealed bids as [bidder, commitment] in log order, the reveal's entry
         self.bid_open = None
@@ -560,6 +562,12 @@ class Verifier:
             if kind != "genesis":
                 raise _Bad("first entry is %r, not genesis" % kind)
             return self.genesis(body)
+        if self.reveal_due is not None:
+            # log.md: an organiser's reveal_bids is followed by the reveal.
+            at, self.reveal_due = self.reveal_due, None
+            if kind != "bid" or body.get("step") != "reveal":
+                raise _Bad("a %s entry after the organisers' reveal_bids at entry %d: the bids' "
+                           "reveal comes next" % (kind, at))
         if self.ended is not None and kind in ("turn_open", "order", "reveal", "dice",
                                                "adjudication"):
             raise _Bad("a %s entry after the match ended at entry %d: an ended match takes no "
@@ -842,7 +850,8 @@ class Verifier:
                   "ruling": (["entry"], []),
                   "rollback": (["entry"], ["turn", "secret"]),
                   "draw": ([], []),
-                  "upgrade": (["to_version", "from_state", "to_state"], ["from_version"])}
+                  "upgrade": (["to_version", "from_state", "to_state"], ["from_version"]),
+                  "reveal_bids": ([], [])}
         _check_keys(body, ["organiser", "via", "action"],
                     ["power", "side", "name", "due", "from", "until", "absence", "entry",
                      "turn", "secret", "from_version", "to_version", "from_state", "to_state",
@@ -933,6 +942,13 @@ class Verifier:
                 raise _Bad("an upgrade while the orders of entry %d wait for their adjudication"
                            % self.pending[0])
             self.version = body["to_version"]
+            self.upgraded = seq
+        elif action == "reveal_bids":
+            # log.md: the sealed bids revealed at their deadline; the bid
+            # reveal entry comes next.
+            if self.bid_open is None or self.bid_revealed is not None:
+                raise _Bad("an organiser's reveal_bids while no sealed bids wait for their reveal")
+            self.reveal_due = seq
         elif action == "draw":
             # log.md: the organisers adjudicate a draw, which ends the match.
             if self.paired() and self.pending is not None:
@@ -949,6 +965,11 @@ class Verifier:
             if self.paired() and self.pending is not None:
                 raise _Bad("a rollback while the orders of entry %d wait for their adjudication"
                            % self.pending[0])
+            # log.md "Rules version": the positions before an upgrade were
+            # played by an older version; a rollback cannot cross it.
+            if self.upgraded is not None and e < self.upgraded:
+                raise _Bad("a rollback to entry %d, before the upgrade at entry %d: a rollback "
+                           "cannot cross an upgrade" % (e, self.upgraded))
             # dice.md: a rollback reveals the open turn if it is not revealed,
             # so no die of it can be rolled again in secret.
             unrevealed = self.turn and not self.revealed

@@ -1,5 +1,7 @@
 //! `adjutant league standings --league league.yaml [--matches DIR]`: a
-//! league's standings, derived from its matches' logs.
+//! league's standings, derived from its matches' logs; `adjutant league
+//! list --player ADDRESS [--matches DIR]`: a player's matches, as
+//! `command: list` answers by mail.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
 
-use crate::matches::league::{LeagueFile, standings, standings_text};
+use crate::matches::league::{LeagueFile, match_dirs, player_matches, standings, standings_text};
 
 /// Arguments of `adjutant league`.
 #[derive(Debug, Args)]
@@ -29,9 +31,19 @@ enum LeagueCommand {
         #[arg(long)]
         matches: Option<PathBuf>,
     },
+    /// Every match in which an address plays: the powers, who is to move
+    /// and the deadline, or how it ended.
+    List {
+        /// The player's address, as the players files give it.
+        #[arg(long)]
+        player: String,
+        /// Where the matches are (`DIR/<match id>/log.jsonl`).
+        #[arg(long, default_value = "adjutant-data/matches")]
+        matches: PathBuf,
+    },
 }
 
-/// Prints the standings.
+/// Prints the standings, or a player's matches.
 pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
     match args.what {
         LeagueCommand::Standings { league, matches } => {
@@ -47,6 +59,21 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
             });
             let (rows, results) = standings(&file, &dir).map_err(|e| anyhow::anyhow!(e))?;
             print!("{}", standings_text(&file, &rows, &results));
+            Ok(ExitCode::SUCCESS)
+        }
+        LeagueCommand::List { player, matches } => {
+            let all = match_dirs(&matches).map_err(|e| anyhow::anyhow!(e))?;
+            let listed = player_matches(&all, &player);
+            if listed.is_empty() {
+                println!("{player} plays in no match under {}.", matches.display());
+            }
+            for l in listed {
+                println!("{}: plays {}", l.id, l.powers.join(", "));
+                match l.state {
+                    Ok(line) => println!("    {line}"),
+                    Err(e) => println!("    cannot be read: {e}"),
+                }
+            }
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -11,7 +11,6 @@ use clap::Args;
 use crate::matches::{Match, Submitted};
 use crate::report::board;
 use crate::rules::builtin::GameSource;
-use crate::rules::state_text;
 
 /// Arguments of `adjutant new`.
 #[derive(Debug, Args)]
@@ -142,7 +141,11 @@ pub fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
 pub fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
     let m = Match::open(&args.dir)?;
     if args.position {
-        print!("{}", state_text::encode(m.game(), m.state()));
+        // The text of the rules version the match is at (its digests').
+        let version = crate::rules::version::of_log(m.log().chain().rules_version());
+        let text = crate::matches::state_text_as(version, m.game(), m.state())
+            .map_err(|e| anyhow::anyhow!(e))?;
+        print!("{text}");
         return Ok(ExitCode::SUCCESS);
     }
     print!("{}", board::render(m.game(), m.state()));

@@ -50,9 +50,9 @@ enum Command {
     New(match_cmd::NewArgs),
     /// Submit one power's orders to a match, as the mail daemon would.
     Submit(match_cmd::SubmitArgs),
-    /// A league's standings from its matches' logs (`league standings --league FILE`).
+    /// A league's standings from its matches' logs (`league standings --league FILE`), or a player's matches (`league list --player ADDRESS`).
     League(league::LeagueArgs),
-    /// An organiser's action: pause, resume, extend, replace, absent, forfeit, resign, ruling.
+    /// An organiser's action: pause, resume, extend, replace, absent, forfeit, resign, draw, ruling, rollback, upgrade, reveal-bids.
     Organise(organise::OrganiseArgs),
     /// Show a match: the board, treasuries, whose turn and which stage.
     Show(match_cmd::ShowArgs),

@@ -22,8 +22,8 @@ pub struct OrganiseArgs {
     #[arg(long = "as")]
     organiser: String,
     /// pause, resume, extend, replace, absent, forfeit, resign, draw, ruling,
-    /// rollback, or reveal-bids (the sealed bids at their deadline: a bidder
-    /// who did not bid has no bid).
+    /// rollback, upgrade, or reveal-bids (the sealed bids at their deadline:
+    /// a bidder who did not bid has no bid).
     action: String,
     /// The power concerned.
     #[arg(long)]
@@ -92,21 +92,6 @@ pub fn run(args: OrganiseArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     };
     let name = who.name.clone();
-    if args.action.eq_ignore_ascii_case("reveal-bids") {
-        let seq = match m.reveal_bids() {
-            Ok(seq) => seq,
-            Err(MatchError::Invalid(why)) => {
-                eprintln!("Nothing was done: {why}");
-                return Ok(ExitCode::from(1));
-            }
-            Err(e) => return Err(e.into()),
-        };
-        if let Body::Bid(b) = &m.log().entries()[seq as usize - 1].body {
-            println!("{}", crate::matches::bids::describe(b));
-        }
-        println!("Log entry {seq}; log head {}", m.log().head());
-        return Ok(ExitCode::SUCCESS);
-    }
     let req = Request {
         action: Some(args.action),
         power: args.power,
@@ -136,6 +121,10 @@ pub fn run(args: OrganiseArgs) -> anyhow::Result<ExitCode> {
     let entry = &m.log().entries()[seq as usize - 1];
     if let Body::Organiser(o) = &entry.body {
         println!("{}", organise::describe(o));
+    }
+    // A reveal_bids: the reveal that follows it.
+    if let Some(Body::Bid(b)) = m.log().entries().get(seq as usize).map(|e| &e.body) {
+        println!("{}", crate::matches::bids::describe(b));
     }
     println!("Log entry {seq}; log head {}", m.log().head());
     println!("The daemon mails the players and organisers a notice on its next pass.");

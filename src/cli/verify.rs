@@ -112,6 +112,14 @@ fn replay(path: &std::path::Path) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(3));
     }
     // An upgrade to a version this program does not replay: the same.
+    let mut versions = format!(
+        "rules version: written by version {version}{}",
+        if genesis.rules_version.is_none() {
+            " (none recorded)"
+        } else {
+            ""
+        }
+    );
     for line in data.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
         if let Ok(crate::log::entry::Entry {
             seq,
@@ -119,13 +127,21 @@ fn replay(path: &std::path::Path) -> anyhow::Result<ExitCode> {
             ..
         }) = crate::log::parse_line(line)
             && let Some(to) = o.to_version
-            && let Some(why) = crate::rules::version::cannot_replay(to)
         {
-            let why = why.replacen("written by", &format!("upgraded at entry {seq} to"), 1);
-            println!("engine replay: not done: {why}; the chain and every die are checked above");
-            return Ok(ExitCode::from(3));
+            if let Some(why) = crate::rules::version::cannot_replay(to) {
+                let why = why.replacen("written by", &format!("upgraded at entry {seq} to"), 1);
+                println!(
+                    "engine replay: not done: {why}; the chain and every die are checked above"
+                );
+                return Ok(ExitCode::from(3));
+            }
+            versions.push_str(&format!(", upgraded at entry {seq} to version {to}"));
         }
     }
+    println!(
+        "{versions}; this program replays {}",
+        crate::rules::version::replayed()
+    );
     match crate::matches::replay_match(path, &genesis) {
         Ok(r) => {
             println!(

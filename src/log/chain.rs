@@ -147,6 +147,11 @@ struct LeagueState {
     /// The rules version the match is at: its genesis's (none for a log
     /// that recorded none), then each upgrade's.
     version: Option<u32>,
+    /// The last upgrade's entry: no rollback goes back before it.
+    upgraded: Option<u64>,
+    /// An organiser's `reveal_bids` entry, until the bids' reveal that
+    /// must come next.
+    reveal_due: Option<u64>,
 }
 
 impl Chain {
@@ -303,6 +308,15 @@ impl Chain {
                 body.kind()
             ));
         }
+        // An organiser's reveal_bids is followed by the reveal itself.
+        if let Some(at) = self.league.reveal_due.take()
+            && !matches!(body, Body::Bid(b) if b.step == super::entry::BidStep::Reveal)
+        {
+            return Err(format!(
+                "a {} entry after the organisers' reveal_bids at entry {at}: the bids' reveal comes next",
+                body.kind()
+            ));
+        }
         match body {
             Body::Genesis(_) => Err("a second genesis entry".into()),
             Body::Bid(b) => {
@@ -311,6 +325,12 @@ impl Chain {
             }
             Body::Organiser(o) => {
                 let players: Vec<&str> = genesis.players.iter().map(|p| p.power.as_str()).collect();
+                if o.action == super::entry::OrganiserAction::RevealBids && !self.bid.waiting() {
+                    return Err(
+                        "an organiser's reveal_bids while no sealed bids wait for their reveal"
+                            .into(),
+                    );
+                }
                 let next = check_organiser(
                     &self.league,
                     o,
@@ -782,6 +802,7 @@ fn check_organiser(
         A::Rollback => (&["entry"], &["turn", "secret"]),
         A::Draw => (&[], &[]),
         A::Upgrade => (&["to_version", "from_state", "to_state"], &["from_version"]),
+        A::RevealBids => (&[], &[]),
     };
     for (field, present) in given {
         if present && !required.contains(&field) && !optional.contains(&field) {
@@ -897,7 +918,9 @@ fn check_organiser(
                 ));
             }
             next.version = Some(to);
+            next.upgraded = Some(seq);
         }
+        A::RevealBids => next.reveal_due = Some(seq),
         A::Draw => {
             if let Some(p) = pending {
                 return Err(format!(
@@ -917,6 +940,15 @@ fn check_organiser(
             if let Some(p) = pending {
                 return Err(format!(
                     "a rollback while the orders of entry {p} wait for their adjudication"
+                ));
+            }
+            // The positions before an upgrade were played by an older rules
+            // version, which this match no longer plays by.
+            if let Some(u) = league.upgraded
+                && entry < u
+            {
+                return Err(format!(
+                    "a rollback to entry {entry}, before the upgrade at entry {u}: a rollback cannot cross an upgrade"
                 ));
             }
             next.positions.retain(|&p| p <= entry);

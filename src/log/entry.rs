@@ -291,11 +291,14 @@ pub enum OrganiserAction {
     /// version before (`from_state`) and the new one (`to_state`) are
     /// recorded, so both engines can check the position carried across.
     Upgrade,
+    /// The sealed bids are revealed at their deadline (a bidder who did
+    /// not bid has no bid): the `bid` reveal entry follows at once.
+    RevealBids,
 }
 
 impl OrganiserAction {
     /// Every action, in the order the documents list them.
-    pub const ALL: [OrganiserAction; 11] = [
+    pub const ALL: [OrganiserAction; 12] = [
         OrganiserAction::Pause,
         OrganiserAction::Resume,
         OrganiserAction::Extend,
@@ -307,6 +310,7 @@ impl OrganiserAction {
         OrganiserAction::Rollback,
         OrganiserAction::Draw,
         OrganiserAction::Upgrade,
+        OrganiserAction::RevealBids,
     ];
 
     /// The word written in the log (and by an organiser).
@@ -323,12 +327,14 @@ impl OrganiserAction {
             OrganiserAction::Rollback => "rollback",
             OrganiserAction::Draw => "draw",
             OrganiserAction::Upgrade => "upgrade",
+            OrganiserAction::RevealBids => "reveal_bids",
         }
     }
 
-    /// The action of a word, if it is one (case does not matter).
+    /// The action of a word, if it is one (case does not matter, and a
+    /// hyphen reads as `_`: `reveal-bids` as on the command line).
     pub fn from_word(word: &str) -> Option<OrganiserAction> {
-        let w = word.trim().to_ascii_lowercase();
+        let w = word.trim().to_ascii_lowercase().replace('-', "_");
         OrganiserAction::ALL.into_iter().find(|a| a.as_str() == w)
     }
 }

@@ -362,9 +362,12 @@ impl Match {
             open,
             beacon,
         };
-        // A crash between the last sealed bid and the reveal: every bid is
-        // in, so reveal them now, as the bid that completed them would have.
-        if m.log.chain().bid().waiting() && m.waiting_bidders().is_empty() {
+        // A crash between the last sealed bid (or an organiser's
+        // reveal_bids) and the reveal: reveal them now, as the bid that
+        // completed them (or the organiser) would have.
+        let reveal_asked = matches!(m.log.entries().last().map(|e| &e.body),
+            Some(Body::Organiser(o)) if o.action == crate::log::OrganiserAction::RevealBids);
+        if m.log.chain().bid().waiting() && (m.waiting_bidders().is_empty() || reveal_asked) {
             m.reveal_bids()?;
         }
         if let Some(p) = pending {
@@ -1040,19 +1043,25 @@ pub fn state_digest(game: &GameDef, state: &GameState) -> Digest32 {
     Digest32::sha256(state_text::encode(game, state).as_bytes())
 }
 
-/// The position's digest as rules version `version` writes it: the
-/// canonical text of every version this engine replays
-/// ([`crate::rules::version`]). Version 1's text is today's; a version that
-/// changes the text keeps the older encoders here.
+/// The position's canonical text as rules version `version` writes it, for
+/// every version this engine replays ([`crate::rules::version`]): version
+/// 1's ([`state_text::encode_v1`]) and this version's.
+pub fn state_text_as(version: u32, game: &GameDef, state: &GameState) -> Result<String, String> {
+    match crate::rules::version::cannot_replay(version) {
+        Some(why) => Err(why),
+        None if version == 1 => Ok(state_text::encode_v1(game, state)),
+        None => Ok(state_text::encode(game, state)),
+    }
+}
+
+/// The position's digest as rules version `version` writes it
+/// ([`state_text_as`]).
 pub fn state_digest_as(
     version: u32,
     game: &GameDef,
     state: &GameState,
 ) -> Result<Digest32, String> {
-    match crate::rules::version::cannot_replay(version) {
-        Some(why) => Err(why),
-        None => Ok(state_digest(game, state)),
-    }
+    state_text_as(version, game, state).map(|t| Digest32::sha256(t.as_bytes()))
 }
 
 /// Loads the match's copy of its game and checks it against the genesis

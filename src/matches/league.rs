@@ -8,20 +8,27 @@
 //! reason its `Victory` event gave), when a side forfeits or resigns (an
 //! organiser entry, `docs/daemon.md`; the other side of a two-sided game
 //! then wins), or in a draw the organisers adjudicate. The rating is Elo
-//! (`docs/league.md`): each finished match, in the order the matches ended,
+//! (`docs/league.md`): each finished match, in the order the matches ended
+//! (by the time of the entry that ended each),
 //! moves each player by `k * (score - expected)` (score 1, 0, or 1/2 for a
 //! draw), where a side's rating is the mean of its players' and the
 //! expected score is `1 / (1 + 10^((other - own) / 400))`.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
 
 use serde::Deserialize;
 
-use crate::log::{Body, OrganiserAction};
+use crate::log::{Body, DeadlineEvent, Entry, OrganiserAction};
 
 use super::MatchError;
+use super::deadlines::format_due;
 use super::history::{game_of, read_log, state_at};
+use super::organise::{paused_index, stage_clock_start};
+use super::players::address_key;
+use super::{PlayersFile, stage_of};
 
 /// `league.yaml`.
 #[derive(Debug, Clone, Deserialize)]
@@ -126,6 +133,9 @@ pub struct MatchResult {
     /// Each player's name with their side, and the stages their powers
     /// were due and the deadlines they missed.
     pub players: Vec<PlayerInMatch>,
+    /// When the entry that ended the match was written (the ratings take
+    /// the matches in this order).
+    pub ended_at: Option<DateTime<Utc>>,
 }
 
 /// A player in one match.
@@ -283,11 +293,18 @@ pub fn result_from(
     } else {
         Outcome::Ongoing
     };
+    let ended_at = outcome.entry().and_then(|n| {
+        entries
+            .iter()
+            .find(|e| e.seq == n)
+            .and_then(super::organise::time_of)
+    });
     Ok(MatchResult {
         id: genesis.match_id.clone(),
         game: game.id().to_owned(),
         outcome,
         players,
+        ended_at,
     })
 }
 
@@ -341,7 +358,9 @@ pub fn standings(
         .iter()
         .filter(|r| r.outcome.entry().is_some())
         .collect();
-    finished.sort_by_key(|r| r.outcome.entry());
+    // By time: the entry numbers of two logs say nothing of which match
+    // ended first. (A stable sort: the league file's order breaks a tie.)
+    finished.sort_by_key(|r| r.ended_at);
     for r in finished {
         // The first side is the one scored: the winners, or in a draw the
         // side of the first player (a draw scores 1/2 either way).
@@ -414,4 +433,123 @@ pub fn standings_text(league: &LeagueFile, rows: &[Row], results: &[MatchResult]
         out.push_str(&format!("{} ({}): {}\n", m.id, m.game, m.outcome.words()));
     }
     out
+}
+
+/// One match of a player, as `list` shows it (`command: list` by mail,
+/// `adjutant league list` on the server).
+#[derive(Debug, Clone)]
+pub struct Listed {
+    /// The match id.
+    pub id: String,
+    /// The powers the player's address plays in it.
+    pub powers: Vec<String>,
+    /// The match's state in one line (who is to move and the deadline, or
+    /// how it ended), or why it cannot be read.
+    pub state: Result<String, String>,
+}
+
+/// Every match of `matches` (id and directory) in which `address` plays a
+/// power (by its players file), in the order given.
+pub fn player_matches(matches: &[(String, PathBuf)], address: &str) -> Vec<Listed> {
+    let me = address_key(address);
+    let mut out = Vec::new();
+    for (id, dir) in matches {
+        let Some(file) = std::fs::read_to_string(dir.join("players.yaml"))
+            .ok()
+            .and_then(|t| serde_saphyr::from_str::<PlayersFile>(&t).ok())
+        else {
+            continue;
+        };
+        let seats: Vec<(&str, Option<&str>)> = file
+            .players
+            .iter()
+            .filter(|(_, p)| address_key(&p.email) == me)
+            .map(|(power, p)| (power, p.time_zone.as_deref()))
+            .collect();
+        if seats.is_empty() {
+            continue;
+        }
+        let zone = seats.iter().find_map(|(_, z)| *z);
+        out.push(Listed {
+            id: id.clone(),
+            powers: seats.iter().map(|(p, _)| (*p).to_owned()).collect(),
+            state: match_state(dir, zone),
+        });
+    }
+    out
+}
+
+/// The matches under `dir` (each a directory holding a log), by match id
+/// (the genesis's), sorted; a directory without a readable genesis is left
+/// out, and of two holding the same id the first by name is kept.
+pub fn match_dirs(dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
+    let rd = std::fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
+    let mut paths: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    let mut found: BTreeMap<String, PathBuf> = BTreeMap::new();
+    for path in paths {
+        if let Some(g) = super::history::genesis_of(&path) {
+            found.entry(g.match_id).or_insert(path);
+        }
+    }
+    Ok(found.into_iter().collect())
+}
+
+/// A match's state in one line: who is to move and the deadline, or how
+/// it ended (`zone`: the reader's time zone, for the deadline).
+pub fn match_state(dir: &Path, zone: Option<&str>) -> Result<String, String> {
+    let fail = |e: crate::matches::MatchError| e.to_string();
+    let entries = read_log(dir).map_err(fail)?;
+    let Some(Body::Genesis(genesis)) = entries.first().map(|e| &e.body) else {
+        return Err("the log has no genesis".into());
+    };
+    let game = game_of(dir, genesis).map_err(fail)?;
+    let state = state_at(&game, &entries, u64::MAX).map_err(fail)?;
+    let result = result_from(&game, genesis, &entries, &state)?;
+    if result.outcome != Outcome::Ongoing {
+        return Ok(format!(
+            "{} ({}): {}",
+            game.files().game.name,
+            result.id,
+            result.outcome.words()
+        ));
+    }
+    let power = &game.powers()[state.current_power(&game)].name;
+    let stage = stage_of(&state);
+    let deadline = match paused_index(&entries) {
+        Some(i) => format!("none while paused (log entry {})", entries[i].seq),
+        None => match stage_due(&entries, power, state.round, stage) {
+            Some(due) => match format_due(due, zone) {
+                (utc, Some(local)) => format!("{utc} ({local})"),
+                (utc, None) => utc,
+            },
+            None => "none set".to_owned(),
+        },
+    };
+    Ok(format!(
+        "{}: round {}, {power} to move (stage {stage}); deadline {deadline}",
+        game.files().game.name,
+        state.round
+    ))
+}
+
+/// The deadline of the stage now waited for: its last `set` entry.
+fn stage_due(entries: &[Entry], power: &str, round: u32, stage: u8) -> Option<DateTime<Utc>> {
+    let (since, _) = stage_clock_start(entries)?;
+    entries[since + 1..]
+        .iter()
+        .rev()
+        .find_map(|e| match &e.body {
+            Body::Deadline(d)
+                if d.event == DeadlineEvent::Set
+                    && d.power == power
+                    && d.round == round
+                    && d.stage == stage =>
+            {
+                DateTime::parse_from_rfc3339(&d.due)
+                    .ok()
+                    .map(|t| t.with_timezone(&Utc))
+            }
+            _ => None,
+        })
 }

@@ -390,6 +390,16 @@ pub fn positions(entries: &[Entry]) -> Vec<u64> {
     line
 }
 
+/// The last upgrade of the match: its entry and the version it went to.
+pub fn last_upgrade(entries: &[Entry]) -> Option<(u64, u32)> {
+    entries.iter().rev().find_map(|e| match &e.body {
+        Body::Organiser(o) if o.action == OrganiserAction::Upgrade => {
+            Some((e.seq, o.to_version.unwrap_or_default()))
+        }
+        _ => None,
+    })
+}
+
 /// The organiser entry written for the mail with this SHA-256, if any (so
 /// a mail seen again after a crash is not applied twice).
 pub fn applied_mail(entries: &[Entry], sha: &Digest32) -> Option<u64> {
@@ -438,7 +448,7 @@ fn keys_of(action: OrganiserAction) -> &'static [&'static str] {
         A::Forfeit | A::Resign => &["power", "side", "reason"],
         A::Ruling => &["entry", "text"],
         A::Rollback => &["entry", "reason"],
-        A::Draw | A::Upgrade => &["reason"],
+        A::Draw | A::Upgrade | A::RevealBids => &["reason"],
     }
 }
 
@@ -739,7 +749,24 @@ pub fn plan(m: &Match, req: &Request, now: DateTime<Utc>) -> Result<Plan, Vec<St
         },
         A::Rollback => {
             let line = positions(m.log().entries());
+            let upgraded = last_upgrade(m.log().entries());
             match req.entry {
+                Some(n) if line.contains(&n) && upgraded.is_some_and(|(u, _)| n < u) => {
+                    let (u, to) = upgraded.expect("matched");
+                    let after: Vec<String> = line
+                        .iter()
+                        .filter(|&&p| p > u)
+                        .map(u64::to_string)
+                        .collect();
+                    errors.push(format!(
+                        "entry {n} is before the upgrade to rules version {to} at entry {u}: the positions before it were played by an older rules version, which this match is no longer played by, so a rollback cannot cross it; {}",
+                        if after.is_empty() {
+                            "no position after the upgrade has been played yet".to_owned()
+                        } else {
+                            format!("the positions after it: {}", after.join(", "))
+                        }
+                    ));
+                }
                 Some(n) if line.contains(&n) => {
                     if m.log().chain().unadjudicated_time_ms().is_some() {
                         errors.push(
@@ -795,6 +822,18 @@ pub fn plan(m: &Match, req: &Request, now: DateTime<Utc>) -> Result<Plan, Vec<St
                     }
                     (Err(e), _) | (_, Err(e)) => errors.push(e),
                 }
+            }
+        }
+        A::RevealBids => {
+            let waiting = m.waiting_bidders();
+            if !m.log().chain().bid().waiting() {
+                errors.push("no sealed bids wait for their reveal".into());
+            } else if !waiting.is_empty() {
+                // Said, not refused: the reveal at the deadline is the
+                // point of the action.
+                body.text.get_or_insert_with(|| {
+                    format!("no bid from the {} by the deadline", waiting.join(", the "))
+                });
             }
         }
         A::Draw => {
@@ -868,11 +907,17 @@ pub fn carry_out(m: &mut Match, organiser: &str, via: Via, plan: Plan) -> Result
     if let Some(seat) = &seat {
         replace_seat(m, seat)?;
     }
+    let reveal = body.action == OrganiserAction::RevealBids;
     let written = if body.action == OrganiserAction::Rollback {
         m.rollback(body)?
     } else {
         m.record(Body::Organiser(body))?
     };
+    if reveal {
+        // The bids' reveal follows the organiser's entry at once (a crash
+        // between the two is finished when the match is opened again).
+        m.reveal_bids()?;
+    }
     if let Some(address) = former {
         let mut all = former_players(m.dir());
         all.insert(written.seq.to_string(), address);
@@ -1097,6 +1142,9 @@ pub fn describe(o: &Organiser) -> String {
             o.to_version.unwrap_or_default(),
             o.from_state.map(|d| d.to_hex()).unwrap_or_default(),
             o.to_state.map(|d| d.to_hex()).unwrap_or_default(),
+        ),
+        A::RevealBids => format!(
+            "{who} (organiser) revealed the sealed bids at their deadline: a bidder who did not bid has no bid. The reveal is the next log entry."
         ),
         A::Ruling => format!(
             "{who} (organiser) made a ruling on log entry {}:\n\n{}",

@@ -8,6 +8,15 @@
 //! position. Every field of [`GameState`] and [`Unit`] is destructured
 //! below without `..`: a field added to the state does not compile until
 //! it is written here (and the version raised when that changes old texts).
+//!
+//! Two texts: version 1 (`adjutant-state/1`), which wrote the facts added
+//! after it (ships that fought at sea, a shared turn, isolated units,
+//! paratroopers, ship damage, bid money, two standing orders) only when
+//! they held, so that older positions kept their digests; and version 2
+//! (`adjutant-state/2`, rules version 2), which writes every fact of every
+//! position, `-` for none. A reader of a version 2 text never has to ask
+//! whether a missing line means "none" or "not known to the engine that
+//! wrote it", and one grammar reads every position.
 
 use std::fmt::Write;
 
@@ -20,10 +29,33 @@ use super::state::{GameState, Hold, SharedTurn, ShipDamage, Unit};
 use crate::rules::vocab::{PowerId, UnitList};
 
 /// The first line of every text of this version.
-pub const VERSION: &str = "adjutant-state/1";
+pub const VERSION: &str = "adjutant-state/2";
 
-/// The canonical text of `state` in `game`.
+/// The first line of a version 1 text (rules version 1).
+pub const VERSION_1: &str = "adjutant-state/1";
+
+/// The canonical text of `state` in `game`, this version's.
 pub fn encode(game: &GameDef, state: &GameState) -> String {
+    encode_as(game, state, Text::V2)
+}
+
+/// The canonical text as version 1 wrote it (the digests of logs written by
+/// rules version 1).
+pub fn encode_v1(game: &GameDef, state: &GameState) -> String {
+    encode_as(game, state, Text::V1)
+}
+
+/// Which text: version 1 leaves out facts that do not hold, version 2
+/// writes them all.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Text {
+    V1,
+    V2,
+}
+
+fn encode_as(game: &GameDef, state: &GameState, text: Text) -> String {
+    // Version 2 writes a line that version 1 writes only when it holds.
+    let all = text == Text::V2;
     let GameState {
         round,
         turn,
@@ -59,7 +91,13 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
         out.push_str(&text);
         out.push('\n');
     };
-    line(VERSION.to_owned());
+    line(
+        match text {
+            Text::V1 => VERSION_1,
+            Text::V2 => VERSION,
+        }
+        .to_owned(),
+    );
     line(format!("round {round}"));
     line(format!("turn {}", power(game.turn_order()[*turn])));
     line(format!("phase {}", phase.name()));
@@ -107,7 +145,7 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
     line(format!("next unit {next_unit}"));
     line(format!("purchased {}", units_text(game, purchased)));
     for (p, list) in held.iter().enumerate() {
-        if !list.is_empty() {
+        if all || !list.is_empty() {
             line(format!("held {} = {}", power(p), units_text(game, list)));
         }
     }
@@ -120,6 +158,11 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
         "taken in passing {}",
         spaces_text(game, taken_in_passing)
     ));
+    // Version 2 says when none holds (per-space facts: one line each that
+    // holds, or one `-` line).
+    if all && holds.is_empty() {
+        line("hold -".to_owned());
+    }
     for Hold {
         power: p,
         capital,
@@ -133,24 +176,35 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
         ));
     }
     for (p, s) in standing.iter().enumerate() {
-        if *s != StandingOrders::default() {
+        if all || *s != StandingOrders::default() {
             line(format!(
                 "standing {} = {}",
                 power(p),
-                standing_text(game, s)
+                standing_text(game, s, text)
             ));
         }
     }
     for (p, techs) in technologies.iter().enumerate() {
-        if !techs.is_empty() {
+        if all || !techs.is_empty() {
             let names: Vec<&str> = techs.iter().map(|t| t.name()).collect();
-            line(format!("developments {} = {}", power(p), names.join(", ")));
+            line(format!(
+                "developments {} = {}",
+                power(p),
+                if names.is_empty() {
+                    "-".to_owned()
+                } else {
+                    names.join(", ")
+                }
+            ));
         }
     }
     for (p, n) in research_tokens.iter().enumerate() {
-        if *n > 0 {
+        if all || *n > 0 {
             line(format!("research tokens {} = {n}", power(p)));
         }
+    }
+    if all && factory_damage.iter().all(|n| *n == 0) {
+        line("damage -".to_owned());
     }
     for (sp, n) in factory_damage.iter().enumerate() {
         if *n > 0 {
@@ -158,36 +212,41 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
         }
     }
     line(format!("war bonds {war_bonds}"));
-    // Written only when some ship fought (Anniversary), so the texts of
-    // every other position are those of version 1 as before.
-    if !fought_at_sea.is_empty() {
-        let ids: Vec<String> = fought_at_sea.iter().map(ToString::to_string).collect();
-        line(format!("fought at sea {}", ids.join(", ")));
+    // Version 1: written only when some ship fought (Anniversary), so the
+    // texts of every other position stayed as before.
+    if all || !fought_at_sea.is_empty() {
+        line(format!("fought at sea {}", ids_text(fought_at_sea)));
     }
-    // Written only inside an interleaved shared turn (Anniversary, KQ-1).
-    if let Some(SharedTurn {
-        waiting,
-        purchased,
-        war_bonds,
-    }) = shared_turn
-    {
-        line(format!(
+    // Version 1: written only inside an interleaved shared turn
+    // (Anniversary, KQ-1).
+    match shared_turn {
+        Some(SharedTurn {
+            waiting,
+            purchased,
+            war_bonds,
+        }) => line(format!(
             "waiting {}; purchased {}; war bonds {war_bonds}",
             power(*waiting),
             units_text(game, purchased)
-        ));
+        )),
+        None if all => line("waiting -".to_owned()),
+        None => {}
     }
-    // Written only while units are out of supply (J Boulton, JB-40).
-    if !isolated.is_empty() {
-        let ids: Vec<String> = isolated.iter().map(ToString::to_string).collect();
-        line(format!("isolated {}", ids.join(", ")));
+    // Version 1: written only while units are out of supply (J Boulton,
+    // JB-40).
+    if all || !isolated.is_empty() {
+        line(format!("isolated {}", ids_text(isolated)));
     }
-    // Written only while paratroopers dropped this turn (J Boulton, JB-16).
-    if !paradropped.is_empty() {
-        let ids: Vec<String> = paradropped.iter().map(ToString::to_string).collect();
-        line(format!("paradropped {}", ids.join(", ")));
+    // Version 1: written only while paratroopers dropped this turn (J
+    // Boulton, JB-16).
+    if all || !paradropped.is_empty() {
+        line(format!("paradropped {}", ids_text(paradropped)));
     }
-    // Written only for damaged battleships (J Boulton, JB-41..44).
+    // Written for damaged battleships only (J Boulton, JB-41..44); version
+    // 2 then says there are none.
+    if all && ship_damage.is_empty() {
+        line("ship damage -".to_owned());
+    }
     for ShipDamage {
         unit,
         heavy,
@@ -204,7 +263,11 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
             u8::from(*repair_paid)
         ));
     }
-    // Written only in the bid placement stage before round 1.
+    // Written in the bid placement stage before round 1 only; version 2
+    // then says there is none.
+    if all && bid_money.iter().all(|n| *n == 0) {
+        line("bid money -".to_owned());
+    }
     for (side, n) in bid_money.iter().enumerate() {
         if *n > 0 {
             line(format!(
@@ -214,6 +277,14 @@ pub fn encode(game: &GameDef, state: &GameState) -> String {
         }
     }
     out
+}
+
+fn ids_text(ids: &[u32]) -> String {
+    if ids.is_empty() {
+        return "-".into();
+    }
+    let ids: Vec<String> = ids.iter().map(ToString::to_string).collect();
+    ids.join(", ")
 }
 
 fn units_text(game: &GameDef, list: &UnitList) -> String {
@@ -236,7 +307,7 @@ fn spaces_text(game: &GameDef, spaces: &[SpaceId]) -> String {
     names.join(", ")
 }
 
-fn standing_text(game: &GameDef, s: &StandingOrders) -> String {
+fn standing_text(game: &GameDef, s: &StandingOrders, text: Text) -> String {
     let StandingOrders {
         losses,
         keep_one_land_unit,
@@ -271,12 +342,16 @@ fn standing_text(game: &GameDef, s: &StandingOrders) -> String {
         },
         intercept.map_or("all".to_owned(), |n| n.to_string())
     );
-    // Written only when set, so that positions without it keep the text
-    // (and state digest) that existing logs recorded.
-    if *bystander_losses == BystanderLosses::AlliesChoose {
-        out.push_str("; bystander losses allies choose");
+    // Version 1: written only when set, so that positions without it kept
+    // the text (and state digest) that existing logs recorded.
+    if text == Text::V2 || *bystander_losses == BystanderLosses::AlliesChoose {
+        let _ = write!(
+            out,
+            "; bystander losses {}",
+            bystander_losses.word().replace('_', " ")
+        );
     }
-    if *middle_east_payment != MiddleEastPayment::default() {
+    if text == Text::V2 || *middle_east_payment != MiddleEastPayment::default() {
         let _ = write!(
             out,
             "; middle east payment {}",
@@ -329,6 +404,45 @@ mod tests {
     }
 
     #[test]
+    fn version_2_writes_every_fact_and_version_1_only_those_that_hold() {
+        let game = aae();
+        let state = GameState::initial(&game);
+        let v1 = encode_v1(&game, &state);
+        let v2 = encode(&game, &state);
+        assert!(v1.starts_with("adjutant-state/1\n"), "{v1}");
+        assert!(v2.starts_with("adjutant-state/2\n"), "{v2}");
+        for l in [
+            "isolated -",
+            "paradropped -",
+            "fought at sea -",
+            "waiting -",
+            "ship damage -",
+            "hold -",
+            "damage -",
+            "bid money -",
+            "developments Germany = -",
+            "research tokens Germany = 0",
+            "held Germany = -",
+        ] {
+            assert!(v2.lines().any(|x| x == l), "v2 lacks {l:?}: {v2}");
+            assert!(!v1.lines().any(|x| x == l), "v1 has {l:?}: {v1}");
+        }
+        assert!(
+            v2.contains(
+                "\nstanding Germany = losses -; keep one land unit 0; submarines fight; intercept all; bystander losses last; middle east payment "
+            ),
+            "{v2}"
+        );
+        assert!(!v1.contains("\nstanding Germany"), "{v1}");
+        // Past the first line, every line of version 1 is in version 2,
+        // in the same order.
+        let mut rest = v2.lines().skip(1);
+        for l in v1.lines().skip(1) {
+            assert!(rest.any(|x| x == l), "{l:?} is not in v2 in order");
+        }
+    }
+
+    #[test]
     fn every_change_of_position_changes_the_text() {
         let game = aae();
         let base = GameState::initial(&game);
@@ -364,15 +478,17 @@ mod tests {
                 })
             },
         ];
-        let before = encode(&game, &base);
-        for (i, change) in changes.into_iter().enumerate() {
-            let mut s = base.clone();
-            change(&mut s);
-            assert_ne!(
-                encode(&game, &s),
-                before,
-                "change {i} left the text as it was"
-            );
+        for encode in [encode, encode_v1] {
+            let before = encode(&game, &base);
+            for (i, change) in changes.iter().enumerate() {
+                let mut s = base.clone();
+                change(&mut s);
+                assert_ne!(
+                    encode(&game, &s),
+                    before,
+                    "change {i} left the text as it was"
+                );
+            }
         }
     }
 }

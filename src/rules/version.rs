@@ -10,9 +10,19 @@
 //! The versions:
 //! 1. 2026-11-27: the first version recorded. Logs written before this one
 //!    record none and are replayed as version 1 (they replay today).
+//! 2. 2026-11-28: the canonical state text `adjutant-state/2`, which writes
+//!    every fact of every position, `-` or 0 for none, where version 1
+//!    left out the facts added after it unless they held (so that an
+//!    auditor reading a position never has to ask whether a missing line
+//!    means "none" or "not known to the engine that wrote it"). The
+//!    adjudications are version 1's; only the digests differ. Version 1's
+//!    encoder is kept ([`crate::rules::state_text::encode_v1`]), so that
+//!    every log it wrote still replays (`tests/fixtures/matches/
+//!    aae-rules-version-1/`), and an organiser's `upgrade` carries such a
+//!    match across, recording the position's digest under both.
 
 /// The version of the rules this engine adjudicates by.
-pub const RULES_VERSION: u32 = 1;
+pub const RULES_VERSION: u32 = 2;
 
 /// The oldest version this engine still replays.
 pub const OLDEST_REPLAYED: u32 = 1;
@@ -32,13 +42,19 @@ pub fn cannot_replay(v: u32) -> Option<String> {
     (!(OLDEST_REPLAYED..=RULES_VERSION).contains(&v)).then(|| {
         format!(
             "written by rules version {v}; this program replays {}",
-            if OLDEST_REPLAYED == RULES_VERSION {
-                format!("version {RULES_VERSION} only")
-            } else {
-                format!("versions {OLDEST_REPLAYED}..{RULES_VERSION}")
-            }
+            replayed()
         )
     })
+}
+
+/// The versions this program replays, in words: `versions 1..2`, or
+/// `version 2 only`.
+pub fn replayed() -> String {
+    if OLDEST_REPLAYED == RULES_VERSION {
+        format!("version {RULES_VERSION} only")
+    } else {
+        format!("versions {OLDEST_REPLAYED}..{RULES_VERSION}")
+    }
 }
 
 #[cfg(test)]

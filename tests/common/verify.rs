@@ -1,4 +1,7 @@
-//! Runs the real `adjutant verify` on a match log, as an auditor would.
+//! Runs the real `adjutant verify` on a match log, as an auditor would, and
+//! the independent `tools/verify_dice.py`.
+
+#![allow(dead_code)]
 
 use std::path::Path;
 use std::process::Command;
@@ -25,4 +28,52 @@ pub fn verify_replays(log: &Path, messages: usize, what: &str) -> String {
         "{what}: {stdout}"
     );
     stdout
+}
+
+/// `adjutant verify LOG`, whatever it says.
+pub fn adjutant_verify(log: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .arg("verify")
+        .arg(log)
+        .output()
+        .unwrap()
+}
+
+/// The independent verifier, `python3 tools/verify_dice.py LOG`, whatever
+/// it says.
+pub fn python_verify(log: &Path) -> std::process::Output {
+    Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py"))
+        .arg(log)
+        .output()
+        .expect("python3 runs the independent verifier")
+}
+
+/// A command's standard output and error together, for failure messages
+/// and for looking for words.
+pub fn said(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Both verifiers accept the log; returns what `adjutant verify` said.
+pub fn both_accept(log: &Path) -> String {
+    let v = adjutant_verify(log);
+    assert!(v.status.success(), "adjutant verify: {}", said(&v));
+    let py = python_verify(log);
+    assert!(py.status.success(), "verify_dice.py: {}", said(&py));
+    said(&v)
+}
+
+/// Both verifiers refuse the log, each saying `words`.
+pub fn both_refuse(log: &Path, words: &str) {
+    let v = adjutant_verify(log);
+    assert!(!v.status.success(), "adjutant verify accepted it");
+    assert!(said(&v).contains(words), "adjutant verify: {}", said(&v));
+    let py = python_verify(log);
+    assert!(!py.status.success(), "verify_dice.py accepted it");
+    assert!(said(&py).contains(words), "verify_dice.py: {}", said(&py));
 }

@@ -1,7 +1,9 @@
 //! The replies to a sealed bid (`docs/league.md`, "Bids"), from the log:
 //! the bidder's receipt (the commitment and its salt, so they can check it),
 //! and after the reveal a notice to every player, organiser and observer,
-//! with a new secret for each power whose seat changed hands.
+//! with a new secret for each power whose seat changed hands. The notices
+//! of a reveal are the same whether the last bid, an organiser's
+//! `reveal_bids` or the bid deadline brought it.
 
 use crate::dice::Digest32;
 use crate::log::{BidEntry, BidStep, Body};
@@ -86,31 +88,47 @@ impl Daemon {
              python3 tools/verify_dice.py bid {id} {bidder:?} {ipcs} {salt}\n\n\
              Log head {head}.\n"
         );
-        let out = self.outgoing(
+        self.mail_once(
             &id,
             from,
             Kind::Reply,
-            Some(format_subject_tag(&id, None, None)),
-            subject.clone(),
-            text::answer_text(&self.templates, &subject, &body),
+            None,
+            &subject,
+            &body,
             thread,
             &key,
-            Some(head),
-        );
-        self.enqueue(&key, &out)?;
-        let Some((seq, rv)) = reveal else {
-            return Ok(true);
+            head,
+        )?;
+        if let Some((seq, _)) = reveal {
+            self.bid_reveal_notices(m, *seq, head)?;
+        }
+        Ok(true)
+    }
+
+    /// The notices of the bids' reveal at entry `seq` (whether the last bid,
+    /// an organiser or the bid deadline brought it): the bids and the seats
+    /// to every player, observer and organiser, and a new secret to each
+    /// player of a seat that changed hands. Each mail goes once (by its
+    /// key), so this may be called again after a crash.
+    pub(super) fn bid_reveal_notices(
+        &mut self,
+        m: &Match,
+        seq: u64,
+        head: Digest32,
+    ) -> anyhow::Result<()> {
+        let Some(Body::Bid(rv)) = m.log().entries().get(seq as usize - 1).map(|e| &e.body) else {
+            anyhow::bail!("entry {seq} is not the bids' reveal");
         };
+        let id = m.log().chain().genesis().expect("genesis").match_id.clone();
         let words = bids::describe(rv);
-        // The seats as the reveal left them (the roster given was read
-        // before the message).
+        // The seats as the reveal left them (a roster read before it has
+        // the old ones).
         let roster = &Roster::load(m.dir(), m.game())?;
         let seats: Vec<String> = roster
             .seats()
             .iter()
             .map(|s| format!("  {}: {}", s.power, s.name))
             .collect();
-        let subject = "Bids revealed".to_owned();
         let body = format!(
             "{words}.\n\nThe seats now:\n{}\n\nLog entry {seq}, hash {head}. {}\n",
             seats.join("\n"),
@@ -126,21 +144,17 @@ impl Daemon {
         to.dedup_by_key(|a| address_key(a));
         for addr in to {
             let key = format!("{id}/{seq}/bids-revealed/{}", address_key(addr));
-            if self.outbox.status(&key)?.is_some() {
-                continue;
-            }
-            let out = self.outgoing(
+            self.mail_once(
                 &id,
                 addr,
                 Kind::Report,
-                Some(format_subject_tag(&id, None, None)),
-                subject.clone(),
-                text::answer_text(&self.templates, &subject, &body),
+                None,
+                "Bids revealed",
+                &body,
                 None,
                 &key,
-                Some(head),
-            );
-            self.enqueue(&key, &out)?;
+                head,
+            )?;
         }
         // The seats that changed hands: their secrets were revoked; each
         // player gets one for every power they now play.
@@ -152,7 +166,6 @@ impl Daemon {
             }
             let secret = secrets.issue(&seat.power)?;
             secrets.save()?;
-            let subject = format!("Welcome: you play {}", seat.power);
             let body = format!(
                 "The bids are revealed and the seats changed hands: in match {id} you play {} from now on.\n\n\
                  Your secret: {secret}\n\n\
@@ -160,19 +173,47 @@ impl Daemon {
                 seat.power,
                 self.ours.for_match(&id),
             );
-            let out = self.outgoing(
+            self.mail_once(
                 &id,
                 &seat.email,
                 Kind::Report,
-                Some(format_subject_tag(&id, None, Some(&seat.power))),
-                subject.clone(),
-                text::answer_text(&self.templates, &subject, &body),
+                Some(&seat.power),
+                &format!("Welcome: you play {}", seat.power),
+                &body,
                 None,
                 &key,
-                Some(head),
-            );
-            self.enqueue(&key, &out)?;
+                head,
+            )?;
         }
-        Ok(true)
+        Ok(())
+    }
+
+    /// One mail of a bid, under `key` (sent once), tagged with the match
+    /// (and `power`).
+    #[allow(clippy::too_many_arguments)]
+    fn mail_once(
+        &mut self,
+        id: &str,
+        to: &str,
+        kind: Kind,
+        power: Option<&str>,
+        subject: &str,
+        body: &str,
+        thread: Option<Thread>,
+        key: &str,
+        head: Digest32,
+    ) -> anyhow::Result<()> {
+        let out = self.outgoing(
+            id,
+            to,
+            kind,
+            Some(format_subject_tag(id, None, power)),
+            subject.to_owned(),
+            text::answer_text(&self.templates, subject, body),
+            thread,
+            key,
+            Some(head),
+        );
+        self.enqueue(key, &out)
     }
 }

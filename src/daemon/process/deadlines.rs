@@ -1,5 +1,7 @@
 //! Deadlines in the daemon: for each match with a deadline, the reminder
-//! before it, the late notices after it, and the no-orders policy.
+//! before it, the late notices after it, and the no-orders policy; and the
+//! bid deadline (a stage's time from the welcome), at which the sealed bids
+//! that are in are revealed.
 //!
 //! Every event is logged before its mail is enqueued (keys
 //! `MATCH/SEQ/reminder|late|report/ADDRESS`), so after a crash the mail is
@@ -30,6 +32,13 @@ use super::super::ledger::Ledger;
 use super::super::text::{self, MailBody};
 use super::Daemon;
 use super::organiser::has_league_entries;
+
+/// The bid deadline of `m` under `settings` ([`Daemon::bid_due`]).
+fn bid_due(m: &Match, settings: &DeadlineSettings) -> Option<DateTime<Utc>> {
+    let stage = chrono::Duration::from_std(settings.stage?).ok()?;
+    let (_, start) = organise::stage_clock_start(m.log().entries())?;
+    Some(start + stage)
+}
 
 /// What the daemon remembers of a match between looks: the log's length
 /// when it last looked and when to look again.
@@ -155,6 +164,22 @@ impl Daemon {
                 self.ensure_pass_reports(id, &m, &roster)?;
                 return Ok(None);
             }
+            // Sealed bids wait for their reveal: a stage's time from the
+            // welcome, then the bids that are in are revealed (a bidder who
+            // did not bid has no bid), as an organiser's reveal_bids would.
+            if m.log().chain().bid().waiting() {
+                let Some(due) = bid_due(&m, &settings) else {
+                    return Ok(None);
+                };
+                if now < due {
+                    return Ok(Some(due));
+                }
+                let seq = m.reveal_bids()?;
+                tracing::info!(match_id = %id, entry = seq, "bid deadline passed: the bids revealed");
+                let head = m.log().head();
+                self.bid_reveal_notices(&m, seq, head)?;
+                continue;
+            }
             let Some(cur) = organise::current_stage(&m) else {
                 self.ensure_pass_reports(id, &m, &roster)?;
                 return Ok(None);
@@ -254,6 +279,15 @@ impl Daemon {
             }
         }
         anyhow::bail!("deadlines: more than 64 stages passed in one look; stopped")
+    }
+
+    /// When the sealed bids of `m` are revealed if not all are in: a
+    /// stage's time from the welcome, by the match's deadline settings;
+    /// `None` without a stage deadline (an organiser reveals them).
+    pub(super) fn bid_due(&self, m: &Match, roster: &Roster) -> Option<DateTime<Utc>> {
+        let settings =
+            DeadlineSettings::with_match(self.config.deadlines, roster.deadlines()).ok()?;
+        bid_due(m, &settings)
     }
 
     /// Before the replies to an accepted stage are rendered: the next

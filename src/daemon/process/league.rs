@@ -10,16 +10,9 @@
 
 use std::path::Path;
 
-use chrono::{DateTime, Utc};
-
-use crate::log::{Body, DeadlineEvent, Entry};
-use crate::matches::PlayersFile;
-use crate::matches::deadlines::format_due;
-use crate::matches::history::{game_of, read_log, state_at};
-use crate::matches::league::{LeagueFile, Outcome, result_from, standings, standings_text};
-use crate::matches::organise::{paused_index, positions, stage_clock_start};
-use crate::matches::players::address_key;
-use crate::matches::stage_of;
+use crate::log::{Body, Entry};
+use crate::matches::league::{LeagueFile, player_matches, standings, standings_text};
+use crate::matches::organise::positions;
 use crate::report::turn::report_entries;
 use crate::rules::orders::header::HeaderLines;
 
@@ -65,37 +58,22 @@ impl Daemon {
     /// The answer to `list`: every match on this server in which `from`
     /// plays a power, with its state and the current stage's deadline.
     pub(super) fn list_answer(&self, from: &str) -> String {
-        let me = address_key(from);
+        let matches: Vec<(String, std::path::PathBuf)> = self
+            .matches
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
         let mut out = String::new();
-        for (id, dir) in &self.matches {
-            let Some(file) = std::fs::read_to_string(dir.join("players.yaml"))
-                .ok()
-                .and_then(|t| serde_saphyr::from_str::<PlayersFile>(&t).ok())
-            else {
-                continue;
-            };
-            let seats: Vec<(&str, Option<&str>)> = file
-                .players
-                .iter()
-                .filter(|(_, p)| address_key(&p.email) == me)
-                .map(|(power, p)| (power, p.time_zone.as_deref()))
-                .collect();
-            if seats.is_empty() {
-                continue;
-            }
-            let powers: Vec<&str> = seats.iter().map(|(p, _)| *p).collect();
-            let zone = seats.iter().find_map(|(_, z)| *z);
-            let line = match match_state(dir, zone) {
-                Ok(s) => s,
-                Err(e) => {
-                    tracing::warn!(match_id = %id, error = %e, "match not read for list");
-                    "cannot be read now (the server's log says why)".to_owned()
-                }
-            };
+        for listed in player_matches(&matches, from) {
+            let line = listed.state.unwrap_or_else(|e| {
+                tracing::warn!(match_id = %listed.id, error = %e, "match not read for list");
+                "cannot be read now (the server's log says why)".to_owned()
+            });
             out.push_str(&format!(
-                "{id}: you play {}\n    {line}\n    orders to {}\n",
-                powers.join(", "),
-                self.ours.for_match(id)
+                "{}: you play {}\n    {line}\n    orders to {}\n",
+                listed.id,
+                listed.powers.join(", "),
+                self.ours.for_match(&listed.id)
             ));
         }
         if out.is_empty() {
@@ -129,65 +107,6 @@ fn league_files(dir: &Path) -> Vec<(std::path::PathBuf, LeagueFile)> {
             }
         })
         .collect()
-}
-
-/// A match's state in one line: who is to move and the deadline, or how
-/// it ended.
-fn match_state(dir: &Path, zone: Option<&str>) -> Result<String, String> {
-    let fail = |e: crate::matches::MatchError| e.to_string();
-    let entries = read_log(dir).map_err(fail)?;
-    let Some(Body::Genesis(genesis)) = entries.first().map(|e| &e.body) else {
-        return Err("the log has no genesis".into());
-    };
-    let game = game_of(dir, genesis).map_err(fail)?;
-    let state = state_at(&game, &entries, u64::MAX).map_err(fail)?;
-    let result = result_from(&game, genesis, &entries, &state)?;
-    if result.outcome != Outcome::Ongoing {
-        return Ok(format!(
-            "{} ({}): {}",
-            game.files().game.name,
-            result.id,
-            result.outcome.words()
-        ));
-    }
-    let power = &game.powers()[state.current_power(&game)].name;
-    let stage = stage_of(&state);
-    let deadline = match paused_index(&entries) {
-        Some(i) => format!("none while paused (log entry {})", entries[i].seq),
-        None => match stage_due(&entries, power, state.round, stage) {
-            Some(due) => match format_due(due, zone) {
-                (utc, Some(local)) => format!("{utc} ({local})"),
-                (utc, None) => utc,
-            },
-            None => "none set".to_owned(),
-        },
-    };
-    Ok(format!(
-        "{}: round {}, {power} to move (stage {stage}); deadline {deadline}",
-        game.files().game.name,
-        state.round
-    ))
-}
-
-/// The deadline of the stage now waited for: its last `set` entry.
-fn stage_due(entries: &[Entry], power: &str, round: u32, stage: u8) -> Option<DateTime<Utc>> {
-    let (since, _) = stage_clock_start(entries)?;
-    entries[since + 1..]
-        .iter()
-        .rev()
-        .find_map(|e| match &e.body {
-            Body::Deadline(d)
-                if d.event == DeadlineEvent::Set
-                    && d.power == power
-                    && d.round == round
-                    && d.stage == stage =>
-            {
-                DateTime::parse_from_rfc3339(&d.due)
-                    .ok()
-                    .map(|t| t.with_timezone(&Utc))
-            }
-            _ => None,
-        })
 }
 
 /// The adjudication entries whose reports `command: history` asks for:

@@ -308,6 +308,15 @@ impl Daemon {
                 );
                 self.enqueue(&key, &out)?;
             }
+            // An organiser's reveal_bids: the reveal that follows it is
+            // mailed as a last bid's is.
+            if let Body::Organiser(o) = &e.body
+                && o.action == crate::log::OrganiserAction::RevealBids
+                && let Some(next) = entries.get(i + 1)
+                && matches!(&next.body, Body::Bid(b) if b.step == crate::log::BidStep::Reveal)
+            {
+                self.bid_reveal_notices(&m, next.seq, next.hash)?;
+            }
             // A replacement's welcome with a fresh secret: for the last
             // replacement of the power only (an earlier one's player is
             // no longer in the seat).

@@ -60,11 +60,26 @@ impl Daemon {
         let thread = Thread::replying_to(mail);
         let sender = address_key(from);
         let round = m.state().round;
-        let next = format!(
-            "{} to move, {}",
-            m.game().powers()[m.state().current_power(m.game())].name,
-            m.state().phase.stage_name()
-        );
+        let next = match m.log().chain().bid().bidders() {
+            // Sealed bids wait: nobody is to move (the help and status
+            // say what is awaited instead).
+            Some((_, side)) if m.log().chain().bid().waiting() => format!(
+                "the match waits for the sealed bids of the {} (a message with bid: N alone, the setup money you would accept to play the {side}; the lower bid takes the {side}); they are revealed when the last is in, or {}",
+                m.waiting_bidders().join(", the "),
+                match self.bid_due(m, roster) {
+                    Some(due) => format!(
+                        "at the bid deadline, {}, with the bids that are in",
+                        crate::matches::deadlines::format_due(due, None).0
+                    ),
+                    None => "when an organiser reveals them at the bid deadline".to_owned(),
+                }
+            ),
+            _ => format!(
+                "{} to move, {}",
+                m.game().powers()[m.state().current_power(m.game())].name,
+                m.state().phase.stage_name()
+            ),
+        };
         let tag = format_subject_tag(id, Some(round), r.power.as_deref());
         // Authenticated from an address that is not the player's of record.
         if let Some(power) = &r.power
