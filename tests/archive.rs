@@ -279,6 +279,66 @@ fn the_site_of_a_directory_of_matches_indexes_them_all() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("holds no match log"));
 }
 
+/// `adjutant archive` with its stderr.
+fn archive_warned(dir: &Path, out: &Path) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .args(["archive", "--match"])
+        .arg(dir)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stderr).unwrap()
+}
+
+/// The maps of a site's match.
+fn maps(site: &Path) -> usize {
+    files(site)
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "svg"))
+        .count()
+}
+
+/// A match whose `map.yaml` is wrong still gets its pages, without maps,
+/// and the organiser is told why on the command line (the daemon logs the
+/// same: tests/daemon_replies.rs).
+#[test]
+fn a_bad_map_yaml_is_reported_not_dropped_in_silence() {
+    let root = fresh("archive-bad-map");
+    let dir = played(&root, "league7-aae-04", 1);
+    let site = root.join("site");
+    std::fs::write(dir.join("map.yaml"), "geometri: ../board.svg\n").unwrap();
+    let said = archive_warned(&dir, &site);
+    assert!(said.starts_with("warning: "), "{said}");
+    assert!(
+        said.contains("map.yaml") && said.contains("geometry: PATH"),
+        "{said}"
+    );
+    assert!(said.contains("have no map"), "{said}");
+    let turns = files(&site)
+        .iter()
+        .filter(|f| {
+            f.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("turn-"))
+        })
+        .count();
+    assert_eq!(turns, report_entries(&read_log(&dir).unwrap()).len());
+    assert!(turns > 0);
+    assert_eq!(maps(&site), 0, "no map from a map.yaml that was not read");
+
+    // Geometry that is not there: named.
+    std::fs::write(dir.join("map.yaml"), "geometry: ../nowhere.svg\n").unwrap();
+    let said = archive_warned(&dir, &site);
+    assert!(said.contains("nowhere.svg"), "{said}");
+
+    // Without map.yaml, the board's own map and no warning.
+    std::fs::remove_file(dir.join("map.yaml")).unwrap();
+    let said = archive_warned(&dir, &site);
+    assert_eq!(said, "");
+    assert_eq!(maps(&site), turns);
+}
+
 /// A page's screenshot by headless Chromium, decoded to RGB(A) rows.
 fn screenshot(
     chromium: &Path,

@@ -506,3 +506,34 @@ fn the_daemon_refreshes_the_archive_after_each_stage() {
         std::fs::read(env.log("a1")).unwrap()
     );
 }
+
+/// A match whose `map.yaml` cannot be read: its archive pages are written
+/// without the map, and the daemon's log says why.
+#[test]
+fn the_daemon_logs_a_bad_map_yaml_when_it_refreshes_the_archive() {
+    let env = Env::new("archive-bad-map", Some("archive:\n  dir: site\n"));
+    let dir = env.new_match("a2");
+    std::fs::write(dir.join("map.yaml"), "geometri: ../board.svg\n").unwrap();
+    env.run_once();
+    let ge = env.secret("a2", "Germany");
+    env.drop_mail(
+        1,
+        &mail(
+            &player_address("a2", "Germany"),
+            &orders_to("a2"),
+            "arch2@p",
+            "orders",
+            &format!(
+                "match: a2\npower: Germany\nround: 1\nsecret: {ge}\npurchase: 1 infantry\nplace:\n  Germany: 1 infantry\n"
+            ),
+        ),
+    );
+    let out = env.run_once();
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        log.contains("WARN") && log.contains("map.yaml") && log.contains("have no map"),
+        "{log}"
+    );
+    let site = env.data.join("site");
+    assert!(site.join("a2/index.html").is_file());
+}

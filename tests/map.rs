@@ -859,3 +859,44 @@ fn no_two_labels_of_a_board_overlap() {
         overlaps.join("\n")
     );
 }
+
+/// No unit badge of a board's starting position covers another space's
+/// label (its name, marks and IPC value), so that a stack never hides a
+/// neighbour's name; a label is moved by its `label LON LAT` in the
+/// board's definition.txt.
+#[test]
+fn no_badge_covers_another_spaces_label() {
+    use adjutant::report::map::svg::{badge_boxes, label_boxes};
+    let mut covered = Vec::new();
+    for id in every_board() {
+        let game = game(id);
+        let shapes = Shapes::builtin(id).unwrap();
+        let labels = label_boxes(&game, &shapes).unwrap();
+        let badges = badge_boxes(&game, &shapes, &GameState::initial(&game)).unwrap();
+        assert!(!badges.is_empty(), "{id}: the setup has units");
+        for (a, [ax, ay, aw, ah]) in &badges {
+            for (b, [bx, by, bw, bh]) in &labels {
+                if a != b
+                    && ax < &(bx + bw)
+                    && bx < &(ax + aw)
+                    && ay < &(by + bh)
+                    && by < &(ay + ah)
+                {
+                    covered.push(format!(
+                        "{id}: a badge of {a} (x {ax:.0}..{:.0}, y {ay:.0}..{:.0}) covers {b} (x {bx:.0}..{:.0}, y {by:.0}..{:.0})",
+                        ax + aw,
+                        ay + ah,
+                        bx + bw,
+                        by + bh
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        covered.is_empty(),
+        "{} badges cover labels:\n{}",
+        covered.len(),
+        covered.join("\n")
+    );
+}

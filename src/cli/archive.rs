@@ -22,6 +22,9 @@ pub struct ArchiveArgs {
 pub fn run(args: ArchiveArgs) -> anyhow::Result<ExitCode> {
     let dirs = match_dirs(&args.dirs)?;
     let w = write_site(&dirs, &args.out)?;
+    for warning in &w.warnings {
+        eprintln!("warning: {warning}");
+    }
     println!(
         "{}: {} match(es), {} turn page(s), {} battle page(s), {} bytes; open {}",
         args.out.display(),

@@ -17,7 +17,7 @@ use crate::matches::MatchError;
 use crate::matches::history::{game_of, read_log, state_at};
 use crate::rules::GameDef;
 
-use super::map::{MapView, Shapes, render_svg};
+use super::map::{MapError, MapView, Shapes, render_svg};
 use super::turn::{TurnReport, report_entries, space_prefix, turn_report_from};
 
 /// Why a site could not be written.
@@ -62,6 +62,11 @@ pub struct Written {
     pub battles: usize,
     /// Bytes written in all.
     pub bytes: u64,
+    /// What the organiser must hear about although the site was written:
+    /// a match whose pages have no map because its `map.yaml` or geometry
+    /// is wrong, and why (`adjutant archive` prints them, the daemon logs
+    /// them).
+    pub warnings: Vec<String>,
 }
 
 /// The match directories named by `paths`: each one that holds a
@@ -300,7 +305,21 @@ fn write_match(
         _ => return Err(err(MatchError::Invalid("the log has no genesis".into()))),
     };
     let game = game_of(dir, &genesis).map_err(err)?;
-    let shapes = Shapes::for_match(dir, &game, None).ok();
+    // A game without map data (one of `--games DIR` that brings none) has
+    // pages without a map, as documented; any other failure is the
+    // organiser's to fix (a bad `map.yaml`, geometry that does not fit).
+    let shapes = match Shapes::for_match(dir, &game, None) {
+        Ok(s) => Some(s),
+        Err(MapError::NoMap(_)) => None,
+        Err(e) => {
+            written.warnings.push(format!(
+                "{}: the match's pages have no map: {e}",
+                dir.display()
+            ));
+            None
+        }
+    };
+    let mut map_failed = false;
     // Two matches of one id (copies, test matches) get `ID-2`, `ID-3`.
     let base = slug(&genesis.match_id);
     let slug = (1..)
@@ -369,12 +388,23 @@ fn write_match(
         );
         if let Some(shapes) = &shapes {
             let state = state_at(&game, &entries, seq).map_err(err)?;
-            if let Ok(svg) = render_svg(&game, shapes, &state, &MapView::after(&game, entry)) {
-                put(&out.join(format!("map-{seq}.svg")), svg.as_bytes(), written)?;
-                let _ = writeln!(
-                    body,
-                    "<p><a href=\"map-{seq}.svg\"><img src=\"map-{seq}.svg\" alt=\"Map of the board after log entry {seq}\"></a></p>"
-                );
+            match render_svg(&game, shapes, &state, &MapView::after(&game, entry)) {
+                Ok(svg) => {
+                    put(&out.join(format!("map-{seq}.svg")), svg.as_bytes(), written)?;
+                    let _ = writeln!(
+                        body,
+                        "<p><a href=\"map-{seq}.svg\"><img src=\"map-{seq}.svg\" alt=\"Map of the board after log entry {seq}\"></a></p>"
+                    );
+                }
+                // Once per match: the same shapes fail the same way.
+                Err(e) if !map_failed => {
+                    map_failed = true;
+                    written.warnings.push(format!(
+                        "{}: the page of log entry {seq} and later ones may have no map: {e}",
+                        dir.display()
+                    ));
+                }
+                Err(_) => {}
             }
         }
         list(

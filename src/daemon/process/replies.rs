@@ -508,8 +508,15 @@ impl Daemon {
         let Some(site) = &self.config.archive_dir else {
             return;
         };
-        if let Err(e) = crate::report::archive::refresh_match(m.dir(), site) {
-            tracing::warn!(site = %site.display(), error = %e, "the archive was not refreshed");
+        match crate::report::archive::refresh_match(m.dir(), site) {
+            Ok(w) => {
+                for warning in &w.warnings {
+                    tracing::warn!(site = %site.display(), "archive: {warning}");
+                }
+            }
+            Err(e) => {
+                tracing::warn!(site = %site.display(), error = %e, "the archive was not refreshed")
+            }
         }
     }
 

@@ -516,6 +516,82 @@ fn labels(game: &GameDef, shapes: &Shapes, fitted: &[&SpaceShape]) -> String {
     out
 }
 
+/// A badge's height.
+const BADGE_H: f32 = 11.0;
+
+/// One badge under a space's label: a power's units (`3 inf 2 arm 1
+/// ftr`, three types a line) or, for no power, an industrial complex's
+/// damage.
+struct Badge {
+    /// Whose units; `None` for damage.
+    power: Option<usize>,
+    text: String,
+    /// Left edge.
+    x: f32,
+    /// Top edge.
+    y: f32,
+    width: f32,
+}
+
+/// The badges of space `id` in `state`, centred under its point (x, y).
+fn badges(game: &GameDef, state: &GameState, id: SpaceId, x: f32, y: f32) -> Vec<Badge> {
+    let mut by_power: BTreeMap<usize, BTreeMap<usize, u32>> = BTreeMap::new();
+    for u in state.units_at(id) {
+        *by_power
+            .entry(u.owner)
+            .or_default()
+            .entry(u.unit)
+            .or_default() += 1;
+    }
+    let mut out = Vec::new();
+    let mut by = y + 3.0;
+    let mut push = |power: Option<usize>, text: String| {
+        let width = text_width(&text, 8.0) + 6.0;
+        out.push(Badge {
+            power,
+            text,
+            x: x - width / 2.0,
+            y: by,
+            width,
+        });
+        by += BADGE_H + 0.5;
+    };
+    for (p, types) in &by_power {
+        let entries: Vec<String> = types
+            .iter()
+            .map(|(u, n)| format!("{n} {}", abbreviation(&game.unit_types()[*u].name)))
+            .collect();
+        // Three unit types a line, so that a big stack stays narrow.
+        for chunk in entries.chunks(BADGE_TYPES) {
+            push(Some(*p), chunk.join(" "));
+        }
+    }
+    let damage = state.damage_at(id);
+    if damage > 0 {
+        push(None, format!("ic damage {damage}"));
+    }
+    out
+}
+
+/// The box of each badge of `state` (x, y, width, height, in the map's
+/// pixels, without the title band), by its space's name: for the test
+/// that no badge covers another space's label.
+pub fn badge_boxes(
+    game: &GameDef,
+    shapes: &Shapes,
+    state: &GameState,
+) -> Result<Vec<(String, [f32; 4])>, MapError> {
+    let fitted = shapes.fit(game)?;
+    let mut out = Vec::new();
+    for (s, sh) in fitted.iter().enumerate() {
+        let id = SpaceId(s);
+        for b in badges(game, state, id, sh.x as f32, sh.y as f32) {
+            out.push((game.space_name(id).to_owned(), [b.x, b.y, b.width, BADGE_H]));
+        }
+    }
+    Ok(out)
+}
+
 /// What the position puts over the labels: convoy zones' holders, battles,
 /// units and damage.
 fn overlay(game: &GameDef, fitted: &[&SpaceShape], state: &GameState, view: &MapView) -> String {
@@ -546,48 +622,34 @@ fn overlay(game: &GameDef, fitted: &[&SpaceShape], state: &GameState, view: &Map
         if view.highlights.battles.contains(&id) {
             battle_marker(&mut out, x, y - 15.0);
         }
-        // One badge per power: `3 inf 2 arm 1 ftr`.
-        let mut by_power: BTreeMap<usize, BTreeMap<usize, u32>> = BTreeMap::new();
-        for u in state.units_at(id) {
-            *by_power
-                .entry(u.owner)
-                .or_default()
-                .entry(u.unit)
-                .or_default() += 1;
-        }
-        let mut by = y + 3.0;
-        for (p, types) in &by_power {
-            let entries: Vec<String> = types
-                .iter()
-                .map(|(u, n)| format!("{n} {}", abbreviation(&game.unit_types()[*u].name)))
-                .collect();
-            // Three unit types a line, so that a big stack stays narrow.
-            for chunk in entries.chunks(BADGE_TYPES) {
-                let text = chunk.join(" ");
-                let bw = text_width(&text, 8.0) + 6.0;
-                let _ = writeln!(
-                    out,
-                    "<rect class=\"units\" x=\"{:.1}\" y=\"{by:.1}\" width=\"{bw:.1}\" height=\"11\" rx=\"2.5\" fill=\"{}\" stroke=\"#fff\" stroke-width=\"0.6\"/>\
-                     <text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"8\" fill=\"#fff\" text-anchor=\"middle\">{}</text>",
-                    x - bw / 2.0,
-                    colours(game, *p).0,
-                    by + 8.3,
-                    esc(&text)
-                );
-                by += 11.5;
+        for b in badges(game, state, id, x, y) {
+            match b.power {
+                Some(p) => {
+                    let _ = writeln!(
+                        out,
+                        "<rect class=\"units\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{BADGE_H}\" rx=\"2.5\" fill=\"{}\" stroke=\"#fff\" stroke-width=\"0.6\"/>\
+                         <text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"8\" fill=\"#fff\" text-anchor=\"middle\">{}</text>",
+                        b.x,
+                        b.y,
+                        b.width,
+                        colours(game, p).0,
+                        b.y + 8.3,
+                        esc(&b.text)
+                    );
+                }
+                None => {
+                    let _ = writeln!(
+                        out,
+                        "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{BADGE_H}\" rx=\"2.5\" fill=\"{BATTLE}\"/>\
+                         <text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"8\" fill=\"#fff\" text-anchor=\"middle\">{}</text>",
+                        b.x,
+                        b.y,
+                        b.width,
+                        b.y + 8.3,
+                        b.text
+                    );
+                }
             }
-        }
-        let damage = state.damage_at(id);
-        if damage > 0 {
-            let t = format!("ic damage {damage}");
-            let bw = text_width(&t, 8.0) + 6.0;
-            let _ = writeln!(
-                out,
-                "<rect x=\"{:.1}\" y=\"{by:.1}\" width=\"{bw:.1}\" height=\"11\" rx=\"2.5\" fill=\"{BATTLE}\"/>\
-                 <text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"8\" fill=\"#fff\" text-anchor=\"middle\">{t}</text>",
-                x - bw / 2.0,
-                by + 8.3
-            );
         }
     }
     let _ = writeln!(out, "</g>");
