@@ -241,6 +241,7 @@ impl RuleSetHooks for Base {
             air_transports: None,
             free_rider: None,
             vehicle_rides_alone: false,
+            special_force_teams: None,
         }
     }
 

@@ -273,6 +273,24 @@ pub struct CombatRules {
     /// `transport_points: armor_alone`, the strict "armor rides alone"
     /// reading); `false`: the points alone decide (AAE's capacity 4).
     pub vehicle_rides_alone: bool,
+    /// Special force teams (`no_combat` units) move into enemy land
+    /// without a battle, land from transports and drop from air transports
+    /// there, and face detection before battles (J Boulton JB-21..26,
+    /// `combat::special_force_teams`); `None`: a `no_combat` unit is only
+    /// a unit that never fights.
+    pub special_force_teams: Option<SpecialForceTeams>,
+}
+
+/// How special force teams play ([`CombatRules::special_force_teams`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpecialForceTeams {
+    /// The detection dice of one power's teams in a battle are one pool,
+    /// each 1 removing one team (J Boulton JB-26 `=pooled`); `false`: each
+    /// team has dice of its own and any 1 among them removes it.
+    pub pooled_detection: bool,
+    /// The teams of the searching side count among the ground units that
+    /// roll detection (digest Part E 1; PROPOSAL: they do not).
+    pub teams_search: bool,
 }
 
 /// Attack values of fighters by basing ([`CombatRules::fighter_basing`]).
