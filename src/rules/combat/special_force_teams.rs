@@ -130,8 +130,8 @@ pub(crate) fn detect(
         }
         let l = label(&["sft", &name, "detection", power]);
         let values = dice.roll_many(&l, n * mine.len(), 6);
+        let ones = values.iter().filter(|&&v| v == 1).count();
         let detected: Vec<u32> = if rules.pooled_detection {
-            let ones = values.iter().filter(|&&v| v == 1).count();
             mine.iter().copied().take(ones).collect()
         } else {
             mine.iter()
@@ -150,11 +150,19 @@ pub(crate) fn detect(
                     power: owner,
                     unit: u.unit,
                     destroyed: true,
-                    reason: format!(
-                        "rule: detected by {n} enemy ground unit{} before the battle, a 1 among \
-                         the dice ({l}); JB-26",
-                        if n == 1 { "" } else { "s" }
-                    ),
+                    reason: if rules.pooled_detection {
+                        format!(
+                            "rule: detected before the battle, one team per 1 in the pool of {} \
+                             dice, {ones} of them 1 ({l}); JB-26",
+                            values.len()
+                        )
+                    } else {
+                        format!(
+                            "rule: detected by {n} enemy ground unit{} before the battle, a 1 \
+                             among the dice ({l}); JB-26",
+                            if n == 1 { "" } else { "s" }
+                        )
+                    },
                 });
                 state.units.retain(|c| c.id != id);
                 state.paradropped.retain(|c| *c != id);
@@ -162,10 +170,19 @@ pub(crate) fn detect(
                 events.push(Event::Decision {
                     space,
                     rule: RULE.into(),
-                    detail: format!(
-                        "{power}'s special force team (unit {id}) in {name} was not detected: \
-                         no 1 among {n} dice ({l})"
-                    ),
+                    detail: if rules.pooled_detection {
+                        format!(
+                            "{power}'s special force team (unit {id}) in {name} was not \
+                             detected: {ones} 1 in the pool of {} dice for {} teams ({l})",
+                            values.len(),
+                            mine.len()
+                        )
+                    } else {
+                        format!(
+                            "{power}'s special force team (unit {id}) in {name} was not \
+                             detected: no 1 among {n} dice ({l})"
+                        )
+                    },
                 });
             }
         }
