@@ -2,8 +2,9 @@
 //! a drop (AA fire at the air transports, jump-out, the landing roll, the
 //! surprise first strike, the battle) is re-derived by the independent
 //! Python verifier from the turn key and its label
-//! (`tools/verify_dice.py derive`). A J Boulton match cannot be created yet
-//! (its special force teams are still to come), so no match log holds a
+//! (`tools/verify_dice.py derive`), and so is every die of special force
+//! team detection. A J Boulton match cannot be created yet (the special
+//! force teams' missions are still to come), so no match log holds a
 //! paradrop for `adjutant verify`; this checks the same dice one by one.
 
 use std::collections::BTreeMap;
@@ -20,37 +21,37 @@ fn jboulton() -> GameDef {
         .expect("games/aae-jboulton loads")
 }
 
-/// Germany drops six paratroopers on East Poland, held by two Soviet
-/// infantry and an AA gun, with the dice of a turn keyed by `seed`.
-fn drop_with(game: &GameDef, seed: u8) -> (String, BTreeMap<String, Vec<u32>>) {
+/// The units placed for a turn: (unit type, power, territory, count).
+type Setup<'a> = &'a [(&'a str, &'a str, &'a str, usize)];
+
+/// `orders` of Germany on a board holding only `setup`, with the dice of a
+/// turn keyed by `seed`: the turn key in hex and every die by label.
+fn turn_with(
+    game: &GameDef,
+    setup: Setup,
+    orders: &str,
+    seed: u8,
+) -> (String, BTreeMap<String, Vec<u32>>) {
     let mut state = GameState::initial(game);
     state.units.clear();
-    let unit = |name: &str| {
-        game.unit_types()
+    for &(unit, power, at, count) in setup {
+        let unit = game
+            .unit_types()
             .iter()
-            .position(|t| t.name == name)
-            .unwrap()
-    };
-    let germany = game.power("Germany").unwrap();
-    let russia = game.power("Soviet Union").unwrap();
-    let home = game.space("Germany").unwrap();
-    let target = game.space("East Poland").unwrap();
-    for _ in 0..6 {
-        state.add_unit(unit("air transport"), germany, home);
-        state.add_unit(unit("paratrooper"), germany, home);
+            .position(|t| t.name == unit)
+            .unwrap();
+        let power = game.power(power).unwrap();
+        let at = game.space(at).unwrap();
+        for _ in 0..count {
+            state.add_unit(unit, power, at);
+        }
     }
-    state.add_unit(unit("infantry"), russia, target);
-    state.add_unit(unit("infantry"), russia, target);
-    state.add_unit(unit("AA gun"), russia, target);
-    let message = parse_message(
-        game,
-        "combat:\n  - 6 air transports, 6 paratroopers: Germany -> Poland -> East Poland, land Poland\n",
-    )
-    .expect("the orders parse");
+    let germany = game.power("Germany").unwrap();
+    let message = parse_message(game, orders).expect("the orders parse");
     let key = TurnSecret::from_bytes([seed; 32]).turn_key("jb-paradrop", 1, &[]);
     let mut dice = Dice::verifiable(key);
     turn::apply_orders_with_dice(game, &state, germany, &message.orders, &mut dice)
-        .expect("the drop is legal");
+        .expect("the orders are legal");
     let mut by_label: BTreeMap<String, Vec<u32>> = BTreeMap::new();
     for group in dice.take_rolls() {
         assert_eq!(group.sides, 6);
@@ -63,30 +64,33 @@ fn drop_with(game: &GameDef, seed: u8) -> (String, BTreeMap<String, Vec<u32>>) {
     (hex, by_label)
 }
 
-#[test]
-fn the_python_verifier_re_derives_every_die_of_a_paradrop() {
-    let game = jboulton();
-    // A turn whose AA fire shoots a carrier down, so that the jump-out
-    // dice are drawn too.
-    let (key, dice) = (0u8..=60)
-        .map(|seed| drop_with(&game, seed))
-        .find(|(_, d)| d.contains_key("paradrop/East Poland/jump-out"))
-        .expect("some turn key shoots an air transport down");
-    for label in [
-        "aa/East Poland/air transport",
-        "paradrop/East Poland/jump-out",
-        "paradrop/East Poland/landing",
-    ] {
-        assert!(dice.contains_key(label), "no {label} dice: {dice:?}");
-    }
+/// Germany drops six paratroopers on East Poland, held by two Soviet
+/// infantry and an AA gun, with the dice of a turn keyed by `seed`.
+fn drop_with(game: &GameDef, seed: u8) -> (String, BTreeMap<String, Vec<u32>>) {
+    turn_with(
+        game,
+        &[
+            ("air transport", "Germany", "Germany", 6),
+            ("paratrooper", "Germany", "Germany", 6),
+            ("infantry", "Soviet Union", "East Poland", 2),
+            ("AA gun", "Soviet Union", "East Poland", 1),
+        ],
+        "combat:\n  - 6 air transports, 6 paratroopers: Germany -> Poland -> East Poland, land Poland\n",
+        seed,
+    )
+}
+
+/// Runs `tools/verify_dice.py derive` for every label of `dice` and
+/// compares its dice with the engine's.
+fn python_re_derives(key: &str, dice: &BTreeMap<String, Vec<u32>>) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py");
-    for (label, values) in &dice {
+    for (label, values) in dice {
         let out = Command::new("python3")
             .arg(&script)
             .args([
                 "derive",
                 "--turn-key",
-                &key,
+                key,
                 "--label",
                 label,
                 "--sides",
@@ -107,4 +111,62 @@ fn the_python_verifier_re_derives_every_die_of_a_paradrop() {
             .collect();
         assert_eq!(&derived, values, "{label}");
     }
+}
+
+#[test]
+fn the_python_verifier_re_derives_every_die_of_a_paradrop() {
+    let game = jboulton();
+    // A turn whose AA fire shoots a carrier down, so that the jump-out
+    // dice are drawn too.
+    let (key, dice) = (0u8..=60)
+        .map(|seed| drop_with(&game, seed))
+        .find(|(_, d)| d.contains_key("paradrop/East Poland/jump-out"))
+        .expect("some turn key shoots an air transport down");
+    for label in [
+        "aa/East Poland/air transport",
+        "paradrop/East Poland/jump-out",
+        "paradrop/East Poland/landing",
+    ] {
+        assert!(dice.contains_key(label), "no {label} dice: {dice:?}");
+    }
+    python_re_derives(&key, &dice);
+}
+
+/// Special force teams' dice (JB-26): a team walking in with an infantry
+/// and three dropped beside a paratrooper face detection by the two Soviet
+/// infantry, and the Soviet team there by Germany's infantry; the
+/// Python verifier re-derives every die of the turn (detection, AA fire,
+/// landing roll, battle).
+#[test]
+fn the_python_verifier_re_derives_every_die_of_special_force_team_detection() {
+    let game = jboulton();
+    let setup: Setup = &[
+        ("air transport", "Germany", "Germany", 2),
+        ("paratrooper", "Germany", "Germany", 1),
+        ("special force team", "Germany", "Germany", 3),
+        ("infantry", "Germany", "Poland", 1),
+        ("special force team", "Germany", "Poland", 1),
+        ("infantry", "Soviet Union", "East Poland", 2),
+        ("AA gun", "Soviet Union", "East Poland", 1),
+        ("special force team", "Soviet Union", "East Poland", 1),
+    ];
+    let orders = "combat:\n  - 2 air transports, 1 paratrooper, 3 special force teams: Germany -> \
+                  Poland -> East Poland, land Poland\n  - 1 infantry, 1 special force team: Poland \
+                  -> East Poland\n";
+    let (key, dice) = turn_with(&game, setup, orders, 7);
+    for label in [
+        "sft/East Poland/detection/Germany",
+        "sft/East Poland/detection/Soviet Union",
+        "paradrop/East Poland/landing",
+    ] {
+        assert!(dice.contains_key(label), "no {label} dice: {dice:?}");
+    }
+    // Two Soviet infantry search each German team, present or dropped.
+    let german = dice["sft/East Poland/detection/Germany"].len();
+    assert!(german % 2 == 0 && german >= 2, "{dice:?}");
+    // The Soviet team standing there is searched before the drop lands
+    // (digest Part C step 1): by the German infantry alone, not by German
+    // teams nor by the paratrooper still aboard.
+    assert_eq!(dice["sft/East Poland/detection/Soviet Union"].len(), 1);
+    python_re_derives(&key, &dice);
 }

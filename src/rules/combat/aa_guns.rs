@@ -12,7 +12,8 @@ use super::{Ctx, attackers, enemy_aa};
 use crate::dice::DiceSource;
 use crate::rules::SpaceId;
 use crate::rules::events::Event;
-use crate::rules::model::UnitKind;
+use crate::rules::model::{Ability, UnitKind};
+use crate::rules::movement::air_transport::is_air_transport;
 use crate::rules::orders::MoveOrder;
 use crate::rules::state::GameState;
 use crate::rules::vocab::UnitTypeId;
@@ -50,13 +51,28 @@ pub(crate) fn overflights<'a>(
                 if enemy_aa(ctx, state, *over).is_none() {
                     continue;
                 }
+                // J Boulton JB-13: air transports are fired at only as far as
+                // they carry paratroopers; gliders with special force teams
+                // alone pass unseen.
+                let types = ctx.game.unit_types();
+                let paratroopers: u32 = units
+                    .iter()
+                    .filter(|c| types[c.unit].has(&Ability::Paradrop))
+                    .map(|c| c.count)
+                    .sum();
                 for c in units {
-                    if ctx.game.unit_types()[c.unit].kind == Some(UnitKind::Air) {
+                    let t = &types[c.unit];
+                    let count = if is_air_transport(t) && ctx.rules.air_transports.is_some() {
+                        c.count.min(paratroopers)
+                    } else {
+                        c.count
+                    };
+                    if t.kind == Some(UnitKind::Air) && count > 0 {
                         out.push(Overflight {
                             order: i,
                             over: *over,
                             unit: c.unit,
-                            count: c.count,
+                            count,
                             dest,
                             flown: path.len() - 1,
                         });
@@ -121,6 +137,10 @@ pub(crate) fn fire_at_overflights(
             .units_at(f.dest)
             .filter(|u| {
                 u.owner == ctx.power && u.unit == f.unit && u.combat_moved && u.cargo_of.is_none()
+            })
+            .filter(|u| {
+                !is_air_transport(ctx.ut(u))
+                    || super::paradrop::carries_paratrooper(ctx, state, u.id)
             })
             .map(|u| (usize::from(u.moved) != f.flown, u.id))
             .collect();

@@ -31,6 +31,7 @@ mod paradrop;
 mod retreat;
 pub mod rockets;
 pub mod ship_damage;
+mod special_force_teams;
 mod strategic_bombing;
 pub mod submarines;
 mod withdrawal;
@@ -49,6 +50,8 @@ use crate::rules::variants::CombatRules;
 use crate::rules::vocab::PowerId;
 use crate::rules::vocab::Technology;
 use crate::rules::{GameDef, SpaceId};
+
+pub(crate) use special_force_teams::is_team as is_special_force_team;
 
 /// What the combat phase did, as far as the turn sequence cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -906,6 +909,7 @@ fn resolve(
                     u.owner == ctx.power
                         && u.cargo_of.is_none()
                         && ctx.ut(u).kind == Some(UnitKind::Land)
+                        && !ctx.ut(u).has(&Ability::NoCombat)
                 })
             {
                 events.push(Event::Decision {
@@ -922,16 +926,30 @@ fn resolve(
                 break 'battle;
             }
             let mut won = true;
+            // J Boulton: detection of the special force teams standing here
+            // before anything else (JB-26; digest Part C step 1).
+            if let Some(d) = dice.as_deref_mut() {
+                let teams = special_force_teams::facing_battle(ctx, state, space, |u| {
+                    !state.paradropped.contains(&u.id)
+                });
+                special_force_teams::detect(ctx, state, space, &teams, d, events);
+            }
             if let Some(d) = dice.as_deref_mut() {
                 aa_guns::fire_in_battle(ctx, state, space, &["aa"], d, events);
             }
             // Paratroopers land after AA fire (errata p.12).
             crate::rules::research::drop_paratroopers(ctx.game, state, space, ctx.power, events);
-            // J Boulton: the landing roll, then the surprise first strike
-            // (JB-16, JB-17).
+            // J Boulton: the landing roll, then the detection of the teams
+            // dropped that did not roll 6, then the surprise first strike
+            // (JB-16, JB-26, JB-17).
             let mut surprised = Vec::new();
             if let Some(d) = dice.as_deref_mut() {
+                let dropped: Vec<u32> = state.paradropped.clone();
                 surprised = paradrop::land(ctx, state, space, d, events);
+                let teams = special_force_teams::facing_battle(ctx, state, space, |u| {
+                    dropped.contains(&u.id) && !surprised.contains(&u.id)
+                });
+                special_force_teams::detect(ctx, state, space, &teams, d, events);
             }
             if let Some(d) = dice.as_deref_mut()
                 && !defenders(ctx, state, space).is_empty()
@@ -954,10 +972,12 @@ fn resolve(
             if !won || !defenders(ctx, state, space).is_empty() {
                 break 'battle;
             }
+            // A special force team takes nothing (JB-22 PROPOSAL).
             let land_unit = state.units_at(space).any(|u| {
                 u.owner == ctx.power
                     && u.cargo_of.is_none()
                     && ctx.ut(u).kind == Some(UnitKind::Land)
+                    && !ctx.ut(u).has(&Ability::NoCombat)
             });
             if land_unit || passing {
                 capture_territory(ctx.game, state, space, ctx.power, events);

@@ -21,7 +21,7 @@ use super::{Ctx, destroy, label};
 use crate::dice::DiceSource;
 use crate::rules::SpaceId;
 use crate::rules::events::Event;
-use crate::rules::model::UnitKind;
+use crate::rules::model::{Ability, UnitKind};
 use crate::rules::movement::air_transport::is_air_transport;
 use crate::rules::state::GameState;
 
@@ -29,7 +29,8 @@ use crate::rules::state::GameState;
 const RULE: &str = "paradrop (J Boulton JB-13..18)";
 
 /// The attacker's air transports in `space` that carry a paratrooper: AA
-/// fire shoots at them (JB-13).
+/// fire shoots at them (JB-13); one carrying only special force teams is a
+/// silent glider that AA never fires at.
 pub(crate) fn carriers(ctx: &Ctx, state: &GameState, space: SpaceId) -> Vec<u32> {
     if ctx.rules.air_transports.is_none() {
         return Vec::new();
@@ -37,9 +38,18 @@ pub(crate) fn carriers(ctx: &Ctx, state: &GameState, space: SpaceId) -> Vec<u32>
     state
         .units_at(space)
         .filter(|u| u.owner == ctx.power && is_air_transport(ctx.ut(u)))
-        .filter(|u| state.units.iter().any(|c| c.cargo_of == Some(u.id)))
+        .filter(|u| carries_paratrooper(ctx, state, u.id))
         .map(|u| u.id)
         .collect()
+}
+
+/// True when the aircraft `plane` carries a unit that paradrops (a
+/// paratrooper; JB-13).
+pub(crate) fn carries_paratrooper(ctx: &Ctx, state: &GameState, plane: u32) -> bool {
+    state
+        .units
+        .iter()
+        .any(|c| c.cargo_of == Some(plane) && ctx.ut(c).has(&Ability::Paradrop))
 }
 
 /// True when some unit of the attacker is still to be dropped into a
@@ -124,7 +134,8 @@ pub(crate) fn shot_down(
 
 /// The drop into `space` after its AA fire: the attacker's dropped units
 /// leave their planes and the defender rolls the landing roll (JB-16).
-/// Returns the paratroopers that rolled 6 (surprise).
+/// Returns the dropped units that rolled 6 (surprise): paratroopers
+/// strike first, special force teams escape detection.
 pub(crate) fn land(
     ctx: &Ctx,
     state: &mut GameState,
@@ -162,8 +173,8 @@ pub(crate) fn land(
     let rolls: Vec<(u32, u32, String)> = if rules.pooled_landing_roll {
         let l = label(&["paradrop", &name, "landing"]);
         let values = dice.roll_many(&l, dropped.len(), 6);
-        // The attacker allots the pool; the dropped units are all
-        // paratroopers, alike, so in unit id order.
+        // The attacker allots the pool: in unit id order until an order
+        // can say otherwise (paratroopers alike, special force teams alike).
         dropped
             .iter()
             .zip(values)
@@ -218,11 +229,21 @@ pub(crate) fn land(
                 state.paradropped.retain(|c| *c != id);
                 continue;
             }
-            6 => {
+            6 if ctx.ut(&u).has(&Ability::Paradrop) => {
                 surprised.push(id);
                 format!("{who} rolled 6 on landing ({l}): surprise, a first strike (JB-16, JB-17)")
             }
-            d => format!("{who} rolled {d} on landing ({l}): it lands and fights (JB-16)"),
+            6 => {
+                surprised.push(id);
+                format!(
+                    "{who} rolled 6 on landing ({l}): surprise, it is not detected in this battle \
+                     (JB-16, JB-26)"
+                )
+            }
+            d if ctx.ut(&u).has(&Ability::Paradrop) => {
+                format!("{who} rolled {d} on landing ({l}): it lands and fights (JB-16)")
+            }
+            d => format!("{who} rolled {d} on landing ({l}): it lands (JB-16)"),
         };
         events.push(Event::Decision {
             space,
@@ -250,10 +271,16 @@ pub(crate) fn surprise_strike(
     let Some(rules) = ctx.rules.air_transports else {
         return Vec::new();
     };
+    // Only paratroopers strike; a surprised special force team does not
+    // fire (JB-16).
     let strikers: Vec<u32> = surprised
         .iter()
         .copied()
-        .filter(|id| state.unit(*id).is_some())
+        .filter(|id| {
+            state
+                .unit(*id)
+                .is_some_and(|u| ctx.ut(u).has(&Ability::Paradrop))
+        })
         .collect();
     let targets: Vec<u32> = super::defenders(ctx, state, space)
         .into_iter()

@@ -68,17 +68,28 @@ impl Mover<'_> {
         let end = *path.last().expect("checked by the caller");
         let start = path[0];
         let steps = path.len() - 1;
+        let rules = self.game.combat_rules();
+        let teams = rules.special_force_teams.is_some();
         if cargo.is_empty() && self.combat {
             self.errors.push(err(
                 "units",
-                "an air transport never attacks (JB-07): in the combat move it flies only to \
-                 drop a paratrooper"
-                    .into(),
+                if teams {
+                    "an air transport never attacks (JB-07): in the combat move it flies only to \
+                     drop a paratrooper or special force teams"
+                } else {
+                    "an air transport never attacks (JB-07): in the combat move it flies only to \
+                     drop a paratrooper"
+                }
+                .into(),
             ));
             return true;
         }
         for c in &cargo {
             let t = &types[c.unit];
+            // Special force teams are dropped too (JB-12).
+            if self.combat && crate::rules::combat::is_special_force_team(&rules, t) {
+                continue;
+            }
             if !t.has(&Ability::AirTransportable) {
                 self.errors.push(err(
                     "units",
@@ -93,8 +104,14 @@ impl Mover<'_> {
                     "units",
                     format!(
                         "{} cannot be dropped: in the combat move an air transport carries only \
-                         a paratrooper (JB-08); {} flies in the non-combat move",
-                        t.name, t.name
+                         a paratrooper (JB-08){}; {} flies in the non-combat move",
+                        t.name,
+                        if teams {
+                            " and special force teams (JB-12)"
+                        } else {
+                            ""
+                        },
+                        t.name
                     ),
                 ));
             }
@@ -117,7 +134,7 @@ impl Mover<'_> {
             })
             .collect();
         loads.sort_unstable_by_key(|l| std::cmp::Reverse(l.0));
-        let mut seats: Vec<usize> = Vec::new(); // plane index per unit, in `loads` order
+        let mut seats: Vec<(usize, usize)> = Vec::new(); // (unit type, plane index), in `loads` order
         for &(cost, t) in &loads {
             let free = super::transport::free_ride(self.game, [t]) > 0;
             let seat = rooms
@@ -128,11 +145,11 @@ impl Mover<'_> {
             match seat {
                 Some((i, true)) => {
                     rooms[i].1 = true;
-                    seats.push(i);
+                    seats.push((t, i));
                 }
                 Some((i, false)) => {
                     rooms[i].0 -= cost;
-                    seats.push(i);
+                    seats.push((t, i));
                 }
                 None => {
                     let n = planes.iter().map(|c| c.count).sum::<u32>();
@@ -195,8 +212,8 @@ impl Mover<'_> {
                 self.errors.push(err(
                     "path",
                     format!(
-                        "paratroopers are dropped into a hostile territory, and {} is not one \
-                         (JB-20)",
+                        "paratroopers and special force teams are dropped into a hostile \
+                         territory, and {} is not one (JB-12, JB-20)",
                         self.sname(end)
                     ),
                 ));
@@ -218,11 +235,16 @@ impl Mover<'_> {
         self.relocate(state, &plane_ids, path, origin);
         self.relocate(state, &cargo_ids, path, origin);
         if self.combat {
-            // Paratroopers in unit id order, each on a plane of its own seat.
-            for (n, id) in cargo_ids.iter().enumerate() {
-                let plane = seats.get(n).and_then(|&i| plane_ids.get(i)).copied();
+            // The dropped units in unit id order, each on the plane of its
+            // seat.
+            for id in &cargo_ids {
+                let Some(t) = state.unit(*id).map(|u| u.unit) else {
+                    continue;
+                };
+                let seat = seats.iter().position(|s| s.0 == t);
+                let plane = seat.map(|n| seats.remove(n).1);
                 if let Some(u) = state.unit_mut(*id) {
-                    u.cargo_of = plane;
+                    u.cargo_of = plane.and_then(|i| plane_ids.get(i).copied());
                 }
                 state.paradropped.push(*id);
             }

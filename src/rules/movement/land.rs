@@ -7,7 +7,9 @@
 //! territory in the combat move and take it on the way. In the non-combat
 //! move land units stay in friendly territory, which includes territories
 //! captured this turn (FAQ: tanks may pass through a newly captured
-//! territory).
+//! territory). J Boulton's special force teams alone enter, cross and stay
+//! in enemy land in either move, starting no battle and taking nothing
+//! (JB-22 and its PROPOSAL).
 
 use super::Mover;
 use crate::rules::SpaceId;
@@ -53,6 +55,11 @@ pub fn check(
             return mover.errors.extend(errors);
         }
     }
+    // J Boulton JB-22: special force teams may begin, end or stay in enemy
+    // land and move through it, in either move, starting no battle.
+    if mover.teams_only(units) {
+        return mover.errors.extend(errors);
+    }
     let last = path.len() - 1;
     for (i, &space) in path.iter().enumerate().skip(1) {
         let occupied = mover.defenders(state, space) > 0;
@@ -89,8 +96,12 @@ pub fn check(
                 )));
             }
         } else if i == last && (hostile || occupied) {
+            // A special force team goes in with the attackers (JB-22).
+            let rules = mover.game.combat_rules();
             let harmless = names(mover, units, |u| {
-                mover.game.unit_types()[u].attack.unwrap_or(0) == 0
+                let t = &mover.game.unit_types()[u];
+                t.attack.unwrap_or(0) == 0
+                    && !crate::rules::combat::is_special_force_team(&rules, t)
             });
             if !harmless.is_empty() {
                 errors.push(err(format!(
@@ -110,9 +121,13 @@ pub fn after_combat_move(
     mover: &Mover,
     state: &mut GameState,
     path: &[SpaceId],
-    _units: &UnitList,
+    units: &UnitList,
     events: &mut Vec<Event>,
 ) {
+    // Special force teams alone start no battle and take nothing (JB-22).
+    if mover.teams_only(units) {
+        return;
+    }
     let last = path.len() - 1;
     for (i, &space) in path.iter().enumerate().skip(1) {
         let hostile = mover.hostile_land(state, space) || mover.defenders(state, space) > 0;

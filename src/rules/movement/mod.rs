@@ -292,16 +292,30 @@ impl<'a> Mover<'a> {
 
     /// Enemy units that defend a space: in play, and neither buildings nor
     /// units taken over with their territory (AA guns, industrial
-    /// complexes), which do not make a territory "occupied".
+    /// complexes) nor units that never fight (J Boulton's special force
+    /// teams, JB-22 PROPOSAL), which do not make a territory "occupied".
     pub(crate) fn defenders(&self, state: &GameState, space: SpaceId) -> usize {
         state
             .units_at(space)
             .filter(|u| self.enemy_in_play(u))
             .filter(|u| {
                 let t = self.utype(u);
-                t.kind != Some(UnitKind::Building) && !t.has(&Ability::CapturedWithTerritory)
+                t.kind != Some(UnitKind::Building)
+                    && !t.has(&Ability::CapturedWithTerritory)
+                    && !t.has(&Ability::NoCombat)
             })
             .count()
+    }
+
+    /// True when every unit of the order is a special force team under
+    /// rules that play them (J Boulton JB-22): they enter and stand in
+    /// enemy land without a battle.
+    pub(crate) fn teams_only(&self, units: &UnitList) -> bool {
+        let rules = self.game.combat_rules();
+        !units.is_empty()
+            && units.iter().all(|c| {
+                crate::rules::combat::is_special_force_team(&rules, &self.game.unit_types()[c.unit])
+            })
     }
 
     /// Enemy naval units in play in a sea zone (submarines included,

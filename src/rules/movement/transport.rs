@@ -25,7 +25,9 @@
 //! - unloading into an enemy territory in the combat move is an amphibious
 //!   assault: a battle there. Cargo that cannot attack (an AA gun) stays
 //!   aboard and may be unloaded into the same territory in the non-combat
-//!   move.
+//!   move. J Boulton's special force teams land with the assault; a
+//!   transport that lands only teams, in either move, makes no assault and
+//!   starts no battle (JB-22, JB-23).
 
 use std::collections::BTreeMap;
 
@@ -299,7 +301,24 @@ pub fn order(
                 },
                 None => own,
             };
-            if hostile && !mover.combat {
+            // J Boulton JB-22, JB-23: special force teams land in enemy land
+            // in either move; alone they start no battle.
+            let game = mover.game;
+            let team = |id: &u32| {
+                crate::rules::combat::is_special_force_team(
+                    &rules,
+                    &game.unit_types()[state.unit(*id).expect("cargo").unit],
+                )
+            };
+            let teams_alone = !own.is_empty() && own.iter().all(team);
+            if hostile
+                && teams_alone
+                && let Some(why) = closed_landing(mover, state, end, to)
+            {
+                mover.errors.push(err(why));
+            } else if hostile && teams_alone {
+                landing = own;
+            } else if hostile && !mover.combat {
                 mover.errors.push(err(format!(
                     "{} is enemy territory; units may be unloaded into it only in the combat move \
                      (an amphibious assault)",
@@ -316,6 +335,7 @@ pub fn order(
                             .attack
                             .unwrap_or(0)
                             == 0
+                            && !team(&id)
                     })
                 {
                     mover.errors.push(err(format!(
@@ -332,6 +352,7 @@ pub fn order(
                             .attack
                             .unwrap_or(0)
                             > 0
+                            || team(&id)
                     })
                     .collect();
                 if landing.is_empty() {

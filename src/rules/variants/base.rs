@@ -248,6 +248,7 @@ impl RuleSetHooks for Base {
             vehicle_rides_alone: false,
             one_space_blitz: false,
             strategic_rail: None,
+            special_force_teams: None,
         }
     }
 

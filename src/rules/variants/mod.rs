@@ -298,6 +298,12 @@ pub struct CombatRules {
     /// Strategic rail movement in the non-combat move (Advanced AAE
     /// AAAE-30, `movement::rail`); `None`: no rail.
     pub strategic_rail: Option<StrategicRail>,
+    /// Special force teams (`no_combat` units) move into enemy land
+    /// without a battle, land from transports and drop from air transports
+    /// there, and face detection before battles (J Boulton JB-21..26,
+    /// `combat::special_force_teams`); `None`: a `no_combat` unit is only
+    /// a unit that never fights.
+    pub special_force_teams: Option<SpecialForceTeams>,
 }
 
 /// The numbers and the barred region of strategic rail movement
@@ -325,6 +331,18 @@ pub struct FreeUnit {
     pub unit: &'static str,
     /// The rule, as the events name it.
     pub rule: &'static str,
+}
+
+/// How special force teams play ([`CombatRules::special_force_teams`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpecialForceTeams {
+    /// The detection dice of one power's teams in a battle are one pool,
+    /// each 1 removing one team (J Boulton JB-26 `=pooled`); `false`: each
+    /// team has dice of its own and any 1 among them removes it.
+    pub pooled_detection: bool,
+    /// The teams of the searching side count among the ground units that
+    /// roll detection (digest Part E 1; PROPOSAL: they do not).
+    pub teams_search: bool,
 }
 
 /// Attack values of fighters by basing ([`CombatRules::fighter_basing`]).

@@ -11,8 +11,9 @@
 //! `combat::coastal_fire`), air transports and paradrops (JB-02,
 //! JB-07..17, `movement::air_transport`, `combat::paradrop`), paratroopers
 //! (JB-03, JB-18..20), the transport points model with its free special
-//! force team slot (Part A, JB-23). Still to come: the special force
-//! teams' rules (JB-04, JB-21..36), so they cannot be bought yet.
+//! force team slot (Part A, JB-23), special force teams' moves, landings,
+//! drops and detection (JB-04, JB-21..26, `combat::special_force_teams`).
+//! Still to come: their missions (JB-25, JB-27..36).
 //! Readings: `docs/rules/jboulton.md`.
 
 mod supply;
@@ -20,7 +21,7 @@ mod supply;
 use super::aae::Aae;
 use super::{
     AirTransports, BattleshipDamage, CoastalFire, CombatRules, OptionKind, OptionSpec,
-    RuleSetHooks, inherit,
+    RuleSetHooks, SpecialForceTeams, inherit,
 };
 use crate::rules::GameDef;
 use crate::rules::events::Event;
@@ -195,6 +196,44 @@ pub const TRANSPORT_POINTS: OptionSpec = OptionSpec {
 /// A 3-point unit rides alone (but for the free rider).
 const ARMOR_ALONE: &str = "armor_alone";
 
+/// Special force teams: bought, moving into enemy land without a battle,
+/// carried and dropped, detected before battles (JB-04, JB-21..26).
+pub const SPECIAL_FORCE_TEAMS: OptionSpec = OptionSpec {
+    name: "special_force_teams",
+    pending: None,
+    kind: OptionKind::Bool { default: true },
+    about: "special force teams (JB-04, JB-21..26: cost 6, move 1, never roll and are never \
+            casualties) may be bought, may stand in and enter enemy land without a battle, land \
+            from sea transports and drop from air transports, and face detection before battles",
+};
+
+/// How detection dice remove special force teams (JB-26, Part E 2).
+pub const SFT_DETECTION: OptionSpec = OptionSpec {
+    name: "sft_detection",
+    pending: None,
+    kind: OptionKind::Choice {
+        default: "per_sft",
+        choices: &["per_sft", POOLED],
+    },
+    about: "detection before a battle (JB-26): each special force team has dice of its own, one \
+            per enemy ground unit there, and any 1 removes it (digest PROPOSAL, Part E 2), or \
+            one power's teams share the dice as one pool and each 1 removes one of them",
+};
+
+/// Detection dice pooled.
+const POOLED: &str = "pooled";
+
+/// Whether special force teams count among the units that roll detection
+/// (Part E 1).
+pub const SFT_DETECTION_BY_TEAMS: OptionSpec = OptionSpec {
+    name: "sft_detection_by_teams",
+    pending: None,
+    kind: OptionKind::Bool { default: false },
+    about: "whether special force teams count among the ground units that roll detection \
+            against enemy teams (JB-26, digest Part E 1 PROPOSAL: no, only land units that \
+            fight, AA guns left out)",
+};
+
 /// The special force team's name in `games/aae-jboulton/units.yaml`.
 const SFT_NAME: &str = "special force team";
 
@@ -217,54 +256,56 @@ pub static OPTIONS: &[OptionSpec] = &[
     LANDING_ROLL_ALLOCATION,
     FREE_SFT_SLOT,
     TRANSPORT_POINTS,
+    SPECIAL_FORCE_TEAMS,
+    SFT_DETECTION,
+    SFT_DETECTION_BY_TEAMS,
 ];
 
-/// The unit names of `games/aae-jboulton/units.yaml` the options withhold.
-const MECH: (&str, &str) = (
-    "mechanized infantry",
-    "this match plays without mechanized infantry (option mechanized_infantry)",
-);
-const HEAVY: (&str, &str) = (
-    "heavy armor",
-    "this match plays without heavy armor (option heavy_armor)",
-);
-const AIR: (&str, &str) = (
-    "air transport",
-    "this match plays without air transports (option air_transports)",
-);
-const PARA: (&str, &str) = (
-    "paratrooper",
-    "this match plays without paratroopers (option paratroopers)",
-);
-const SFT: (&str, &str) = (
-    SFT_NAME,
-    "special force teams are not played yet (issue 18): their missions and detection are still \
-     to come",
-);
-
-/// The units withheld by each combination of the options
-/// `mechanized_infantry`, `heavy_armor`, `air_transports` and
-/// `paratroopers` (bits 1, 2, 4, 8 set when the option is off), the special
-/// force team always (its rules are still to come):
-/// `CombatRules::withheld_units` is a static list.
-static WITHHELD: [&[(&str, &str)]; 16] = [
-    &[SFT],
-    &[MECH, SFT],
-    &[HEAVY, SFT],
-    &[MECH, HEAVY, SFT],
-    &[AIR, SFT],
-    &[MECH, AIR, SFT],
-    &[HEAVY, AIR, SFT],
-    &[MECH, HEAVY, AIR, SFT],
-    &[PARA, SFT],
-    &[MECH, PARA, SFT],
-    &[HEAVY, PARA, SFT],
-    &[MECH, HEAVY, PARA, SFT],
-    &[AIR, PARA, SFT],
-    &[MECH, AIR, PARA, SFT],
-    &[HEAVY, AIR, PARA, SFT],
-    &[MECH, HEAVY, AIR, PARA, SFT],
+/// The unit names of `games/aae-jboulton/units.yaml` the options withhold,
+/// each with its option (bit `1 << i` of [`WITHHELD`]'s index set when the
+/// option is off).
+const OPTIONAL_UNITS: [(&OptionSpec, &str, &str); 5] = [
+    (
+        &MECHANIZED_INFANTRY,
+        "mechanized infantry",
+        "this match plays without mechanized infantry (option mechanized_infantry)",
+    ),
+    (
+        &HEAVY_ARMOR,
+        "heavy armor",
+        "this match plays without heavy armor (option heavy_armor)",
+    ),
+    (
+        &AIR_TRANSPORTS,
+        "air transport",
+        "this match plays without air transports (option air_transports)",
+    ),
+    (
+        &PARATROOPERS,
+        "paratrooper",
+        "this match plays without paratroopers (option paratroopers)",
+    ),
+    (
+        &SPECIAL_FORCE_TEAMS,
+        SFT_NAME,
+        "this match plays without special force teams (option special_force_teams)",
+    ),
 ];
+
+/// The units withheld by each combination of the options of
+/// [`OPTIONAL_UNITS`]: `CombatRules::withheld_units` is a static list.
+static WITHHELD: std::sync::LazyLock<Vec<Vec<(&str, &str)>>> = std::sync::LazyLock::new(|| {
+    (0..1usize << OPTIONAL_UNITS.len())
+        .map(|bits| {
+            OPTIONAL_UNITS
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| bits & (1 << i) != 0)
+                .map(|(_, &(_, name, why))| (name, why))
+                .collect()
+        })
+        .collect()
+});
 
 impl RuleSetHooks for JBoulton {
     fn id(&self) -> &'static str {
@@ -279,7 +320,8 @@ impl RuleSetHooks for JBoulton {
         Some(
             "the J Boulton house rules are not implemented yet (issue 18): mechanized infantry, \
              heavy armor, isolation, the battleship damage table, Normandy coastal fire, air \
-             transports and paratroopers are played, but special force teams are still to come",
+             transports, paratroopers and special force teams' moves and detection are played, \
+             but the special force teams' missions are still to come",
         )
     }
 
@@ -325,11 +367,13 @@ impl RuleSetHooks for JBoulton {
     /// `battleship_damage`, with `damaged_battleship_keeps_hit` and
     /// `friendly_coast`).
     fn combat_rules(&self, game: &GameDef) -> CombatRules {
-        let off = |o: &OptionSpec, bit: usize| if o.on(game) { 0 } else { bit };
-        let withheld = WITHHELD[off(&MECHANIZED_INFANTRY, 1)
-            + off(&HEAVY_ARMOR, 2)
-            + off(&AIR_TRANSPORTS, 4)
-            + off(&PARATROOPERS, 8)];
+        let off: usize = OPTIONAL_UNITS
+            .iter()
+            .enumerate()
+            .filter(|(_, (o, _, _))| !o.on(game))
+            .map(|(i, _)| 1 << i)
+            .sum();
+        let withheld: &'static [(&'static str, &'static str)] = &WITHHELD[off];
         CombatRules {
             artillery_supports_mechanized: MECH_ARTILLERY_SUPPORT.on(game),
             withheld_units: withheld,
@@ -350,6 +394,10 @@ impl RuleSetHooks for JBoulton {
             }),
             free_rider: FREE_SFT_SLOT.on(game).then_some(SFT_NAME),
             vehicle_rides_alone: TRANSPORT_POINTS.word(game).as_deref() == Some(ARMOR_ALONE),
+            special_force_teams: SPECIAL_FORCE_TEAMS.on(game).then(|| SpecialForceTeams {
+                pooled_detection: SFT_DETECTION.word(game).as_deref() == Some(POOLED),
+                teams_search: SFT_DETECTION_BY_TEAMS.on(game),
+            }),
             ..Aae.combat_rules(game)
         }
     }
@@ -607,7 +655,7 @@ mod tests {
             (heavy.cost, heavy.attack, heavy.defense, heavy.movement),
             (Some(7), Some(4), Some(5), Some(1))
         );
-        for (name, _) in [MECH, HEAVY, AIR, PARA, SFT] {
+        for (_, name, _) in OPTIONAL_UNITS {
             assert!(jb.unit_type(name).is_some(), "{name}");
         }
     }
