@@ -31,6 +31,14 @@ pub struct GameBench {
     pub names: [&'static str; 4],
     /// Whether the logged match must last all 30 rounds (no victory).
     pub full_length: bool,
+    /// The message of the power to move in the adjudicated round:
+    /// [`bot_orders`], or the bot with a script on top.
+    pub orders: fn(&GameDef, &GameState) -> String,
+}
+
+/// The test bot's message, with its default configuration.
+pub fn bot_orders(game: &GameDef, state: &GameState) -> String {
+    aae_bot::orders(game, state, aae_bot::BotConfig::default()).yaml
 }
 
 /// One round's messages: the power, its orders and the key of its dice.
@@ -39,6 +47,8 @@ struct Round {
     messages: Vec<(usize, Orders, TurnKey)>,
     /// Battles fought with dice (at least one round).
     battles: usize,
+    /// The dice's firing groups and rolls (each label's last part).
+    groups: std::collections::BTreeSet<String>,
 }
 
 fn game(id: &str) -> GameDef {
@@ -47,7 +57,11 @@ fn game(id: &str) -> GameDef {
 
 /// Plays `rounds` rounds in memory with the bot, each message's dice keyed
 /// by its round and position (so that replaying them gives the same game).
-fn play_in_memory(game: &GameDef, rounds: u32) -> Vec<Round> {
+fn play_in_memory(
+    game: &GameDef,
+    rounds: u32,
+    orders: fn(&GameDef, &GameState) -> String,
+) -> Vec<Round> {
     let mut state = GameState::initial(game);
     let mut out = Vec::new();
     while state.round <= rounds && state.winner.is_none() {
@@ -55,19 +69,26 @@ fn play_in_memory(game: &GameDef, rounds: u32) -> Vec<Round> {
             start: state.clone(),
             messages: Vec::new(),
             battles: 0,
+            groups: Default::default(),
         };
         let r = state.round;
         while state.round == r && state.winner.is_none() {
-            let o = aae_bot::orders(game, &state, aae_bot::BotConfig::default());
-            let orders = parse_message(game, &o.yaml).unwrap().orders;
+            let yaml = orders(game, &state);
+            let orders = parse_message(game, &yaml).unwrap().orders;
             let power = state.current_power(game);
             let key = TurnKey(Digest32::sha256(
                 format!("bench/{r}/{}", round.messages.len()).as_bytes(),
             ));
             check_orders(game, &state, power, &orders).unwrap();
+            let mut dice = Dice::verifiable(key);
             let (next, events) =
-                apply_orders_with_dice(game, &state, power, &orders, &mut Dice::verifiable(key))
-                    .unwrap();
+                apply_orders_with_dice(game, &state, power, &orders, &mut dice).unwrap();
+            for g in dice.take_rolls() {
+                let label = g.label.as_str();
+                round
+                    .groups
+                    .insert(label.rsplit('/').next().unwrap_or(label).to_owned());
+            }
             round.battles += events
                 .iter()
                 .filter(|e| matches!(e, Event::BattleEnded { rounds, .. } if *rounds > 0))
@@ -83,7 +104,7 @@ fn play_in_memory(game: &GameDef, rounds: u32) -> Vec<Round> {
 /// Adjudicating the busiest of the first six rounds, in memory.
 pub fn adjudicate_round(c: &mut Criterion, bench: &GameBench) {
     let game = game(bench.game);
-    let rounds = play_in_memory(&game, 6);
+    let rounds = play_in_memory(&game, 6, bench.orders);
     let round = rounds
         .iter()
         .max_by_key(|r| (r.battles, std::cmp::Reverse(r.start.round)))
@@ -94,10 +115,11 @@ pub fn adjudicate_round(c: &mut Criterion, bench: &GameBench) {
         round.battles
     );
     eprintln!(
-        "adjudicating round {}: {} messages, {} battles",
+        "adjudicating round {}: {} messages, {} battles; dice of {}",
         round.start.round,
         round.messages.len(),
-        round.battles
+        round.battles,
+        round.groups.iter().cloned().collect::<Vec<_>>().join(", ")
     );
     let mut g = c.benchmark_group(bench.names[0]);
     g.bench_function(bench.names[1], |b| {

@@ -515,6 +515,9 @@ impl<'a> Bot<'a> {
                     && u.unloaded_from.is_none()
                     && (!fresh || (u.moved == 0 && !u.combat_moved))
                     && self.ut(u).movement.unwrap_or(0) > 0
+                    // A J Boulton paratrooper waits for an air transport:
+                    // the bot leaves it to the test that scripts the drops.
+                    && !self.ut(u).has(&Ability::Paradrop)
             })
             .collect()
     }
@@ -1481,12 +1484,18 @@ impl<'a> Bot<'a> {
                 .min();
             if let Some((_, l)) = landing {
                 self.used.insert(u.id);
-                push_move(
-                    &mut draft.noncombat,
-                    vec![(u.unit, 1)],
-                    Self::path_to(&prev, u.at, l),
-                    None,
-                );
+                let path = Self::path_to(&prev, u.at, l);
+                if self.ut(u).transport_capacity.is_some() {
+                    // A J Boulton air transport's order names only air
+                    // transports and their cargo.
+                    draft.noncombat.push(Move::Units {
+                        units: vec![(u.unit, 1)],
+                        path,
+                        land: None,
+                    });
+                } else {
+                    push_move(&mut draft.noncombat, vec![(u.unit, 1)], path, None);
+                }
             }
         }
     }

@@ -1,0 +1,665 @@
+//! Scripted orders that put the J Boulton house rules' new units into
+//! real play, on top of the test bot's (`aae_bot.rs`) orders for the power
+//! to move, in `games/aae-jboulton/`:
+//!
+//! - Germany buys mechanized infantry, heavy armor, air transports,
+//!   paratroopers and a submarine a turn; its mechanized infantry and heavy
+//!   armor attack a neighbouring enemy territory when they stand beside
+//!   one;
+//! - its air transports drop the paratroopers waiting with them into the
+//!   enemy territory in reach, one with an AA gun first (AA fire at the
+//!   carriers, the landing roll, the surprise first strike on a 6, the
+//!   paratrooper attacking at 2), and fly home to Germany in the
+//!   non-combat move;
+//! - an air transport carries an infantry to Sicily, and the Allies send
+//!   warships to the sea zones beside it, so that the island is out of
+//!   supply at the start of Germany's turn (JB-39);
+//! - the United Kingdom lands from the English Channel in France (else
+//!   Netherlands-Belgium) with its battleship in the Channel: Germany's
+//!   Normandy coastal fire (JB-45); it buys a transport when none is
+//!   beside its island, and the United States a battleship when it has
+//!   none;
+//! - every battleship attacks the enemy ships in its reach, or sails
+//!   toward them, and one that takes a hit rolls on the damage table
+//!   (JB-41; JB-46 when the coastal fire hits it).
+//!
+//! The bot checks the whole message with the engine and drops what it
+//! refuses; [`orders`] says which scripted orders made it. Used by
+//! `tests/jboulton_full_game.rs` and the `jboulton` round of
+//! `benches/full_game.rs`.
+
+#![allow(dead_code)]
+
+use std::collections::VecDeque;
+
+use adjutant::rules::model::UnitKind;
+use adjutant::rules::orders::parse::parse_message;
+use adjutant::rules::state::{GameState, Phase, Unit};
+use adjutant::rules::turn::check_orders;
+use adjutant::rules::{GameDef, SpaceId};
+
+use super::aae_bot;
+
+/// The message of the power to move: the bot's with the script's orders.
+pub struct Scripted {
+    /// The power's name.
+    pub power: String,
+    /// The message, as mailed.
+    pub yaml: String,
+    /// The first line of each scripted order the message holds.
+    pub used: Vec<String>,
+    /// The first line of each scripted order the bot's repair dropped.
+    pub unused: Vec<String>,
+}
+
+/// The orders of the power to move: the script's for its stage, put first,
+/// and the bot's; the script's purchase before the bot's own, which gets
+/// what money is left.
+pub fn orders(game: &GameDef, state: &GameState, cfg: aae_bot::BotConfig) -> Scripted {
+    let b = Board { game, state };
+    let power = game.powers()[state.current_power(game)].name.clone();
+    let stage_one = state.phase == Phase::Purchase;
+    let mut script = match (power.as_str(), stage_one) {
+        ("Germany", true) => germany_stage_one(&b),
+        ("Germany", false) => germany_stage_two(&b),
+        ("United Kingdom", true) => britain_stage_one(&b),
+        (_, false) => allied_stage_two(&b),
+        _ => Script::default(),
+    };
+    if stage_one {
+        allied_purchases(&b, &mut script);
+        battleships_attack(&b, &mut script);
+    } else {
+        battleships_close_in(&b, &mut script);
+    }
+    let extra: Vec<&str> = script.moves.iter().map(String::as_str).collect();
+    let o = aae_bot::orders_with(game, state, cfg, &extra);
+    let mut yaml = o.yaml;
+    if !script.buy.is_empty() {
+        let bought = with_purchase(game, state, &yaml, &script.buy);
+        assert!(
+            b.legal_message(&bought),
+            "the scripted purchase was refused:\n{bought}"
+        );
+        yaml = bought;
+    }
+    let (used, unused) = script
+        .moves
+        .iter()
+        .map(|m| m.lines().next().unwrap().to_owned())
+        .partition(|first| yaml.contains(first.as_str()));
+    Scripted {
+        power,
+        yaml,
+        used,
+        unused,
+    }
+}
+
+/// Whether the power to move may buy `list` (`1 special force team`).
+pub fn can_buy(game: &GameDef, state: &GameState, list: &str) -> bool {
+    Board { game, state }.legal_purchase(list)
+}
+
+/// The board's lookups the script needs.
+struct Board<'a> {
+    game: &'a GameDef,
+    state: &'a GameState,
+}
+
+impl<'a> Board<'a> {
+    fn ty(&self, name: &str) -> usize {
+        self.game
+            .unit_types()
+            .iter()
+            .position(|t| t.name == name)
+            .unwrap_or_else(|| panic!("no unit type {name}"))
+    }
+
+    fn name(&self, s: SpaceId) -> &'a str {
+        self.game.space_name(s)
+    }
+
+    fn spaces(&self) -> impl Iterator<Item = SpaceId> + '_ {
+        (0..self.state.owner.len()).map(SpaceId)
+    }
+
+    fn enemies(&self, a: usize, b: usize) -> bool {
+        self.game.side_of(a) != self.game.side_of(b)
+    }
+
+    fn kind(&self, u: &Unit) -> Option<UnitKind> {
+        self.game.unit_types()[u.unit].kind
+    }
+
+    fn passable(&self, s: SpaceId) -> bool {
+        self.game.territory(s).is_none_or(|t| !t.impassable)
+    }
+
+    /// Land held by an enemy of `power`.
+    fn enemy_land(&self, power: usize, s: SpaceId) -> bool {
+        !self.game.is_sea(s)
+            && self.passable(s)
+            && self.state.owner[s.0].is_some_and(|o| self.enemies(power, o))
+    }
+
+    fn friendly_land(&self, power: usize, s: SpaceId) -> bool {
+        !self.game.is_sea(s)
+            && self.passable(s)
+            && self.state.owner[s.0].is_some_and(|o| !self.enemies(power, o))
+    }
+
+    /// `power`'s units of `type_name` that have not moved this turn and
+    /// ride nothing.
+    fn fresh(&self, power: usize, type_name: &str) -> Vec<&'a Unit> {
+        let t = self.ty(type_name);
+        self.state
+            .units
+            .iter()
+            .filter(|u| u.owner == power && u.unit == t)
+            .filter(|u| u.moved == 0 && !u.combat_moved && u.cargo_of.is_none())
+            .collect()
+    }
+
+    fn count(&self, power: usize, type_name: &str) -> usize {
+        let t = self.ty(type_name);
+        self.state
+            .units
+            .iter()
+            .filter(|u| u.owner == power && u.unit == t)
+            .count()
+    }
+
+    fn enemy_land_units(&self, power: usize, s: SpaceId) -> bool {
+        self.state
+            .units_at(s)
+            .any(|u| self.enemies(power, u.owner) && self.kind(u) == Some(UnitKind::Land))
+    }
+
+    fn enemy_aa_gun(&self, power: usize, s: SpaceId) -> bool {
+        let aa = self.ty("AA gun");
+        self.state
+            .units_at(s)
+            .any(|u| self.enemies(power, u.owner) && u.unit == aa)
+    }
+
+    /// Shortest paths from `from` through the spaces `through` allows.
+    fn bfs(&self, from: SpaceId, through: impl Fn(SpaceId) -> bool) -> Vec<Option<SpaceId>> {
+        let mut prev = vec![None; self.state.owner.len()];
+        prev[from.0] = Some(from);
+        let mut queue = VecDeque::from([from]);
+        while let Some(s) = queue.pop_front() {
+            for &n in self.game.neighbours(s) {
+                if prev[n.0].is_none() && through(n) {
+                    prev[n.0] = Some(s);
+                    queue.push_back(n);
+                }
+            }
+        }
+        prev
+    }
+
+    fn path(&self, prev: &[Option<SpaceId>], from: SpaceId, to: SpaceId) -> Option<Vec<SpaceId>> {
+        prev[to.0]?;
+        let mut path = vec![to];
+        let mut s = to;
+        while s != from {
+            s = prev[s.0]?;
+            path.push(s);
+        }
+        path.reverse();
+        Some(path)
+    }
+
+    fn written(&self, path: &[SpaceId]) -> String {
+        path.iter()
+            .map(|&s| self.name(s))
+            .collect::<Vec<_>>()
+            .join(" -> ")
+    }
+
+    /// Whether `order` alone is a legal stage-1 move of the power to move.
+    fn legal(&self, section: &str, order: &str) -> bool {
+        let power = self.state.current_power(self.game);
+        let yaml = format!(
+            "power: {}\nround: {}\n{section}:\n  - {order}\n",
+            self.game.powers()[power].name,
+            self.state.round
+        );
+        self.legal_message(&yaml)
+    }
+
+    /// Whether the engine accepts `yaml` from the power to move.
+    fn legal_message(&self, yaml: &str) -> bool {
+        let power = self.state.current_power(self.game);
+        parse_message(self.game, yaml)
+            .is_ok_and(|m| check_orders(self.game, self.state, power, &m.orders).is_ok())
+    }
+
+    fn legal_purchase(&self, list: &str) -> bool {
+        let power = self.state.current_power(self.game);
+        let yaml = format!(
+            "power: {}\nround: {}\npurchase: {list}\n",
+            self.game.powers()[power].name,
+            self.state.round
+        );
+        self.legal_message(&yaml)
+    }
+}
+
+/// Scripted orders of one stage: moves put first in the stage's section,
+/// and units bought before the bot's own purchase.
+#[derive(Default)]
+struct Script {
+    moves: Vec<String>,
+    buy: Vec<(String, u32)>,
+}
+
+/// Germany's stage 1: the new units bought, mechanized infantry and heavy
+/// armor attacking, paratroopers dropped.
+fn germany_stage_one(b: &Board) -> Script {
+    let germany = b.state.current_power(b.game);
+    let mut script = Script::default();
+    let mut budget = b.state.ipcs[germany];
+    let mut buy = |script: &mut Script, name: &str, n: usize| {
+        let cost = b.game.unit_type(name).and_then(|t| t.cost).unwrap();
+        let n = (n as u32).min(budget / cost);
+        if n > 0 {
+            budget -= n * cost;
+            script.buy.push((name.to_owned(), n));
+        }
+        n as usize
+    };
+    for name in ["mechanized infantry", "heavy armor"] {
+        if b.count(germany, name) == 0 {
+            buy(&mut script, name, 1);
+        }
+    }
+    // Three air transports (one may sit on Sicily), a paratrooper for each.
+    let planes = b.count(germany, "air transport");
+    let planes = planes + buy(&mut script, "air transport", 3usize.saturating_sub(planes));
+    // A paratrooper for each plane; the bot leaves them where they are
+    // placed, so they wait for the planes' return.
+    buy(&mut script, "paratrooper", planes);
+    // A submarine a turn keeps a German fleet at sea for the Allied
+    // battleships to fight.
+    buy(&mut script, "submarine", 1);
+
+    for name in ["mechanized infantry", "heavy armor"] {
+        for u in b.fresh(germany, name) {
+            let target = b
+                .game
+                .neighbours(u.at)
+                .iter()
+                .copied()
+                .find(|&t| b.enemy_land(germany, t) && b.enemy_land_units(germany, t));
+            if let Some(t) = target {
+                let order = format!("1 {name}: {} -> {}", b.name(u.at), b.name(t));
+                if b.legal("combat", &order) && !script.moves.contains(&order) {
+                    script.moves.push(order);
+                }
+            }
+        }
+    }
+
+    // Each territory where planes and paratroopers wait together drops
+    // them on the enemy territory in reach (there and back: 3 spaces),
+    // one with an AA gun first.
+    let mut starts: Vec<SpaceId> = b
+        .fresh(germany, "air transport")
+        .iter()
+        .map(|u| u.at)
+        .collect();
+    starts.dedup();
+    starts.sort();
+    starts.dedup();
+    for s in starts {
+        let planes = b
+            .fresh(germany, "air transport")
+            .iter()
+            .filter(|u| u.at == s)
+            .count();
+        let troops = b
+            .fresh(germany, "paratrooper")
+            .iter()
+            .filter(|u| u.at == s)
+            .count();
+        let k = planes.min(troops);
+        if k == 0 {
+            continue;
+        }
+        let prev = b.bfs(s, |n| b.passable(n));
+        let mut targets: Vec<(bool, usize, SpaceId, Vec<SpaceId>)> = b
+            .spaces()
+            .filter(|&t| b.enemy_land(germany, t) && b.enemy_land_units(germany, t))
+            .filter_map(|t| b.path(&prev, s, t).map(|p| (t, p)))
+            .filter(|(_, p)| p.len() <= 4)
+            .map(|(t, p)| (!b.enemy_aa_gun(germany, t), p.len(), t, p))
+            .collect();
+        targets.sort();
+        for (_, _, _, path) in targets {
+            let order = format!(
+                "{k} air transport, {k} paratrooper: {}, land {}",
+                b.written(&path),
+                b.name(s)
+            );
+            if b.legal("combat", &order) {
+                script.moves.push(order);
+                break;
+            }
+        }
+    }
+    script
+}
+
+/// Germany's stage 2: an air transport carries an infantry to Sicily
+/// while no German unit stands there. (The bot flies the planes home from
+/// their drops, to the nearest friendly territory.)
+fn germany_stage_two(b: &Board) -> Script {
+    let germany = b.state.current_power(b.game);
+    let mut script = Script::default();
+    let home = b.game.space("Germany").unwrap();
+    let plane = b.ty("air transport");
+    let mut lifted = None;
+    let sicily = b.game.space("Sicily").unwrap();
+    let held = b.state.owner[sicily.0] == Some(germany)
+        && !b.state.units_at(sicily).any(|u| u.owner == germany);
+    if held {
+        let infantry: Vec<SpaceId> = b.fresh(germany, "infantry").iter().map(|u| u.at).collect();
+        for p in b.fresh(germany, "air transport") {
+            if !infantry.contains(&p.at) {
+                continue;
+            }
+            let prev = b.bfs(p.at, |n| b.passable(n));
+            if let Some(path) = b.path(&prev, p.at, sicily) {
+                // Checked with the bot's orders: alone, a stage 2 lacks the
+                // landings and placements the engine asks for.
+                script
+                    .moves
+                    .push(format!("1 air transport, 1 infantry: {}", b.written(&path)));
+                lifted = Some(p.id);
+                break;
+            }
+        }
+    }
+    // Every other plane flies home to Germany, where the paratroopers are
+    // placed: from its drop, with the movement it has left (JB-15), or from
+    // wherever the bot landed it.
+    if b.state.owner[home.0] == Some(germany) {
+        let prev = b.bfs(home, |n| b.passable(n));
+        for p in b
+            .state
+            .units
+            .iter()
+            .filter(|u| u.owner == germany && u.unit == plane)
+        {
+            if p.at == home || Some(p.id) == lifted || p.cargo_of.is_some() {
+                continue;
+            }
+            let Some(mut path) = b.path(&prev, home, p.at) else {
+                continue;
+            };
+            path.reverse();
+            if path.len() - 1 + usize::from(p.moved) <= 7 {
+                script
+                    .moves
+                    .push(format!("1 air transport: {}", b.written(&path)));
+            }
+        }
+    }
+    script
+}
+
+/// The United Kingdom's stage 1: a landing in France from the English
+/// Channel, the battleship moving into the Channel with it.
+fn britain_stage_one(b: &Board) -> Script {
+    let uk = b.state.current_power(b.game);
+    let mut script = Script::default();
+    let channel = b.game.space("English Channel").unwrap();
+    let home = b.game.space("United Kingdom").unwrap();
+    // France, else Netherlands-Belgium: the Channel's German coast.
+    let Some(coast) = ["France", "Netherlands-Belgium"]
+        .into_iter()
+        .find(|c| b.enemy_land(uk, b.game.space(c).unwrap()))
+    else {
+        return script;
+    };
+    let infantry = b
+        .fresh(uk, "infantry")
+        .iter()
+        .filter(|u| u.at == home)
+        .count()
+        .min(2);
+    if infantry > 0 {
+        for t in b.fresh(uk, "transport") {
+            if !b.game.adjacent(t.at, home) {
+                continue;
+            }
+            let path = if t.at == channel {
+                b.name(channel).to_owned()
+            } else if b.game.adjacent(t.at, channel) {
+                format!("{} -> {}", b.name(t.at), b.name(channel))
+            } else {
+                continue;
+            };
+            let order = format!(
+                "transport: {path}\n    load: {infantry} infantry from United Kingdom\n    unload: {coast}"
+            );
+            if b.legal("combat", &order) {
+                script.moves.push(order);
+                break;
+            }
+        }
+    }
+    if script.moves.is_empty() {
+        return script;
+    }
+    for ship in b.fresh(uk, "battleship") {
+        if ship.at != channel && b.game.adjacent(ship.at, channel) {
+            let order = format!("1 battleship: {} -> {}", b.name(ship.at), b.name(channel));
+            if b.legal("combat", &order) {
+                script.moves.push(order);
+            }
+        }
+    }
+    script
+}
+
+/// Every power's stage 1: a battleship not yet moved attacks the enemy
+/// ships in its reach, so that a hit on it (taken first, before anything
+/// is lost) sets off its damage roll (JB-41).
+fn battleships_attack(b: &Board, script: &mut Script) {
+    let power = b.state.current_power(b.game);
+    let enemy_at = |z: SpaceId| b.state.units_at(z).any(|u| b.enemies(power, u.owner));
+    for ship in b.fresh(power, "battleship") {
+        let named = format!("battleship: {}", b.name(ship.at));
+        if script.moves.iter().any(|m| m.contains(&named)) {
+            continue;
+        }
+        // Through empty or friendly zones to a zone with enemy ships.
+        let prev = b.bfs(ship.at, |n| b.game.is_sea(n));
+        let reach = usize::from(b.game.unit_types()[ship.unit].movement.unwrap_or(0));
+        let mut targets: Vec<(usize, Vec<SpaceId>)> = b
+            .spaces()
+            .filter(|&z| b.game.is_sea(z) && z != ship.at && enemy_at(z))
+            .filter_map(|z| b.path(&prev, ship.at, z))
+            .filter(|p| p.len() <= reach + 1 && p[1..p.len() - 1].iter().all(|&z| !enemy_at(z)))
+            .map(|p| (p.len(), p))
+            .collect();
+        targets.sort();
+        for (_, path) in targets {
+            let order = format!("1 battleship: {}", b.written(&path));
+            if b.legal("combat", &order) {
+                script.moves.push(order);
+                break;
+            }
+        }
+    }
+}
+
+/// Every power's stage 2: a battleship not yet moved sails toward the
+/// nearest enemy ships, stopping short of them, so that it finds a battle
+/// in its next turn.
+fn battleships_close_in(b: &Board, script: &mut Script) {
+    let power = b.state.current_power(b.game);
+    let enemy_at = |z: SpaceId| b.state.units_at(z).any(|u| b.enemies(power, u.owner));
+    for ship in b.fresh(power, "battleship") {
+        let named = format!("battleship: {}", b.name(ship.at));
+        if script.moves.iter().any(|m| m.contains(&named))
+            || b.game.neighbours(ship.at).iter().any(|&z| enemy_at(z))
+        {
+            continue;
+        }
+        let prev = b.bfs(ship.at, |n| b.game.is_sea(n));
+        let reach = usize::from(b.game.unit_types()[ship.unit].movement.unwrap_or(0));
+        let nearest = b
+            .spaces()
+            .filter(|&z| b.game.is_sea(z) && enemy_at(z))
+            .filter_map(|z| b.path(&prev, ship.at, z))
+            .min_by_key(Vec::len);
+        let Some(mut path) = nearest else {
+            continue;
+        };
+        path.pop();
+        path.truncate(reach + 1);
+        if path.len() > 1 && path.iter().all(|&z| !enemy_at(z)) {
+            script
+                .moves
+                .push(format!("1 battleship: {}", b.written(&path)));
+        }
+    }
+}
+
+/// The United States' stage 1: a battleship whenever it has none, and the
+/// United Kingdom's: a transport whenever none is beside its island, so
+/// that the battleships' battles and the Normandy landings go on.
+fn allied_purchases(b: &Board, script: &mut Script) {
+    let power = b.state.current_power(b.game);
+    let name = b.game.powers()[power].name.as_str();
+    let home = b.game.space(name);
+    let (want, have) = match name {
+        "United States" => ("battleship", b.count(power, "battleship")),
+        "United Kingdom" => {
+            let home = home.unwrap();
+            let t = b.ty("transport");
+            let near = b
+                .state
+                .units
+                .iter()
+                .filter(|u| u.owner == power && u.unit == t && b.game.adjacent(u.at, home))
+                .count();
+            ("transport", near)
+        }
+        _ => return,
+    };
+    let cost = b.game.unit_type(want).and_then(|t| t.cost).unwrap();
+    if have == 0 && b.state.ipcs[power] >= cost {
+        script.buy.push((want.to_owned(), 1));
+    }
+}
+
+/// An Allied power's stage 2: its warships blockade every sea zone beside
+/// an island where German units stand, so that they are out of supply at
+/// the start of Germany's turn (JB-39).
+fn allied_stage_two(b: &Board) -> Script {
+    let power = b.state.current_power(b.game);
+    let mut script = Script::default();
+    let germany = b.game.power("Germany").unwrap();
+    if !b.enemies(power, germany) {
+        return script;
+    }
+    let warship = |u: &Unit| {
+        b.kind(u) == Some(UnitKind::Sea) && b.game.unit_types()[u.unit].name != "transport"
+    };
+    let blockaded = |z: SpaceId| {
+        b.state
+            .units_at(z)
+            .any(|u| b.enemies(germany, u.owner) && warship(u))
+    };
+    let islands: Vec<SpaceId> = b
+        .spaces()
+        .filter(|&s| !b.game.is_sea(s) && b.passable(s))
+        .filter(|&s| {
+            b.game
+                .neighbours(s)
+                .iter()
+                .all(|&n| b.game.is_sea(n) || !b.passable(n))
+        })
+        .filter(|&s| b.state.units_at(s).any(|u| u.owner == germany))
+        .collect();
+    let mut sent = Vec::new();
+    for island in islands {
+        for &z in b.game.neighbours(island) {
+            if !b.game.is_sea(z) || blockaded(z) {
+                continue;
+            }
+            let open = |n: SpaceId| {
+                b.game.is_sea(n) && !b.state.units_at(n).any(|u| b.enemies(power, u.owner))
+            };
+            for ship in b
+                .state
+                .units
+                .iter()
+                .filter(|u| u.owner == power && warship(u))
+            {
+                if ship.moved > 0 || ship.combat_moved || sent.contains(&ship.id) {
+                    continue;
+                }
+                let prev = b.bfs(ship.at, open);
+                let Some(path) = b.path(&prev, ship.at, z) else {
+                    continue;
+                };
+                let reach = usize::from(b.game.unit_types()[ship.unit].movement.unwrap_or(0));
+                if path.len() > reach + 1 {
+                    continue;
+                }
+                script.moves.push(format!(
+                    "1 {}: {}",
+                    b.game.unit_types()[ship.unit].name,
+                    b.written(&path)
+                ));
+                sent.push(ship.id);
+                break;
+            }
+        }
+    }
+    script
+}
+
+/// The bot's message with the script's purchase first and the bot's own
+/// after it while the money lasts.
+fn with_purchase(game: &GameDef, state: &GameState, yaml: &str, buy: &[(String, u32)]) -> String {
+    let mut budget = state.ipcs[state.current_power(game)];
+    let cost = |name: &str| game.unit_type(name).and_then(|t| t.cost).unwrap();
+    let mut list: Vec<(String, u32)> = Vec::new();
+    let mut add = |name: &str, n: u32| match list.iter_mut().find(|(t, _)| t == name) {
+        Some((_, m)) => *m += n,
+        None => list.push((name.to_owned(), n)),
+    };
+    for (name, n) in buy {
+        budget -= cost(name) * n;
+        add(name, *n);
+    }
+    let bot = yaml
+        .lines()
+        .find_map(|l| l.strip_prefix("purchase: "))
+        .unwrap_or_default();
+    for item in bot.split(", ").filter(|i| !i.is_empty()) {
+        let (n, name) = item.split_once(' ').unwrap();
+        let n = n.parse::<u32>().unwrap().min(budget / cost(name));
+        if n > 0 {
+            budget -= n * cost(name);
+            add(name, n);
+        }
+    }
+    let list: Vec<String> = list.iter().map(|(t, n)| format!("{n} {t}")).collect();
+    let mut out = String::new();
+    for line in yaml.lines().filter(|l| !l.starts_with("purchase: ")) {
+        out.push_str(line);
+        out.push('\n');
+        if line.starts_with("round: ") {
+            out.push_str(&format!("purchase: {}\n", list.join(", ")));
+        }
+    }
+    out
+}

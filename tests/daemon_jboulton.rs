@@ -1,0 +1,234 @@
+//! A J Boulton match played by mail (issue 18, item 11): the daemon's code
+//! path over a Maildir, file transport for sent mail, as
+//! tests/daemon_classic.rs plays Classic. Germany's player buys the new
+//! units in the house rules' words and moves its heavy armor; the test bot
+//! writes every other message of two rounds from the position the match
+//! holds; a player asks the odds of heavy armor and mechanized infantry by
+//! mail; every message is accepted, the reports are mailed, and both
+//! verifiers accept the log.
+//!
+//! The J Boulton rule set is still to come (special force teams), so
+//! `adjutant new` and `adjutant run` refuse the game: this test lets its own
+//! process load it (`adjutant::rules::allow_unfinished_rule_sets`), creates
+//! the match with `Match::create` and runs the daemon's pass in process
+//! (`Daemon::run(true)`, what `adjutant run --once` calls).
+
+#[path = "common/aae_bot.rs"]
+mod aae_bot;
+mod daemon_support;
+
+use std::path::Path;
+use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use adjutant::daemon::{Config, Daemon};
+use adjutant::matches::Match;
+use daemon_support::{Env, mail, orders_to, player_address, text};
+
+const ID: &str = "jb1";
+const ROUNDS: u32 = 2;
+const POWERS: [&str; 4] = ["Germany", "Soviet Union", "United Kingdom", "United States"];
+
+/// One pass of the daemon over what waits, as `adjutant run --once`.
+fn run_once(env: &Env) {
+    let config = Config::load(env.config.as_ref().unwrap()).unwrap();
+    let mut daemon = Daemon::open(config, Arc::new(AtomicBool::new(false))).unwrap();
+    daemon.run(true).unwrap();
+}
+
+#[test]
+fn a_jboulton_match_is_played_by_mail() {
+    adjutant::rules::allow_unfinished_rule_sets();
+    let env = Env::new("jboulton", Some("mail: {map_in_reports: false}\n"));
+    let dir = env.data.join("matches").join(ID);
+    let mut players = format!("match: {ID}\nplayers:\n");
+    for p in POWERS {
+        players.push_str(&format!(
+            "  {p}: {{name: {p} player, email: {}}}\n",
+            player_address(ID, p)
+        ));
+    }
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    drop(Match::create(&dir, &games, "aae-jboulton", &players).unwrap());
+    run_once(&env);
+    let welcomes = env.sent();
+    assert_eq!(welcomes.len(), 4, "{welcomes:#?}");
+    let secret = |p: &str| env.secret(ID, p);
+    let to = orders_to(ID);
+    let germany = player_address(ID, "Germany");
+
+    // The new units bought in a player's own words (their aliases).
+    let mut n = 0u64;
+    let body = format!(
+        "match: {ID}\npower: Germany\nround: 1\nsecret: {}\npurchase: 1 ha, 1 mech inf, 1 air trn, 2 para, 2 inf\n",
+        secret("Germany")
+    );
+    env.drop_mail(n, &mail(&germany, &to, "m0@players.test", "orders", &body));
+    run_once(&env);
+    let sent = env.sent();
+    let receipt = sent
+        .iter()
+        .find(|s| s.in_reply_to.as_deref() == Some("<m0@players.test>"))
+        .unwrap_or_else(|| panic!("no receipt: {sent:#?}"));
+    assert!(receipt.subject.contains("Accepted"), "{}", receipt.subject);
+    assert!(
+        receipt.body.contains(
+            "purchase: 1 heavy armor, 1 mechanized infantry, 1 air transport, 2 paratrooper, 2 infantry"
+        ),
+        "{}",
+        receipt.body
+    );
+
+    // The bot writes the rest of two rounds, each message from the
+    // position the match holds after the one before; in Germany's first
+    // non-combat move its player also moves the heavy armor it placed.
+    let mut accepted = 1;
+    let mut moved_heavy_armor = false;
+    loop {
+        let m = Match::open(&dir).unwrap();
+        if m.state().round > ROUNDS || m.state().winner.is_some() {
+            break;
+        }
+        let game = m.game().clone();
+        let state = m.state().clone();
+        drop(m);
+        let mut extra = Vec::new();
+        let germany_stage_two = state.current_power(&game) == game.power("Germany").unwrap()
+            && state.phase != adjutant::rules::state::Phase::Purchase;
+        let heavy = game
+            .unit_types()
+            .iter()
+            .position(|t| t.name == "heavy armor")
+            .unwrap();
+        if germany_stage_two && state.round == 2 {
+            let at = state
+                .units
+                .iter()
+                .find(|u| u.unit == heavy && u.moved == 0)
+                .expect("the heavy armor bought in round 1 stands on the board")
+                .at;
+            let to = game
+                .neighbours(at)
+                .iter()
+                .copied()
+                .find(|&s| {
+                    !game.is_sea(s)
+                        && state.owner[s.0] == Some(game.power("Germany").unwrap())
+                        && game.territory(s).is_some_and(|t| !t.impassable)
+                })
+                .expect("a German neighbour");
+            extra.push(format!(
+                "1 heavy armor: {} -> {}",
+                game.space_name(at),
+                game.space_name(to)
+            ));
+        }
+        let extra_refs: Vec<&str> = extra.iter().map(String::as_str).collect();
+        let o = aae_bot::orders_with(&game, &state, aae_bot::BotConfig::default(), &extra_refs);
+        n += 1;
+        let body = format!("match: {ID}\nsecret: {}\n{}", secret(&o.power), o.yaml);
+        let id = format!("m{n}@players.test");
+        let from = player_address(ID, &o.power);
+        env.drop_mail(n, &mail(&from, &to, &id, "orders", &body));
+        run_once(&env);
+        let sent = env.sent();
+        let reply = sent
+            .iter()
+            .find(|s| s.in_reply_to.as_deref() == Some(&format!("<{id}>")))
+            .unwrap_or_else(|| panic!("no reply to {id}"));
+        assert!(
+            reply.subject.contains("Accepted"),
+            "{}\n{}\n{}",
+            o.yaml,
+            reply.subject,
+            reply.body
+        );
+        if let Some(e) = extra.first() {
+            assert!(reply.body.contains(e.as_str()), "{}", reply.body);
+            moved_heavy_armor = true;
+        }
+        accepted += 1;
+    }
+    assert!(moved_heavy_armor, "Germany's round 2 was played");
+    assert_eq!(env.pending(), 0);
+    let m = Match::open(&dir).unwrap();
+    if m.state().winner.is_none() {
+        assert_eq!(accepted, 2 * 4 * ROUNDS as usize);
+        assert_eq!(m.state().round, ROUNDS + 1);
+    }
+    drop(m);
+
+    // The turn reports went out by mail, to Germany's player too, and name
+    // the new units on the board.
+    let sent = env.sent();
+    let reports: Vec<_> = sent
+        .iter()
+        .filter(|s| s.subject.contains("Report") && s.to == germany)
+        .collect();
+    assert!(reports.len() >= 2 * 4 * ROUNDS as usize - 1, "{sent:#?}");
+    assert!(
+        reports.iter().any(|r| r.body.contains("heavy armor")),
+        "{:#?}",
+        reports.last()
+    );
+
+    // The odds of the new units by mail, worked by hand: heavy armor (4)
+    // against an infantry (2) wins when it hits and the infantry misses,
+    // (2/3)(2/3), of the rounds that decide anything, 1 - (1/3)(2/3):
+    // 4/7; mechanized infantry attacks at 2: (1/3)(2/3) / (1 - (2/3)(2/3))
+    // = 2/5.
+    let body = format!(
+        "match: {ID}\npower: Germany\nsecret: {}\nodds:\n  - {{attackers: 1 heavy armor, defenders: 1 infantry}}\n  - {{attackers: 1 mech inf, defenders: 1 inf}}\n",
+        secret("Germany")
+    );
+    env.drop_mail(
+        n + 1,
+        &mail(&germany, &to, "odds@players.test", "odds", &body),
+    );
+    run_once(&env);
+    let sent = env.sent();
+    let answer = sent
+        .iter()
+        .find(|s| s.in_reply_to.as_deref() == Some("<odds@players.test>"))
+        .unwrap_or_else(|| panic!("no answer: {sent:#?}"));
+    let q2 = answer
+        .body
+        .find("QUESTION 2")
+        .unwrap_or_else(|| panic!("two answers: {}", answer.body));
+    assert!(
+        answer.body[..q2].contains("Attacker wins     57.14%"),
+        "{}",
+        answer.body
+    );
+    assert!(
+        answer.body[q2..].contains("Attacker wins     40.00%"),
+        "{}",
+        answer.body
+    );
+
+    // The real binary replays the match (the game allowed by
+    // --unfinished), and the independent verifier checks its dice.
+    let log = env.log(ID);
+    let out = env.adjutant(&["verify", "--unfinished", log.to_str().unwrap()]);
+    assert!(
+        out.status.success()
+            && text(&out.stdout).contains(&format!(
+                "engine replay: {accepted} accepted messages re-adjudicated"
+            )),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let py = Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py"))
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(
+        py.status.success(),
+        "{}{}",
+        text(&py.stdout),
+        text(&py.stderr)
+    );
+}

@@ -1,0 +1,284 @@
+//! A scripted J Boulton game (issue 18, item 11): the test bot plays the
+//! four powers of Axis & Allies: Europe with every J Boulton addition on
+//! (`games/aae-jboulton/` at its defaults) through `Match::submit`, the mail
+//! daemon's path with real commit-reveal dice, and scripted orders
+//! (`common/jboulton_script.rs`) put the new units and rules into real
+//! play: mechanized infantry and heavy armor attacking, air transports
+//! dropping paratroopers (AA fire at the carriers, the landing roll, the
+//! surprise first strike, the paratrooper at 2) and carrying an infantry
+//! to Sicily, which Allied warships cut off (isolation), British landings
+//! from the English Channel (Normandy coastal fire), battleships fighting
+//! until one takes a hit (the damage table). Each must leave its trace in
+//! the log, its labelled dice or its event ([`evidence`]).
+//!
+//! The dice are real, so a rule that needs a particular roll (a 6 on
+//! landing, a hit on a battleship) can take several tries: the game goes on
+//! past round 6 until every trace is in the log, up to round 24, and fails
+//! naming what never happened. Then the real `adjutant verify` replays the
+//! log through the engine, the independent Python verifier checks its
+//! dice, and a forged die is caught by both.
+//!
+//! The J Boulton rule set is still to come (special force teams), so this
+//! test lets its own process load the game
+//! (`adjutant::rules::allow_unfinished_rule_sets`) and verifies with
+//! `adjutant verify --unfinished`.
+
+#[path = "common/aae_bot.rs"]
+mod aae_bot;
+mod common;
+#[path = "common/jboulton_script.rs"]
+mod jboulton_script;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use adjutant::log::{Body, parse_line};
+use adjutant::matches::{Match, replay_match};
+use adjutant::rules::GameDef;
+use adjutant::rules::state::{GameState, Phase};
+
+/// The game is at least this long.
+const MIN_ROUNDS: u32 = 6;
+/// ... and goes on until every trace is in the log, at most this long.
+const MAX_ROUNDS: u32 = 24;
+
+const PLAYERS: &str = "match: jb-scripted-01\nplayers:\n  \
+    Germany: {name: Alice, email: alice@example.org}\n  \
+    Soviet Union: {name: Boris, email: boris@example.org}\n  \
+    United Kingdom: {name: Clem, email: clem@example.org}\n  \
+    United States: {name: Dora, email: dora@example.org}\n";
+
+/// The dice labels of the log so far and every event of the receipts.
+#[derive(Default)]
+struct Trace {
+    labels: BTreeSet<String>,
+    events: Vec<String>,
+}
+
+impl Trace {
+    fn label(&self, f: impl Fn(&str) -> bool) -> bool {
+        self.labels.iter().any(|l| f(l))
+    }
+
+    fn event(&self, text: &str) -> bool {
+        self.events.iter().any(|e| e.contains(text))
+    }
+}
+
+/// Whether a trace shows one rule in play.
+type Seen = fn(&Trace) -> bool;
+
+/// What the log must show: one trace for each new unit and rule in play,
+/// each a labelled die (docs/rules/combat-labels.md) or an event.
+fn evidence() -> Vec<(&'static str, Seen)> {
+    vec![
+        ("mechanized infantry fired in a battle", |t| {
+            t.label(|l| l.starts_with("battle/") && l.ends_with("/mechanized infantry"))
+        }),
+        ("heavy armor fired in a battle", |t| {
+            t.label(|l| l.starts_with("battle/") && l.ends_with("/heavy armor"))
+        }),
+        ("an AA gun fired at an air transport", |t| {
+            t.label(|l| l.starts_with("aa/") && l.ends_with("/air transport"))
+        }),
+        ("the defender's landing roll", |t| {
+            t.label(|l| l.starts_with("paradrop/") && l.ends_with("/landing"))
+        }),
+        ("a paratrooper's surprise first strike", |t| {
+            t.label(|l| l.ends_with("/first-strike/paradropped paratrooper"))
+        }),
+        (
+            "a dropped paratrooper attacked (at 2) in a battle round",
+            |t| {
+                t.label(|l| {
+                    l.starts_with("battle/") && l.ends_with("/attacker/paradropped paratrooper")
+                })
+            },
+        ),
+        ("a territory out of supply", |t| {
+            t.event("out of supply this turn")
+        }),
+        ("Normandy coastal fire", |t| {
+            t.label(|l| l == "coastal/English Channel")
+        }),
+        ("a battleship rolled on the damage table", |t| {
+            t.label(|l| l.ends_with("/battleship damage"))
+        }),
+    ]
+}
+
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("jb-scripted-01")
+}
+
+/// Where special force teams' missions join the script (issue 18, item 5,
+/// being built): until the rule set plays them, a purchase of one is
+/// refused. When this fails, they can be bought: script their purchase and
+/// missions here, and add their traces (the mission and detection dice) to
+/// [`evidence`].
+fn special_force_team_missions(game: &GameDef, state: &GameState) {
+    assert!(
+        !jboulton_script::can_buy(game, state, "1 special force team"),
+        "special force teams can be bought now: script their missions here"
+    );
+}
+
+/// Adds every dice label of the log to the trace.
+fn read_labels(log: &Path, trace: &mut Trace) {
+    let bytes = std::fs::read(log).unwrap();
+    for line in bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        if let Body::Dice(d) = parse_line(line).unwrap().body {
+            for g in d.rolls {
+                trace.labels.insert(g.label.as_str().to_owned());
+            }
+        }
+    }
+}
+
+#[test]
+fn a_scripted_jboulton_game_uses_every_new_unit_and_verifies() {
+    adjutant::rules::allow_unfinished_rule_sets();
+    let dir = fresh_dir("jboulton-full-game");
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let mut m = Match::create(&dir, &games, "aae-jboulton", PLAYERS).unwrap();
+    let log_path = dir.join("log.jsonl");
+    // Capitals are not attacked, so that the game lasts until every rule
+    // has shown itself.
+    let cfg = aae_bot::BotConfig {
+        attack_capitals: false,
+        ..aae_bot::BotConfig::default()
+    };
+    let mut trace = Trace::default();
+    let mut messages = 0;
+    let mut unused: Vec<String> = Vec::new();
+    let mut checked_sfts = false;
+    loop {
+        let state = m.state().clone();
+        let seen_all = evidence().iter().all(|(_, seen)| seen(&trace));
+        if state.winner.is_some()
+            || state.round > MAX_ROUNDS
+            || (state.round > MIN_ROUNDS && seen_all)
+        {
+            break;
+        }
+        let game = m.game().clone();
+        let power = game.powers()[state.current_power(&game)].name.clone();
+        if !checked_sfts && power == "Germany" && state.phase == Phase::Purchase {
+            special_force_team_missions(&game, &state);
+            checked_sfts = true;
+        }
+        let o = jboulton_script::orders(&game, &state, cfg);
+        for first in &o.used {
+            eprintln!("round {}: {power}: {first}", state.round);
+        }
+        unused.extend(
+            o.unused
+                .iter()
+                .map(|first| format!("round {}: {power}: {first}", state.round)),
+        );
+        let yaml = o.yaml;
+        let receipt = match m.submit(&power, &yaml) {
+            Ok(Ok(r)) => r,
+            Ok(Err(errors)) => panic!(
+                "the match refused checked orders:\n{yaml}\n{}",
+                errors
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ),
+            Err(e) => panic!("the match failed on these orders: {e}\n{yaml}"),
+        };
+        messages += 1;
+        trace.events.extend(receipt.events);
+        read_labels(&log_path, &mut trace);
+    }
+    let state = m.state().clone();
+    eprintln!(
+        "jboulton: {messages} messages, round {}, {} dice labels",
+        state.round,
+        trace.labels.len()
+    );
+    for u in &unused {
+        eprintln!("jboulton: a scripted order the bot's repair dropped: {u}");
+    }
+    let missing: Vec<&str> = evidence()
+        .into_iter()
+        .filter(|(_, seen)| !seen(&trace))
+        .map(|(what, _)| what)
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "never happened in {} rounds: {missing:?}\nlabels: {:?}",
+        state.round - 1,
+        trace.labels
+    );
+    assert!(state.round > MIN_ROUNDS, "{} rounds", state.round - 1);
+
+    let log = std::fs::read(&log_path).unwrap();
+    let mut first_dice = 0;
+    let mut dice = 0;
+    for line in log.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        let e = parse_line(line).unwrap();
+        if let Body::Dice(d) = &e.body {
+            dice += d.rolls.iter().map(|g| g.values.len()).sum::<usize>();
+            if first_dice == 0 {
+                first_dice = e.seq;
+            }
+        }
+    }
+
+    // The real binary replays the whole match through the engine, and the
+    // independent verifier agrees on the dice.
+    let out = Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .args(["verify", "--unfinished"])
+        .arg(&log_path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "verify failed: {stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains(&format!("{dice} dice re-derived"))
+            && stdout.contains(&format!(
+                "engine replay: {messages} accepted messages re-adjudicated"
+            )),
+        "{stdout}"
+    );
+    // Without the flag the game is refused, as it is everywhere else.
+    let refused = Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .arg("verify")
+        .arg(&log_path)
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let py = Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py"))
+        .arg(&log_path)
+        .output()
+        .unwrap();
+    assert!(
+        py.status.success(),
+        "verify_dice.py failed: {}{}",
+        String::from_utf8_lossy(&py.stdout),
+        String::from_utf8_lossy(&py.stderr)
+    );
+
+    // Reopening starts from the position a full replay derives.
+    drop(m);
+    let reopened = Match::open(&dir).unwrap();
+    let genesis = reopened.log().chain().genesis().unwrap().clone();
+    let full = replay_match(&log_path, &genesis).unwrap();
+    assert_eq!(full.messages, messages);
+    assert_eq!(reopened.state(), &full.state, "remembered v replayed");
+    assert_eq!(reopened.state(), &state, "remembered v played");
+
+    common::assert_a_forged_die_is_caught(&log, &dir, first_dice);
+}
