@@ -25,6 +25,7 @@ fn bench() -> GameBench {
             "up to 30 rounds: chain, dice and engine replay",
         ],
         full_length: false,
+        bot: aae_bot::BotConfig::default(),
     }
 }
 

@@ -2,7 +2,10 @@
 //! four powers in memory, and `verify` (chain, dice and engine replay) of a
 //! 30-round match log; the same for Classic (issue 17: a round of its five
 //! powers, and a log of up to 30 rounds, since Magic 84 may end it sooner;
-//! `cargo bench --bench full_game -- classic`). The orders come from the
+//! `cargo bench --bench full_game -- classic`); the same for Advanced AAE
+//! (issue 19: a round of its six powers, with oil convoys and lend-lease,
+//! and up to 30 rounds re-adjudicated, since its victory conditions may end
+//! it sooner; `-- advanced`). The orders come from the
 //! test bot (`tests/common/aae_bot.rs`). Figures go to docs/performance.md.
 
 #[path = "../tests/common/aae_bot.rs"]
@@ -29,6 +32,7 @@ fn bench() -> GameBench {
             "30 rounds: chain, dice and engine replay",
         ],
         full_length: true,
+        bot: aae_bot::BotConfig::default(),
     }
 }
 
@@ -44,6 +48,29 @@ fn classic() -> GameBench {
             "up to 30 rounds: chain, dice and engine replay",
         ],
         full_length: false,
+        bot: aae_bot::BotConfig::default(),
+    }
+}
+
+fn advanced() -> GameBench {
+    GameBench {
+        game: "advanced-aae",
+        players: include_str!("../tests/fixtures/advanced-aae-players.yaml").to_owned(),
+        min_battles: 5,
+        names: [
+            "advanced aae round",
+            "check + apply, 6 powers",
+            "verify advanced aae game",
+            "up to 30 rounds: chain, dice and engine replay",
+        ],
+        // Germany's income falling to 25 ends it (AAAE-16) even with the
+        // capitals spared: 12 to 13 rounds in the runs so far.
+        full_length: false,
+        bot: aae_bot::BotConfig {
+            oil_convoy: true,
+            lend_lease: true,
+            ..aae_bot::BotConfig::default()
+        },
     }
 }
 
@@ -63,11 +90,21 @@ fn classic_verify_30_rounds(c: &mut Criterion) {
     game_bench::verify_long_log(c, &classic());
 }
 
+fn advanced_round(c: &mut Criterion) {
+    game_bench::adjudicate_round(c, &advanced());
+}
+
+fn advanced_verify_30_rounds(c: &mut Criterion) {
+    game_bench::verify_long_log(c, &advanced());
+}
+
 criterion_group!(
     benches,
     adjudicate_round,
     verify_30_rounds,
     classic_round,
-    classic_verify_30_rounds
+    classic_verify_30_rounds,
+    advanced_round,
+    advanced_verify_30_rounds
 );
 criterion_main!(benches);
