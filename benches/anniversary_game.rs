@@ -26,6 +26,7 @@ fn bench() -> GameBench {
         ],
         full_length: false,
         orders: game_bench::bot_orders,
+        bot: aae_bot::BotConfig::default(),
     }
 }
 

@@ -364,6 +364,9 @@ fn six_rounds_of_advanced_aae_with_six_powers_verify_and_a_forged_die_is_caught(
         eprintln!("advanced-aae: dropped: {d}");
     }
     assert!(played.battles >= 5, "only {} battles", played.battles);
+    // AAAE-17: the bot buys what its complexes can place.
+    let refused = played.dropped.iter().find(|d| d.contains(", purchase"));
+    assert!(refused.is_none(), "{refused:?}");
     assert!(played.oil_convoys >= 1, "no oil convoy shipped");
     assert!(played.lend_leases >= 1, "no lend-lease paid");
     assert!(played.raids >= 1, "no raid declared");

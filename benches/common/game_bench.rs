@@ -31,14 +31,16 @@ pub struct GameBench {
     pub names: [&'static str; 4],
     /// Whether the logged match must last all 30 rounds (no victory).
     pub full_length: bool,
-    /// The message of the power to move in the adjudicated round:
+    /// The message of the power to move, given how the bot plays:
     /// [`bot_orders`], or the bot with a script on top.
-    pub orders: fn(&GameDef, &GameState) -> String,
+    pub orders: fn(&GameDef, &GameState, aae_bot::BotConfig) -> String,
+    /// How the bot plays (the long games spare capitals on top of it).
+    pub bot: aae_bot::BotConfig,
 }
 
-/// The test bot's message, with its default configuration.
-pub fn bot_orders(game: &GameDef, state: &GameState) -> String {
-    aae_bot::orders(game, state, aae_bot::BotConfig::default()).yaml
+/// The test bot's message.
+pub fn bot_orders(game: &GameDef, state: &GameState, cfg: aae_bot::BotConfig) -> String {
+    aae_bot::orders(game, state, cfg).yaml
 }
 
 /// One round's messages: the power, its orders and the key of its dice.
@@ -60,7 +62,8 @@ fn game(id: &str) -> GameDef {
 fn play_in_memory(
     game: &GameDef,
     rounds: u32,
-    orders: fn(&GameDef, &GameState) -> String,
+    bench: &GameBench,
+    cfg: aae_bot::BotConfig,
 ) -> Vec<Round> {
     let mut state = GameState::initial(game);
     let mut out = Vec::new();
@@ -73,7 +76,7 @@ fn play_in_memory(
         };
         let r = state.round;
         while state.round == r && state.winner.is_none() {
-            let yaml = orders(game, &state);
+            let yaml = (bench.orders)(game, &state, cfg);
             let orders = parse_message(game, &yaml).unwrap().orders;
             let power = state.current_power(game);
             let key = TurnKey(Digest32::sha256(
@@ -104,7 +107,7 @@ fn play_in_memory(
 /// Adjudicating the busiest of the first six rounds, in memory.
 pub fn adjudicate_round(c: &mut Criterion, bench: &GameBench) {
     let game = game(bench.game);
-    let rounds = play_in_memory(&game, 6, bench.orders);
+    let rounds = play_in_memory(&game, 6, bench, bench.bot);
     let round = rounds
         .iter()
         .max_by_key(|r| (r.battles, std::cmp::Reverse(r.start.round)))
@@ -150,7 +153,7 @@ fn long_log(bench: &GameBench) -> (PathBuf, usize) {
     let mut m = Match::create(&dir, &games, bench.game, &bench.players).unwrap();
     let cfg = aae_bot::BotConfig {
         attack_capitals: false,
-        ..aae_bot::BotConfig::default()
+        ..bench.bot
     };
     let played = aae_bot::play(&mut m, 30, cfg);
     if bench.full_length {
