@@ -78,6 +78,28 @@ impl Env {
         out
     }
 
+    /// One pass of the daemon over what waits, as `adjutant run --once`
+    /// does, in this process: for a game whose rule set is still to come,
+    /// which only a process that allowed it
+    /// (`adjutant::rules::allow_unfinished_rule_sets`) may play.
+    pub fn run_once_in_process(&self) {
+        let config = adjutant::daemon::Config::load(self.config.as_ref().unwrap()).unwrap();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut daemon = adjutant::daemon::Daemon::open(config, stop).unwrap();
+        daemon.run(true).unwrap();
+    }
+
+    /// Creates match `id` of `game` in this process from a players file's
+    /// text (for a game whose rule set is still to come; see
+    /// [`Env::run_once_in_process`]).
+    pub fn new_match_in_process(&self, id: &str, game: &str, yaml: &str) -> PathBuf {
+        let dir = self.data.join("matches").join(id);
+        std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
+        let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+        drop(adjutant::matches::Match::create(&dir, &games, game, yaml).unwrap());
+        dir
+    }
+
     /// Creates AAE match `id` with four players at [`player_address`].
     pub fn new_match(&self, id: &str) -> PathBuf {
         let powers = TURN_ORDER.map(|(p, _)| p);
@@ -183,14 +205,24 @@ impl Env {
 
     /// `adjutant verify` and the Python verifier both accept the log.
     pub fn verify(&self, id: &str) {
+        self.verify_with(id, &[]);
+    }
+
+    /// `adjutant verify FLAGS LOG` and the Python verifier both accept the
+    /// log; what `verify` printed.
+    pub fn verify_with(&self, id: &str, flags: &[&str]) -> String {
         let log = self.log(id);
-        let out = self.adjutant(&["verify", log.to_str().unwrap()]);
+        let mut args = vec!["verify"];
+        args.extend_from_slice(flags);
+        args.push(log.to_str().unwrap());
+        let out = self.adjutant(&args);
         assert!(
             out.status.success(),
             "{}{}",
             text(&out.stdout),
             text(&out.stderr)
         );
+        let said = text(&out.stdout);
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py");
         let out = Command::new("python3")
             .arg(script)
@@ -203,6 +235,7 @@ impl Env {
             text(&out.stdout),
             text(&out.stderr)
         );
+        said
     }
 
     /// The log's entries as JSON values.
