@@ -424,31 +424,32 @@ fn britain_stage_one(b: &Board) -> Script {
     else {
         return script;
     };
-    let infantry = b
-        .fresh(uk, "infantry")
-        .iter()
-        .filter(|u| u.at == home)
-        .count()
-        .min(2);
-    if infantry > 0 {
-        for t in b.fresh(uk, "transport") {
-            if !b.game.adjacent(t.at, home) {
-                continue;
-            }
-            let path = if t.at == channel {
-                b.name(channel).to_owned()
-            } else if b.game.adjacent(t.at, channel) {
-                format!("{} -> {}", b.name(t.at), b.name(channel))
-            } else {
-                continue;
-            };
-            let order = format!(
-                "transport: {path}\n    load: {infantry} infantry from United Kingdom\n    unload: {coast}"
-            );
-            if b.legal("combat", &order) {
-                script.moves.push(order);
-                break;
-            }
+    // What waits at home: two infantry, else one artillery, else one
+    // armor (a transport's 4 points).
+    let waiting = |name: &str| b.fresh(uk, name).iter().filter(|u| u.at == home).count();
+    let cargo = match (waiting("infantry"), waiting("artillery"), waiting("armor")) {
+        (0, 0, 0) => return script,
+        (0, 0, _) => "1 armor".to_owned(),
+        (0, _, _) => "1 artillery".to_owned(),
+        (n, _, _) => format!("{} infantry", n.min(2)),
+    };
+    let enemy_at = |z: SpaceId| b.state.units_at(z).any(|u| b.enemies(uk, u.owner));
+    for t in b.fresh(uk, "transport") {
+        if !b.game.adjacent(t.at, home) {
+            continue;
+        }
+        // Loaded where it is, then to the Channel (two zones at most).
+        let prev = b.bfs(t.at, |z| b.game.is_sea(z) && (z == channel || !enemy_at(z)));
+        let Some(path) = b.path(&prev, t.at, channel).filter(|p| p.len() <= 3) else {
+            continue;
+        };
+        let order = format!(
+            "transport: {}\n    load: {cargo} from United Kingdom\n    unload: {coast}",
+            b.written(&path)
+        );
+        if b.legal("combat", &order) {
+            script.moves.push(order);
+            break;
         }
     }
     if script.moves.is_empty() {
