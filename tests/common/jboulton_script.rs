@@ -7,7 +7,7 @@
 //!   armor attack a neighbouring enemy territory when they stand beside
 //!   one;
 //! - its air transports drop the paratroopers waiting with them into the
-//!   enemy territory in reach, one with an AA gun first (AA fire at the
+//!   enemy territory in reach (not a capital), one with an AA gun first (AA fire at the
 //!   carriers, the landing roll, the surprise first strike on a 6, the
 //!   paratrooper attacking at 2), and fly home to Germany in the
 //!   non-combat move;
@@ -130,6 +130,14 @@ impl<'a> Board<'a> {
 
     fn kind(&self, u: &Unit) -> Option<UnitKind> {
         self.game.unit_types()[u.unit].kind
+    }
+
+    fn capital(&self, s: SpaceId) -> bool {
+        let name = self.name(s);
+        self.game
+            .powers()
+            .iter()
+            .any(|p| p.capital.as_deref() == Some(name))
     }
 
     fn passable(&self, s: SpaceId) -> bool {
@@ -332,6 +340,9 @@ fn germany_stage_one(b: &Board) -> Script {
         let mut targets: Vec<(bool, usize, SpaceId, Vec<SpaceId>)> = b
             .spaces()
             .filter(|&t| b.enemy_land(germany, t) && b.enemy_land_units(germany, t))
+            // Capitals spared, as the bot spares them: drops that took
+            // London would end the British landings.
+            .filter(|&t| !b.capital(t))
             .filter_map(|t| b.path(&prev, s, t).map(|p| (t, p)))
             .filter(|(_, p)| p.len() <= 4)
             .map(|(t, p)| (!b.enemy_aa_gun(germany, t), p.len(), t, p))
