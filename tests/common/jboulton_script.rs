@@ -485,7 +485,13 @@ fn battleships_attack(b: &Board, script: &mut Script) {
     let enemy_at = |z: SpaceId| b.state.units_at(z).any(|u| b.enemies(power, u.owner));
     for ship in b.fresh(power, "battleship") {
         let named = format!("battleship: {}", b.name(ship.at));
-        if script.moves.iter().any(|m| m.contains(&named)) {
+        // A damaged one stays out: one under repair may not move in the
+        // combat move, and `check_orders` does not know yet whether the
+        // purchase leaves the money that starts its repair
+        // (`apply_orders` does).
+        if script.moves.iter().any(|m| m.contains(&named))
+            || b.state.ship_damage_of(ship.id).is_some()
+        {
             continue;
         }
         // Through empty or friendly zones to a zone with enemy ships.
