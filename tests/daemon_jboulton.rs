@@ -1,7 +1,8 @@
 //! A J Boulton match played by mail (issue 18, item 11): the daemon's code
 //! path over a Maildir, file transport for sent mail, as
 //! tests/daemon_classic.rs plays Classic. Germany's player buys the new
-//! units in the house rules' words and moves its heavy armor; the test bot
+//! units in the house rules' words and moves them (or the bot sends them
+//! into battle); the test bot
 //! writes every other message of two rounds from the position the match
 //! holds; a player asks the odds of heavy armor and mechanized infantry by
 //! mail; every message is accepted, the reports are mailed, and both
@@ -84,7 +85,8 @@ fn a_jboulton_match_is_played_by_mail() {
     // position the match holds after the one before; in Germany's first
     // non-combat move its player also moves the heavy armor it placed.
     let mut accepted = 1;
-    let mut moved_heavy_armor = false;
+    // Moves of the new units, as the receipts echo them.
+    let mut new_unit_moves: Vec<String> = Vec::new();
     loop {
         let m = Match::open(&dir).unwrap();
         if m.state().round > ROUNDS || m.state().winner.is_some() {
@@ -94,35 +96,38 @@ fn a_jboulton_match_is_played_by_mail() {
         let state = m.state().clone();
         drop(m);
         let mut extra = Vec::new();
-        let germany_stage_two = state.current_power(&game) == game.power("Germany").unwrap()
+        let germany = game.power("Germany").unwrap();
+        let germany_stage_two = state.current_power(&game) == germany
             && state.phase != adjutant::rules::state::Phase::Purchase;
-        let heavy = game
-            .unit_types()
+        // The heavy armor or mechanized infantry bought in round 1, unless
+        // the bot sent it into battle already, moves one space.
+        let new_units = ["heavy armor", "mechanized infantry"].map(|name| {
+            game.unit_types()
+                .iter()
+                .position(|t| t.name == name)
+                .unwrap()
+        });
+        let fresh = state
+            .units
             .iter()
-            .position(|t| t.name == "heavy armor")
-            .unwrap();
-        if germany_stage_two && state.round == 2 {
-            let at = state
-                .units
-                .iter()
-                .find(|u| u.unit == heavy && u.moved == 0)
-                .expect("the heavy armor bought in round 1 stands on the board")
-                .at;
-            let to = game
-                .neighbours(at)
-                .iter()
-                .copied()
-                .find(|&s| {
-                    !game.is_sea(s)
-                        && state.owner[s.0] == Some(game.power("Germany").unwrap())
-                        && game.territory(s).is_some_and(|t| !t.impassable)
-                })
-                .expect("a German neighbour");
-            extra.push(format!(
-                "1 heavy armor: {} -> {}",
-                game.space_name(at),
-                game.space_name(to)
-            ));
+            .find(|u| u.owner == germany && new_units.contains(&u.unit) && u.moved == 0);
+        if germany_stage_two
+            && state.round == 2
+            && let Some(u) = fresh
+        {
+            let to = game.neighbours(u.at).iter().copied().find(|&s| {
+                !game.is_sea(s)
+                    && state.owner[s.0] == Some(germany)
+                    && game.territory(s).is_some_and(|t| !t.impassable)
+            });
+            if let Some(to) = to {
+                extra.push(format!(
+                    "1 {}: {} -> {}",
+                    game.unit_types()[u.unit].name,
+                    game.space_name(u.at),
+                    game.space_name(to)
+                ));
+            }
         }
         let extra_refs: Vec<&str> = extra.iter().map(String::as_str).collect();
         let o = aae_bot::orders_with(&game, &state, aae_bot::BotConfig::default(), &extra_refs);
@@ -144,13 +149,23 @@ fn a_jboulton_match_is_played_by_mail() {
             reply.subject,
             reply.body
         );
-        if let Some(e) = extra.first() {
+        for e in &extra {
             assert!(reply.body.contains(e.as_str()), "{}", reply.body);
-            moved_heavy_armor = true;
         }
+        new_unit_moves.extend(
+            reply
+                .body
+                .lines()
+                .filter(|l| l.contains("->"))
+                .filter(|l| l.contains("heavy armor") || l.contains("mechanized infantry"))
+                .map(str::to_owned),
+        );
         accepted += 1;
     }
-    assert!(moved_heavy_armor, "Germany's round 2 was played");
+    assert!(
+        !new_unit_moves.is_empty(),
+        "no accepted message moved the new units"
+    );
     assert_eq!(env.pending(), 0);
     let m = Match::open(&dir).unwrap();
     if m.state().winner.is_none() {

@@ -115,15 +115,19 @@ fn fresh_dir(name: &str) -> PathBuf {
     dir.join("jb-scripted-01")
 }
 
-/// Where special force teams' missions join the script (issue 18, item 5,
-/// being built): until the rule set plays them, a purchase of one is
-/// refused. When this fails, they can be bought: script their purchase and
-/// missions here, and add their traces (the mission and detection dice) to
-/// [`evidence`].
+/// SPECIAL FORCE TEAMS: where their missions join the game (issue 18,
+/// item 5, being built). Until the rule set plays them a purchase of one is
+/// refused, which this checks in Germany's first turn; once it is accepted
+/// this fails, as the reminder to script them here: their purchase, moves
+/// and missions (disruption, AA suppression, industrial and supply strikes;
+/// booby trap, evasive, aversion in the defender's standing orders) as
+/// orders for `common/jboulton_script.rs`'s `orders` to put first, and
+/// their traces (the mission and detection dice) in [`evidence`].
 fn special_force_team_missions(game: &GameDef, state: &GameState) {
     assert!(
         !jboulton_script::can_buy(game, state, "1 special force team"),
-        "special force teams can be bought now: script their missions here"
+        "special force teams can be bought now: script their missions in \
+         special_force_team_missions (tests/jboulton_full_game.rs)"
     );
 }
 

@@ -2,10 +2,10 @@
 //! a drop (AA fire at the air transports, jump-out, the landing roll, the
 //! surprise first strike, the battle) is re-derived by the independent
 //! Python verifier from the turn key and its label
-//! (`tools/verify_dice.py derive`), and so is every die of special force
-//! team detection. A J Boulton match cannot be created yet (the special
-//! force teams' missions are still to come), so no match log holds a
-//! paradrop for `adjutant verify`; this checks the same dice one by one.
+//! (`tools/verify_dice.py derive`), one by one, the jump-out dice of a
+//! carrier shot down included (which `tests/jboulton_full_game.rs`, a whole
+//! game's log checked by both verifiers, does not make sure of), and so is
+//! every die of special force team detection.
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -7,7 +7,7 @@
 //!   armor attack a neighbouring enemy territory when they stand beside
 //!   one;
 //! - its air transports drop the paratroopers waiting with them into the
-//!   enemy territory in reach, one with an AA gun first (AA fire at the
+//!   enemy territory in reach (not a capital), one with an AA gun first (AA fire at the
 //!   carriers, the landing roll, the surprise first strike on a 6, the
 //!   paratrooper attacking at 2), and fly home to Germany in the
 //!   non-combat move;
@@ -130,6 +130,14 @@ impl<'a> Board<'a> {
 
     fn kind(&self, u: &Unit) -> Option<UnitKind> {
         self.game.unit_types()[u.unit].kind
+    }
+
+    fn capital(&self, s: SpaceId) -> bool {
+        let name = self.name(s);
+        self.game
+            .powers()
+            .iter()
+            .any(|p| p.capital.as_deref() == Some(name))
     }
 
     fn passable(&self, s: SpaceId) -> bool {
@@ -332,6 +340,9 @@ fn germany_stage_one(b: &Board) -> Script {
         let mut targets: Vec<(bool, usize, SpaceId, Vec<SpaceId>)> = b
             .spaces()
             .filter(|&t| b.enemy_land(germany, t) && b.enemy_land_units(germany, t))
+            // Capitals spared, as the bot spares them: drops that took
+            // London would end the British landings.
+            .filter(|&t| !b.capital(t))
             .filter_map(|t| b.path(&prev, s, t).map(|p| (t, p)))
             .filter(|(_, p)| p.len() <= 4)
             .map(|(t, p)| (!b.enemy_aa_gun(germany, t), p.len(), t, p))
@@ -424,31 +435,32 @@ fn britain_stage_one(b: &Board) -> Script {
     else {
         return script;
     };
-    let infantry = b
-        .fresh(uk, "infantry")
-        .iter()
-        .filter(|u| u.at == home)
-        .count()
-        .min(2);
-    if infantry > 0 {
-        for t in b.fresh(uk, "transport") {
-            if !b.game.adjacent(t.at, home) {
-                continue;
-            }
-            let path = if t.at == channel {
-                b.name(channel).to_owned()
-            } else if b.game.adjacent(t.at, channel) {
-                format!("{} -> {}", b.name(t.at), b.name(channel))
-            } else {
-                continue;
-            };
-            let order = format!(
-                "transport: {path}\n    load: {infantry} infantry from United Kingdom\n    unload: {coast}"
-            );
-            if b.legal("combat", &order) {
-                script.moves.push(order);
-                break;
-            }
+    // What waits at home: two infantry, else one artillery, else one
+    // armor (a transport's 4 points).
+    let waiting = |name: &str| b.fresh(uk, name).iter().filter(|u| u.at == home).count();
+    let cargo = match (waiting("infantry"), waiting("artillery"), waiting("armor")) {
+        (0, 0, 0) => return script,
+        (0, 0, _) => "1 armor".to_owned(),
+        (0, _, _) => "1 artillery".to_owned(),
+        (n, _, _) => format!("{} infantry", n.min(2)),
+    };
+    let enemy_at = |z: SpaceId| b.state.units_at(z).any(|u| b.enemies(uk, u.owner));
+    for t in b.fresh(uk, "transport") {
+        if !b.game.adjacent(t.at, home) {
+            continue;
+        }
+        // Loaded where it is, then to the Channel (two zones at most).
+        let prev = b.bfs(t.at, |z| b.game.is_sea(z) && (z == channel || !enemy_at(z)));
+        let Some(path) = b.path(&prev, t.at, channel).filter(|p| p.len() <= 3) else {
+            continue;
+        };
+        let order = format!(
+            "transport: {}\n    load: {cargo} from United Kingdom\n    unload: {coast}",
+            b.written(&path)
+        );
+        if b.legal("combat", &order) {
+            script.moves.push(order);
+            break;
         }
     }
     if script.moves.is_empty() {
@@ -473,7 +485,13 @@ fn battleships_attack(b: &Board, script: &mut Script) {
     let enemy_at = |z: SpaceId| b.state.units_at(z).any(|u| b.enemies(power, u.owner));
     for ship in b.fresh(power, "battleship") {
         let named = format!("battleship: {}", b.name(ship.at));
-        if script.moves.iter().any(|m| m.contains(&named)) {
+        // A damaged one stays out: one under repair may not move in the
+        // combat move, and `check_orders` does not know yet whether the
+        // purchase leaves the money that starts its repair
+        // (`apply_orders` does).
+        if script.moves.iter().any(|m| m.contains(&named))
+            || b.state.ship_damage_of(ship.id).is_some()
+        {
             continue;
         }
         // Through empty or friendly zones to a zone with enemy ships.
