@@ -85,9 +85,15 @@ fn evidence() -> Vec<(&'static str, Seen)> {
         ("the defender's landing roll", |t| {
             t.label(|l| l.starts_with("paradrop/") && l.ends_with("/landing"))
         }),
-        ("a paratrooper's surprise first strike", |t| {
-            t.label(|l| l.ends_with("/first-strike/paradropped paratrooper"))
-        }),
+        // The strike follows a 6 on the landing roll, one chance in six a
+        // paratrooper: a game may see none, but a 6 without its strike fails.
+        (
+            "a paratrooper's surprise first strike after its 6 on landing",
+            |t| {
+                !t.event("surprise, a first strike")
+                    || t.label(|l| l.ends_with("/first-strike/paradropped paratrooper"))
+            },
+        ),
         (
             "a dropped paratrooper attacked (at 2) in a battle round",
             |t| {
