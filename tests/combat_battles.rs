@@ -111,6 +111,7 @@ fn plan(
         raiders: Vec::new(),
         ignore: false,
         submarines: None,
+        screen: 0,
     }
 }
 

@@ -98,12 +98,57 @@ fn an_amphibious_question_is_refused_while_landed_units_hold_fire() {
 }
 
 #[test]
-fn a_question_with_submarines_is_refused_while_they_fight_one_round() {
-    let q = query("submarine", "Germany", "destroyer", "Britain");
-    match answer(&game(), &q) {
-        Err(OddsError::Unsupported(why)) => assert!(why.contains("AAAE-46"), "{why}"),
-        other => panic!("{:?}", other.map(|r| r.to_text())),
+fn an_attacking_submarine_rolls_two_dice_for_one_round_and_then_submerges() {
+    let g = game();
+    // AAAE-46: two dice at 2: at least one hit 5/9. The destroyer (at 3,
+    // 1/2) may hit it (AAAE-47). Both hit 5/18; the destroyer alone sunk
+    // 5/18; the submarine alone 2/9; neither 2/9, and the submarine then
+    // submerges: the defender holds.
+    let r = answer(&g, &query("submarine", "Germany", "destroyer", "Britain")).unwrap();
+    assert_odds(&r, 5.0 / 18.0, 4.0 / 9.0, 5.0 / 18.0);
+    assert!((r.retreated - 2.0 / 9.0).abs() < 1e-12, "{}", r.to_text());
+    assert!((r.expected_rounds - 1.0).abs() < 1e-12, "{}", r.to_text());
+}
+
+#[test]
+fn only_destroyers_and_fighters_may_hit_attacking_submarines_in_the_odds() {
+    let g = game();
+    // AAAE-47: the carrier may not hit the submarine, so it does not roll;
+    // the submarine sinks it with 5/9 and else submerges. A hit that may
+    // not land everywhere, with the submarines' withdrawal, is a Monte
+    // Carlo estimate: within four standard errors.
+    let r = answer(&g, &query("submarine", "Germany", "carrier", "Britain")).unwrap();
+    let se = r.standard_error.expect("a Monte Carlo estimate");
+    for (got, want, e) in [
+        (r.attacker_wins, 5.0 / 9.0, se[0]),
+        (r.defender_wins, 4.0 / 9.0, se[1]),
+    ] {
+        assert!(
+            (got - want).abs() <= 4.0 * e + 1e-9,
+            "{got} {want}\n{}",
+            r.to_text()
+        );
     }
+    assert_eq!(r.draw, 0.0, "{}", r.to_text());
+    // Two against a defending submarine, which may hit them: four dice,
+    // at least one hit 65/81; the attackers always keep one.
+    let r = answer(&g, &query("2 submarine", "Germany", "submarine", "Britain")).unwrap();
+    assert_odds(&r, 65.0 / 81.0, 16.0 / 81.0, 0.0);
+}
+
+#[test]
+fn retreating_by_the_odds_is_not_covered_with_one_round_submarines() {
+    let mut q = query("submarine, destroyer", "Germany", "destroyer", "Britain");
+    q.retreat = Some(RetreatRule::Rule {
+        after_round: None,
+        when_attackers_below: None,
+        when_odds_below: Some(0.5),
+    });
+    let err = match answer(&game(), &q) {
+        Err(OddsError::Invalid(e)) => e.join("; "),
+        other => panic!("{:?}", other.map(|r| r.to_text())),
+    };
+    assert!(err.contains("AAAE-46"), "{err}");
 }
 
 #[test]

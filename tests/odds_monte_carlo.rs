@@ -270,6 +270,7 @@ fn setup(
                 raiders: Vec::new(),
                 ignore: false,
                 submarines: None,
+                screen: 0,
             },
             origin: Origin::default(),
         });

@@ -163,6 +163,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
                 raiders: Vec::new(),
                 ignore: false,
                 submarines: None,
+                screen: 0,
             },
             BattlePlan {
                 space: None,
@@ -173,6 +174,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
                 raiders: Vec::new(),
                 ignore: false,
                 submarines: None,
+                screen: 0,
             },
         ]
     );
@@ -1007,6 +1009,7 @@ fn random_orders(rng: &mut Rng) -> Orders {
             raiders: Vec::new(),
             ignore: space.is_some() && rng.chance(),
             submarines,
+            screen: 0,
         }));
     }
     o.take_over = (0..rng.below(3))

@@ -303,7 +303,7 @@ pub(crate) fn apply(
     }
 }
 
-fn submerge(
+pub(crate) fn submerge(
     ctx: &Ctx,
     state: &mut GameState,
     space: SpaceId,
@@ -476,6 +476,24 @@ pub(crate) fn fight(
     let mut all_submerged = false;
     let mut subs_dived = false;
     let mut withdrew: Option<&str> = None;
+    // Advanced AAE AAAE-48: the screen procedure comes before the battle.
+    let screen_n = plan
+        .filter(|p| p.item.space == Some(space))
+        .map_or(0, |p| p.item.screen);
+    let screened = if sea && screen_n > 0 {
+        super::submarines::screen(
+            ctx,
+            state,
+            space,
+            screen_n,
+            (&attacker_chooser, &defender_chooser),
+            dice,
+            events,
+        )
+    } else {
+        super::submarines::Screened::default()
+    };
+    subs_dived |= screened.submerged;
     loop {
         let att = attackers(ctx, state, space);
         let def = defenders(ctx, state, space);
@@ -626,17 +644,24 @@ pub(crate) fn fight(
             .iter()
             .copied()
             .filter(|id| !(strikers.contains(id) || (round == 1 && fired_early.contains(id))))
-            .filter(|id| !(holding && state.unit(*id).is_some_and(|u| u.unloaded_from.is_some())))
+            .filter(|id| !(round == 1 && screened.restricted.contains(id)))
             .collect();
-        if holding && rest.len() + strikers.len() < att.len() {
+        let landed = |id: &u32| state.unit(*id).is_some_and(|u| u.unloaded_from.is_some());
+        let held = if holding {
+            rest.iter().filter(|id| landed(id)).count()
+        } else {
+            0
+        };
+        let rest: Vec<u32> = rest
+            .into_iter()
+            .filter(|id| !(holding && landed(id)))
+            .collect();
+        if held > 0 {
             events.push(Event::Decision {
                 space,
                 rule: "AAAE-41: land units arriving by amphibious landing do not fire in round 1"
                     .into(),
-                detail: format!(
-                    "{} landed unit(s) hold their fire this round",
-                    att.len() - rest.len() - strikers.len()
-                ),
+                detail: format!("{held} landed unit(s) hold their fire this round"),
             });
         }
         let def = defenders(ctx, state, space);
@@ -662,16 +687,51 @@ pub(crate) fn fight(
             hits.any += b.total();
         }
         let def = defenders(ctx, state, space);
-        let marked = choose(
+        // AAAE-48: submarines blocked or turned back by the screen fire
+        // their round at the ships that are not capital ships; their hits
+        // are taken first, the others' from what they leave.
+        let mut marked = Vec::new();
+        if round == 1 && !screened.restricted.is_empty() {
+            let live: Vec<u32> = screened
+                .restricted
+                .iter()
+                .copied()
+                .filter(|id| state.unit(*id).is_some())
+                .collect();
+            let capitals = super::submarines::capital_ships(ctx, state, space);
+            let open: Vec<u32> = def
+                .iter()
+                .copied()
+                .filter(|id| !capitals.contains(id))
+                .collect();
+            let g = groups(ctx, state, &live, &open, true, a_spots, "screened ");
+            let h = volley(dice, ctx.low_luck, space, &prefix, "attacker", g, events);
+            marked = choose(
+                ctx,
+                state,
+                space,
+                &open,
+                &defender_chooser,
+                h,
+                round,
+                events,
+            );
+        }
+        let left: Vec<u32> = def
+            .iter()
+            .copied()
+            .filter(|id| !marked.iter().any(|t| t.id == *id && t.destroyed))
+            .collect();
+        marked.extend(choose(
             ctx,
             state,
             space,
-            &def,
+            &left,
             &defender_chooser,
             hits,
             round,
             events,
-        );
+        ));
         // AAE: defending submarines not marked as lost may submerge now,
         // after withstanding the attacker's fire and before rolling (FAQ).
         if !ctx.rules.submerge_before_any_die && !one_round {
@@ -684,6 +744,7 @@ pub(crate) fn fight(
         let firing: Vec<u32> = defenders(ctx, state, space)
             .into_iter()
             .filter(|id| !def_strikers.contains(id))
+            .filter(|id| !(round == 1 && screened.fired.contains(id)))
             .filter(|id| {
                 round > 1
                     || !state

@@ -612,6 +612,11 @@ fn validate(ctx: &Ctx, state: &GameState) -> Vec<OrderError> {
         {
             errors.push(OrderError::new(&plan.origin, reason).field("submarines"));
         }
+        if p.screen > 0
+            && let Err(reason) = submarines::check_screen(ctx, state, p.space, p.screen)
+        {
+            errors.push(OrderError::new(&plan.origin, reason).field("screen"));
+        }
         if let (true, Some(space)) = (p.ignore, p.space)
             && let Err(reason) = check_ignore(ctx, state, space)
         {

@@ -379,17 +379,22 @@ fn merge(out: &mut Vec<(u32, f64)>, t: u32, p: f64) {
 type State = (u32, u32);
 
 /// The most hits of each kind (only on ships, not on submarines, anywhere)
-/// one volley of `enemy` can score: one per unit that may score them (an
-/// aircraft's hits are restricted or not as its side has a destroyer).
+/// one volley of `enemy` can score: one per shot of a unit that may score
+/// them (an aircraft's hits are restricted or not as its side has a
+/// destroyer).
 fn most_hits(enemy: &Side) -> [u32; 3] {
     let mut most = [0u32; 3];
     for s in enemy.slots.iter().filter(|s| s.strength > 0) {
-        if s.cannot_hit_air {
-            most[0] += 1;
-        } else {
-            most[2] += 1;
-            if s.air {
-                most[1] += 1;
+        // A unit whose dice each count scores as many hits as it rolls.
+        let n = u32::from(s.shots.max(1));
+        match s.fixed_class {
+            Some(c) => most[kind(c)] += n,
+            None if s.cannot_hit_air => most[0] += n,
+            None => {
+                most[2] += n;
+                if s.air {
+                    most[1] += n;
+                }
             }
         }
     }

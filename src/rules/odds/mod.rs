@@ -98,8 +98,13 @@ pub(crate) fn fixed_order(att: &Side, def: &Side) -> bool {
             .iter()
             .any(|s| s.cannot_hit_air && s.strength > 0);
         let air_fire = from.slots.iter().any(|s| s.air && s.strength > 0);
+        // AAAE-47: defenders other than destroyers and fighters.
+        let blind_fire = from.slots.iter().any(|s| {
+            s.strength > 0
+                && s.fixed_class == Some(crate::rules::combat::casualties::HitClass::NotHidden)
+        });
         (sub_fire && to.slots.iter().any(|s| s.air))
-            || (air_fire && to.slots.iter().any(|s| s.hidden))
+            || ((air_fire || blind_fire) && to.slots.iter().any(|s| s.hidden))
     };
     !binds(att, def) && !binds(def, att) && !def.slots.iter().any(|s| s.first_strike)
 }

@@ -352,7 +352,29 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
             *side = Some(w.withdraw_after_round);
         }
     }
-    if !withdrawals.none() && matches!(policy, Policy::OddsBelow(_)) {
+    // Advanced AAE AAAE-46: every submarine of both sides fights one round
+    // and then submerges, out of the battle: the calculator plays that as a
+    // withdrawal of both sides' submarines after round 1 (they count among
+    // their side's survivors, as submerged ones stay in the zone).
+    if game.combat_rules().one_round_submarines.is_some() && sea {
+        withdrawals = Withdrawals {
+            attacker: Some(1),
+            defender: Some(1),
+        };
+        if matches!(policy, Policy::OddsBelow(_))
+            && attackers
+                .iter()
+                .chain(&defenders)
+                .any(|c| types[c.unit].has(&Ability::Submerge))
+        {
+            errors.push(
+                "retreat: when_odds_below in a sea battle with submarines, which fight one \
+                 round and then submerge (AAAE-46), is not covered: ask with never, after_round \
+                 or when_attackers_below"
+                    .to_owned(),
+            );
+        }
+    } else if !withdrawals.none() && matches!(policy, Policy::OddsBelow(_)) {
         errors.push(
             "retreat: when_odds_below with a submarine withdrawal is not covered: ask with \
              never, after_round or when_attackers_below"
@@ -381,18 +403,6 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
             SpaceId(0)
         }),
     };
-    if game.combat_rules().one_round_submarines.is_some()
-        && attackers
-            .iter()
-            .chain(&defenders)
-            .any(|c| types[c.unit].has(&Ability::Submerge))
-    {
-        return Err(OddsError::Unsupported(
-            "in this game submarines fight one round and then submerge (Advanced AAE \
-             AAAE-46); the calculator does not cover that: ask without submarines"
-                .to_owned(),
-        ));
-    }
     if q.amphibious && game.combat_rules().landed_units_hold_fire_first_round {
         return Err(OddsError::Unsupported(
             "in this game land units that landed do not fire in the first round (Advanced \

@@ -42,8 +42,14 @@ pub(crate) struct Slot {
     /// `combat::fire` does it).
     pub dice_each: u8,
     /// Dice it rolls that each count (Classic's Heavy Bombers: 3 for an
-    /// attacking bomber), else 1: each is a shot of its own.
+    /// attacking bomber; Advanced AAE's attacking submarines: 2, AAAE-46),
+    /// else 1: each is a shot of its own.
     pub shots: u8,
+    /// What its hits may land on whatever the destroyers in play: a
+    /// defender at sea where only destroyers and fighters may hit attacking
+    /// submarines (Advanced AAE AAAE-47, as `combat::battle::class_of`
+    /// decides it); `None`: by the rule above.
+    pub fixed_class: Option<HitClass>,
     /// The adjudicator's casualty candidate (hits it can still take, ...).
     pub candidate: Candidate,
 }
@@ -69,7 +75,9 @@ impl Slot {
     /// What its hits may land on when its side has (`spots`) or has not a
     /// destroyer in play, as `combat::battle::class_of` decides it.
     pub fn class(&self, spots: bool) -> HitClass {
-        if self.cannot_hit_air {
+        if let Some(c) = self.fixed_class {
+            c
+        } else if self.cannot_hit_air {
             HitClass::NotAir
         } else if self.air && !spots {
             HitClass::NotHidden
@@ -101,8 +109,10 @@ impl Side {
     ) -> Side {
         let types = game.unit_types();
         let rules = game.combat_rules();
-        // Anniversary: defending submarines strike first too.
-        let strikes = attacking || rules.defending_subs_strike_first;
+        // Anniversary: defending submarines strike first too; where
+        // submarines fight one round (AAAE-46) none does.
+        let strikes = (attacking || rules.defending_subs_strike_first)
+            && rules.one_round_submarines.is_none();
         let slots = rank(game, state, ids, chooser)
             .into_iter()
             .filter_map(|c| {
@@ -176,6 +186,27 @@ impl Side {
                 } else {
                     None
                 };
+                // AAAE-47: at sea only the defenders' destroyers and fighters
+                // may hit attacking submarines.
+                let fixed_class = (!attacking
+                    && rules.only_destroyers_and_fighters_hit_attacking_subs
+                    && game.is_sea(u.at))
+                .then(|| {
+                    if t.has(&Ability::AntiSubmarine)
+                        || (t.kind == Some(UnitKind::Air) && !t.has(&Ability::StrategicBomber))
+                    {
+                        HitClass::Any
+                    } else if t.has(&Ability::CannotHitAir) {
+                        HitClass::NotAir
+                    } else {
+                        HitClass::NotHidden
+                    }
+                });
+                // AAAE-46: each attacking submarine rolls two dice.
+                let sub_shots = match rules.one_round_submarines {
+                    Some(n) if attacking && t.has(&Ability::Submerge) => n,
+                    _ => 1,
+                };
                 Some(Slot {
                     unit: u.unit,
                     strength,
@@ -199,8 +230,9 @@ impl Side {
                     },
                     shots: match dice {
                         Some((n, false)) => n,
-                        _ => 1,
+                        _ => sub_shots,
                     },
+                    fixed_class,
                     candidate: c,
                 })
             })

@@ -256,6 +256,10 @@ fn battle_plan(out: &mut String, names: &Names<'_>, plan: &BattlePlan) {
     if let Some(p) = plan.submarines {
         let _ = writeln!(out, "    submarines: {}", policy(names, p, "      "));
     }
+    // Written only when given, so plans without it keep their digest.
+    if plan.screen > 0 {
+        let _ = writeln!(out, "    screen: {}", plan.screen);
+    }
 }
 
 fn standing(out: &mut String, names: &Names<'_>, s: &StandingOrders) {

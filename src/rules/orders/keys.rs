@@ -56,6 +56,7 @@ pub const BATTLE_PLAN: &[&str] = &[
     "raiders",
     "submarines",
     "ignore",
+    "screen",
 ];
 
 /// The key of `battles` that holds the plan for every battle without its own.

@@ -133,6 +133,10 @@ pub struct BattlePlan {
     /// What the attacking submarines do (`submerge` before the first round
     /// is substalling); `None` = fight.
     pub submarines: Option<SubmarinePolicy>,
+    /// How many attacking submarines try to get through the defending
+    /// fleet's escort screen at its capital ships before the battle, where
+    /// the rule set has the screen (Advanced AAE AAAE-48); 0: none.
+    pub screen: u32,
 }
 
 /// A take-over of an ally's units (AAE: the Soviet Patriotic War), written

@@ -262,6 +262,10 @@ pub struct RawBattlePlan {
     /// What the attacking submarines do; `submerge` before the first round
     /// is substalling; in Classic, `{withdraw_after_round: N, to: ZONE}`.
     pub submarines: Option<RawSubmarinePolicy>,
+    /// Advanced AAE (AAAE-48): how many of your attacking submarines in this
+    /// sea zone try to get through the escort screen at the defenders'
+    /// capital ships before the battle.
+    pub screen: Option<u32>,
 }
 
 /// When to retreat.

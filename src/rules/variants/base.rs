@@ -243,6 +243,7 @@ impl RuleSetHooks for Base {
             only_destroyers_and_fighters_hit_attacking_subs: false,
             submarines_take_any_hit_first_round: false,
             free_unit_each_turn: None,
+            submarine_screen: None,
             air_transports: None,
             free_rider: None,
             vehicle_rides_alone: false,

@@ -274,6 +274,11 @@ pub struct CombatRules {
     /// the units it bought, outside its complexes' limits (Advanced AAE
     /// AAAE-25: the German Wolfpack); `None`: no such unit.
     pub free_unit_each_turn: Option<FreeUnit>,
+    /// Attacking submarines may try to get through the defending fleet's
+    /// escort screen at its capital ships before a sea battle (battle plan
+    /// `screen: N`; Advanced AAE AAAE-48, `combat::submarines`); `None`: no
+    /// such attack.
+    pub submarine_screen: Option<SubmarineScreen>,
     /// Air transports that carry cargo and drop paratroopers (J Boulton
     /// JB-07..20, `movement::air_transport`, `combat::paradrop`); `None`:
     /// no unit of the game is carried by air.
@@ -343,6 +348,29 @@ pub struct SpecialForceTeams {
     /// The teams of the searching side count among the ground units that
     /// roll detection (digest Part E 1; PROPOSAL: they do not).
     pub teams_search: bool,
+}
+
+/// The screen procedure against capital ships
+/// ([`CombatRules::submarine_screen`]; Advanced AAE AAAE-48).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SubmarineScreen {
+    /// The capital ships, in the rules' words (PROPOSAL: battleship,
+    /// carrier), found in the game's data as names or aliases.
+    pub capital_ships: &'static [&'static str],
+    /// One attempting submarine is blocked for every this many defending
+    /// destroyers (2).
+    pub destroyers_per_block: u32,
+    /// An unblocked submarine gets through the screen on this or less (3).
+    pub through_at: u8,
+    /// Blocked submarines and those that failed the screen fire their one
+    /// round in the battle, their hits only on ships that are not capital
+    /// ships (PROPOSAL `failed_screen_subs: fire_noncapital`); `false`: they
+    /// do nothing and submerge (`idle`).
+    pub failed_fire_noncapital: bool,
+    /// The destroyers' return fire in the screen is their round-1 fire, so
+    /// they do not fire again in round 1 of the battle (`false`, PROPOSAL:
+    /// they fire twice).
+    pub return_fire_is_round_1: bool,
 }
 
 /// Attack values of fighters by basing ([`CombatRules::fighter_basing`]).

@@ -63,6 +63,7 @@ impl Parser<'_, '_> {
             raiders: Vec::new(),
             ignore: false,
             submarines: None,
+            screen: 0,
         };
         let entries = match &node.kind {
             Kind::Map(entries) => entries,
@@ -108,6 +109,19 @@ impl Parser<'_, '_> {
                     }
                 }
                 Some("submarines") => plan.submarines = self.submarine_policy(origin, value),
+                Some("screen") => match value.kind {
+                    Kind::Int(n) if n >= 0 => plan.screen = u32::try_from(n).unwrap_or(u32::MAX),
+                    _ => self.error(
+                        origin,
+                        value,
+                        Some("screen"),
+                        format!(
+                            "screen takes how many of your attacking submarines try the escort \
+                             screen, a whole number from 0 (screen: 2), not \"{}\"",
+                            value.text().unwrap_or(value.describe())
+                        ),
+                    ),
+                },
                 Some(_) => {
                     let extra = Self::rejoined(entries, i - 1, |t| self.is_units(t));
                     let mut pieces = vec![value];

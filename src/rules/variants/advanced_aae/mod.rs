@@ -188,6 +188,8 @@ static OPTIONS: &[OptionSpec] = &[
     SURPRISE_ATTACK_AA,
     neutrals::NEUTRAL_OVERFLIGHT,
     neutrals::STRAITS_BOTH_WAYS,
+    sea::FAILED_SCREEN_SUBS,
+    sea::SCREEN_DD_FIRE_COUNTS_AS_ROUND1,
 ];
 
 /// What a power starts with, by the rules.
@@ -273,8 +275,7 @@ impl RuleSetHooks for AdvancedAae {
         Some(
             "Advanced Axis & Allies Europe v2.2 is not implemented yet (issue 19): its six \
              powers and derived board are data (games/advanced-aae) and most of its rules \
-             are played, but fortifications and the submarine screen \
-             are still to come",
+             are played, but fortifications are still to come",
         )
     }
 
@@ -320,7 +321,8 @@ impl RuleSetHooks for AdvancedAae {
     /// (AAAE-32, AAAE-33); aircraft fly at most 2 (fighters) or 3 (bombers)
     /// spaces in the combat move (AAAE-36); Germany's free submarine each
     /// turn (AAAE-25); submarines may take any hit in round 1 (AAAE-45);
-    /// submarines fight one round,
+    /// the screen procedure against capital ships (AAAE-48); submarines
+    /// fight one round,
     /// two dice each when attacking, then submerge (AAAE-46); at most three
     /// submarines of a side in a sea zone after a move or placement
     /// (AAAE-44); fighters
@@ -356,6 +358,7 @@ impl RuleSetHooks for AdvancedAae {
             }),
             submarines_take_any_hit_first_round: true,
             free_unit_each_turn: Some(sea::WOLFPACK),
+            submarine_screen: Some(sea::screen(game)),
             ..politics::combat_rules(game)
         }
     }
