@@ -575,10 +575,14 @@ pub fn check_landings(mover: &mut Mover, state: &mut GameState, events: &mut Vec
             .unwrap_or(&default_origin)
             .clone();
         // Not moved in this non-combat move: say what to write, and where.
-        let hint = if moved.is_some() {
-            String::new()
-        } else {
-            landing_hint(mover, state, unit)
+        // Only for an error: the search costs a walk of the board per
+        // aircraft, and most aircraft stand where they may stay.
+        let hint = || {
+            if moved.is_some() {
+                String::new()
+            } else {
+                landing_hint(mover, state, unit)
+            }
         };
         let at = unit.at;
         if mover.game.is_sea(at) {
@@ -586,7 +590,7 @@ pub fn check_landings(mover: &mut Mover, state: &mut GameState, events: &mut Vec
                 mover.errors.push(
                     OrderError::new(
                         &origin,
-                        format!("{} in {} cannot land on a carrier; it must land in a friendly territory{hint}", t.name, mover.sname(at)),
+                        format!("{} in {} cannot land on a carrier; it must land in a friendly territory{}", t.name, mover.sname(at), hint()),
                     )
                     .field("path"),
                 );
@@ -598,10 +602,11 @@ pub fn check_landings(mover: &mut Mover, state: &mut GameState, events: &mut Vec
                 OrderError::new(
                     &origin,
                     format!(
-                        "{} in {} may not land there: {} was captured this turn{hint}",
+                        "{} in {} may not land there: {} was captured this turn{}",
                         t.name,
                         mover.sname(at),
-                        mover.sname(at)
+                        mover.sname(at),
+                        hint()
                     ),
                 )
                 .field("path"),
@@ -611,9 +616,10 @@ pub fn check_landings(mover: &mut Mover, state: &mut GameState, events: &mut Vec
                 OrderError::new(
                     &origin,
                     format!(
-                        "{} in {} must land in a friendly territory or on a carrier{hint}",
+                        "{} in {} must land in a friendly territory or on a carrier{}",
                         t.name,
-                        mover.sname(at)
+                        mover.sname(at),
+                        hint()
                     ),
                 )
                 .field("path"),
