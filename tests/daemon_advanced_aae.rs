@@ -21,7 +21,7 @@ mod aae_bot;
 mod daemon_support;
 
 use adjutant::matches::Match;
-use daemon_support::{Env, mail, orders_to, text};
+use daemon_support::{Env, mail, orders_to};
 
 const ID: &str = "aa1";
 const ROUNDS: u32 = 2;
