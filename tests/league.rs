@@ -5,6 +5,9 @@
 //! from the logs alone, by the real binary and by the library alike. And
 //! `adjutant league list`, a player's matches.
 
+#[path = "common/verify.rs"]
+mod verifiers;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -200,17 +203,7 @@ fn an_adjudicated_draw_ends_the_match_and_scores_half() {
     );
     // Both verifiers accept the entry.
     let log = m4.join("log.jsonl");
-    adjutant(&["verify", log.to_str().unwrap()]);
-    let py = Command::new("python3")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py"))
-        .arg(&log)
-        .output()
-        .unwrap();
-    assert!(
-        py.status.success(),
-        "{}",
-        String::from_utf8_lossy(&py.stdout)
-    );
+    verifiers::both_accept(&log);
 
     let league = LeagueFile {
         name: "Draws".into(),

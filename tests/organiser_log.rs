@@ -271,20 +271,24 @@ fn a_rewritten_organiser_history_is_refused_by_both_verifiers() {
     write_rechained(&path("after-end"), &e);
     both_refuse(&path("after-end"), e.len() as u64, "after the match ended");
 
-    // An upgrade that does not start from the match's version (1, which
-    // its genesis records), and one that goes back.
+    // An upgrade that does not start from the match's version (this
+    // program's, which its genesis records), and one that goes back.
+    let v = adjutant::rules::version::RULES_VERSION;
     for (name, from, to, why) in [
         (
             "upgrade-from",
             None,
-            2,
-            "an upgrade from rules version none recorded, but the match is at 1",
+            v + 1,
+            format!("an upgrade from rules version none recorded, but the match is at {v}"),
         ),
         (
             "upgrade-back",
-            Some(1),
-            1,
-            "an upgrade to rules version 1: it must be 2 or later",
+            Some(v),
+            v,
+            format!(
+                "an upgrade to rules version {v}: it must be {} or later",
+                v + 1
+            ),
         ),
     ] {
         let mut e = entries.clone();
@@ -299,7 +303,7 @@ fn a_rewritten_organiser_history_is_refused_by_both_verifiers() {
         }
         e.insert(pause, up);
         write_rechained(&path(name), &e);
-        both_refuse(&path(name), pause as u64 + 1, why);
+        both_refuse(&path(name), pause as u64 + 1, &why);
     }
 
     // A draw while orders wait for their adjudication.
