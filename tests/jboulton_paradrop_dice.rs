@@ -132,13 +132,14 @@ fn the_python_verifier_re_derives_every_die_of_a_paradrop() {
     python_re_derives(&key, &dice);
 }
 
-/// Special force teams' dice (JB-26): a team walking in with an infantry
-/// and three dropped beside a paratrooper face detection by the two Soviet
-/// infantry, and the Soviet team there by Germany's infantry; the
-/// Python verifier re-derives every die of the turn (detection, AA fire,
-/// landing roll, battle).
+/// Special force teams' dice (JB-26, JB-27, JB-29): a team walking in with
+/// an infantry and three dropped beside a paratrooper face detection by the
+/// two Soviet infantry, and the Soviet team there by Germany's infantry;
+/// the walking team rolls for its mission and its infantry strikes first.
+/// The Python verifier re-derives every die of the turn (detection, mission
+/// roll, Disruption, AA fire, landing roll, battle).
 #[test]
-fn the_python_verifier_re_derives_every_die_of_special_force_team_detection() {
+fn the_python_verifier_re_derives_every_die_of_special_force_teams() {
     let game = jboulton();
     let setup: Setup = &[
         ("air transport", "Germany", "Germany", 2),
@@ -153,10 +154,17 @@ fn the_python_verifier_re_derives_every_die_of_special_force_team_detection() {
     let orders = "combat:\n  - 2 air transports, 1 paratrooper, 3 special force teams: Germany -> \
                   Poland -> East Poland, land Poland\n  - 1 infantry, 1 special force team: Poland \
                   -> East Poland\n";
-    let (key, dice) = turn_with(&game, setup, orders, 7);
+    // A turn in which the walking German team passes detection, so that
+    // its mission roll and its Disruption strike are drawn too.
+    let (key, dice) = (0u8..=60)
+        .map(|seed| turn_with(&game, setup, orders, seed))
+        .find(|(_, d)| d.contains_key("sft/East Poland/mission/Germany"))
+        .expect("some turn key lets the German team through");
     for label in [
         "sft/East Poland/detection/Germany",
         "sft/East Poland/detection/Soviet Union",
+        "sft/East Poland/mission/Germany",
+        "sft/East Poland/disruption/infantry",
         "paradrop/East Poland/landing",
     ] {
         assert!(dice.contains_key(label), "no {label} dice: {dice:?}");

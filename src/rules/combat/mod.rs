@@ -939,6 +939,17 @@ fn resolve(
                 });
                 special_force_teams::detect(ctx, state, space, &teams, d, events);
             }
+            // Then the missions of the teams still there (JB-27; Part C
+            // step 2), before AA fire.
+            let mut missions = special_force_teams::Missions::default();
+            if let Some(d) = dice.as_deref_mut() {
+                let teams = special_force_teams::facing_battle(ctx, state, space, |u| {
+                    !state.paradropped.contains(&u.id)
+                });
+                missions = special_force_teams::missions(
+                    ctx, state, space, &teams, false, d, events, missions,
+                );
+            }
             if let Some(d) = dice.as_deref_mut() {
                 aa_guns::fire_in_battle(ctx, state, space, &["aa"], d, events);
             }
@@ -955,12 +966,38 @@ fn resolve(
                     dropped.contains(&u.id) && !surprised.contains(&u.id)
                 });
                 special_force_teams::detect(ctx, state, space, &teams, d, events);
+                // Dropped teams act not this turn (JB-25), but those that
+                // rolled 6 act at once (JB-16).
+                let teams = special_force_teams::facing_battle(ctx, state, space, |u| {
+                    dropped.contains(&u.id) && !surprised.contains(&u.id)
+                });
+                missions = special_force_teams::missions(
+                    ctx, state, space, &teams, false, d, events, missions,
+                );
+                let teams = special_force_teams::facing_battle(ctx, state, space, |u| {
+                    surprised.contains(&u.id)
+                });
+                missions = special_force_teams::missions(
+                    ctx, state, space, &teams, true, d, events, missions,
+                );
             }
             if let Some(d) = dice.as_deref_mut()
                 && !defenders(ctx, state, space).is_empty()
                 && !attackers(ctx, state, space).is_empty()
             {
-                let fired = paradrop::surprise_strike(ctx, state, space, &surprised, d, events);
+                let mut fired = paradrop::surprise_strike(ctx, state, space, &surprised, d, events);
+                if !defenders(ctx, state, space).is_empty() {
+                    fired.extend(special_force_teams::disruption_strike(
+                        ctx,
+                        state,
+                        space,
+                        &missions.disruptors,
+                        d,
+                        events,
+                    ));
+                }
+                // Booby-trapped attackers do not roll in round 1 (JB-33).
+                fired.extend(&missions.booby_trapped);
                 if !defenders(ctx, state, space).is_empty() {
                     let ships = battle::bombarding_ships(
                         ctx,
