@@ -35,8 +35,6 @@ use std::process::Command;
 
 use adjutant::log::{Body, parse_line};
 use adjutant::matches::{Match, replay_match};
-use adjutant::rules::GameDef;
-use adjutant::rules::state::{GameState, Phase};
 
 /// The game is at least this long.
 const MIN_ROUNDS: u32 = 6;
@@ -111,6 +109,15 @@ fn evidence() -> Vec<(&'static str, Seen)> {
         ("a battleship rolled on the damage table", |t| {
             t.label(|l| l.ends_with("/battleship damage"))
         }),
+        // Germany's special force teams walk in with its attackers: the
+        // defender rolls to detect them, and a team not found rolls for
+        // its mission (Disruption when it succeeds).
+        ("a special force team faced detection", |t| {
+            t.label(|l| l.starts_with("sft/") && l.contains("/detection/"))
+        }),
+        ("a special force team rolled for its mission", |t| {
+            t.label(|l| l.starts_with("sft/") && l.contains("/mission/"))
+        }),
     ]
 }
 
@@ -119,22 +126,6 @@ fn fresh_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir.join("jb-scripted-01")
-}
-
-/// SPECIAL FORCE TEAMS: where their missions join the game (issue 18,
-/// item 5, being built). Until the rule set plays them a purchase of one is
-/// refused, which this checks in Germany's first turn; once it is accepted
-/// this fails, as the reminder to script them here: their purchase, moves
-/// and missions (disruption, AA suppression, industrial and supply strikes;
-/// booby trap, evasive, aversion in the defender's standing orders) as
-/// orders for `common/jboulton_script.rs`'s `orders` to put first, and
-/// their traces (the mission and detection dice) in [`evidence`].
-fn special_force_team_missions(game: &GameDef, state: &GameState) {
-    assert!(
-        !jboulton_script::can_buy(game, state, "1 special force team"),
-        "special force teams can be bought now: script their missions in \
-         special_force_team_missions (tests/jboulton_full_game.rs)"
-    );
 }
 
 /// Adds every dice label of the log to the trace.
@@ -165,7 +156,6 @@ fn a_scripted_jboulton_game_uses_every_new_unit_and_verifies() {
     let mut trace = Trace::default();
     let mut messages = 0;
     let mut unused: Vec<String> = Vec::new();
-    let mut checked_sfts = false;
     loop {
         let state = m.state().clone();
         let seen_all = evidence().iter().all(|(_, seen)| seen(&trace));
@@ -177,10 +167,6 @@ fn a_scripted_jboulton_game_uses_every_new_unit_and_verifies() {
         }
         let game = m.game().clone();
         let power = game.powers()[state.current_power(&game)].name.clone();
-        if !checked_sfts && power == "Germany" && state.phase == Phase::Purchase {
-            special_force_team_missions(&game, &state);
-            checked_sfts = true;
-        }
         let o = jboulton_script::orders(&game, &state, cfg);
         for first in &o.used {
             eprintln!("round {}: {power}: {first}", state.round);

@@ -5,7 +5,8 @@
 //! - Germany buys mechanized infantry, heavy armor, air transports,
 //!   paratroopers and a submarine a turn; its mechanized infantry and heavy
 //!   armor attack a neighbouring enemy territory when they stand beside
-//!   one;
+//!   one, and a special force team bought when it has none walks in with
+//!   them (detection, the mission roll, Disruption);
 //! - its air transports drop the paratroopers waiting with them into the
 //!   enemy territory in reach (not a capital), one with an AA gun first (AA fire at the
 //!   carriers, the landing roll, the surprise first strike on a 6, the
@@ -278,7 +279,7 @@ fn germany_stage_one(b: &Board) -> Script {
         }
         n as usize
     };
-    for name in ["mechanized infantry", "heavy armor"] {
+    for name in ["mechanized infantry", "heavy armor", "special force team"] {
         if b.count(germany, name) == 0 {
             buy(&mut script, name, 1);
         }
@@ -293,6 +294,7 @@ fn germany_stage_one(b: &Board) -> Script {
     // battleships to fight.
     buy(&mut script, "submarine", 1);
 
+    let mut attacked: Vec<(SpaceId, SpaceId)> = Vec::new();
     for name in ["mechanized infantry", "heavy armor"] {
         for u in b.fresh(germany, name) {
             let target = b
@@ -305,7 +307,18 @@ fn germany_stage_one(b: &Board) -> Script {
                 let order = format!("1 {name}: {} -> {}", b.name(u.at), b.name(t));
                 if b.legal("combat", &order) && !script.moves.contains(&order) {
                     script.moves.push(order);
+                    attacked.push((u.at, t));
                 }
+            }
+        }
+    }
+    // A special force team walks in with an attack from where it stands
+    // (JB-21): it faces detection and, unseen, rolls for its mission.
+    for u in b.fresh(germany, "special force team") {
+        if let Some(&(_, t)) = attacked.iter().find(|(from, _)| *from == u.at) {
+            let order = format!("1 special force team: {} -> {}", b.name(u.at), b.name(t));
+            if b.legal("combat", &order) && !script.moves.contains(&order) {
+                script.moves.push(order);
             }
         }
     }

@@ -451,7 +451,7 @@ pub(crate) fn disruption_strike(
         standing: &standing,
         land: true,
     };
-    let taken = super::battle::choose(ctx, state, space, &targets, &chooser, hits, events);
+    let taken = super::battle::choose(ctx, state, space, &targets, &chooser, hits, 0, events);
     let taken: Vec<_> = taken
         .into_iter()
         .map(|mut t| {
