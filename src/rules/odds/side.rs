@@ -44,6 +44,9 @@ pub(crate) struct Slot {
     /// Dice it rolls that each count (Classic's Heavy Bombers: 3 for an
     /// attacking bomber), else 1: each is a shot of its own.
     pub shots: u8,
+    /// It does not fire in the first round (Advanced AAE's German surprise
+    /// attack, AAAE-11), though it may be lost in it.
+    pub silent_first_round: bool,
     /// The adjudicator's casualty candidate (hits it can still take, ...).
     pub candidate: Candidate,
 }
@@ -201,6 +204,7 @@ impl Side {
                         Some((n, false)) => n,
                         _ => 1,
                     },
+                    silent_first_round: false,
                     candidate: c,
                 })
             })
