@@ -164,3 +164,39 @@ fn fighters_attack_ships_at_2_and_land_at_3_as_land_based() {
     let r = answer(&g, &query("fighter", "USA", "infantry", "Germany")).unwrap();
     assert_odds(&r, 0.5, 0.25, 0.25);
 }
+
+#[test]
+fn russians_surprised_in_round_1_hold_their_fire_in_the_first_round() {
+    let g = game();
+    let ask = |territory: &str, round: Option<u32>, monte_carlo: bool| {
+        let mut q = query("infantry", "Germany", "infantry", "Russia");
+        q.territory = Some(territory.into());
+        q.round = round;
+        q.monte_carlo = monte_carlo;
+        q.battles = Some(40_000);
+        answer(&g, &q).unwrap()
+    };
+    // Infantry 1/6 against infantry 1/3, every round alike: attacker only
+    // 4/36, defender only 10/36, both 2/36: 1/4, 5/8, 1/8.
+    for (territory, round) in [
+        ("East Poland", None),
+        ("East Poland", Some(2)),
+        ("Belorussia", Some(1)),
+    ] {
+        assert_odds(&ask(territory, round, false), 0.25, 0.625, 0.125);
+    }
+    // Round 1 in a light-red area: the Russian infantry does not fire in
+    // round 1, so the German hit (1/6) wins outright; otherwise (5/6) the
+    // battle goes on as above: 1/6 + 5/24 = 3/8, 25/48, 5/48.
+    let r = ask("East Poland", Some(1), false);
+    assert_odds(&r, 3.0 / 8.0, 25.0 / 48.0, 5.0 / 48.0);
+    assert!(r.to_text().contains("AAAE-11"), "{}", r.to_text());
+    // The simulation plays the same silent round.
+    let r = ask("East Poland", Some(1), true);
+    assert!((r.attacker_wins - 0.375).abs() < 0.015, "{}", r.to_text());
+    // Italy's attack surprises nobody.
+    let mut q = query("infantry", "Italy", "infantry", "Russia");
+    q.territory = Some("East Poland".into());
+    q.round = Some(1);
+    assert_odds(&answer(&g, &q).unwrap(), 0.25, 0.625, 0.125);
+}

@@ -88,6 +88,10 @@ pub struct OddsArgs {
     /// The territory fought over, where it matters (Advanced AAE's RAF).
     #[arg(long, value_name = "SPACE")]
     territory: Option<String>,
+    /// The round of the game, where it matters (Advanced AAE's surprise
+    /// attack in round 1).
+    #[arg(long, value_name = "N")]
+    round: Option<u32>,
     /// List every outcome with its probability.
     #[arg(long)]
     outcomes: bool,
@@ -147,6 +151,7 @@ pub fn run(args: OddsArgs) -> anyhow::Result<ExitCode> {
     q.attacker_power = args.attacker_power;
     q.defender_power = args.defender_power;
     q.territory = args.territory;
+    q.round = args.round;
     q.outcomes = args.outcomes;
     q.battles = args.battles;
     let report = match answer(&game, &q) {

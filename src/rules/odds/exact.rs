@@ -137,6 +137,7 @@ impl Tables {
         a: usize,
         d: usize,
         bombard: Option<&Pmf>,
+        def_silenced: Option<&Pmf>,
         mut f: impl FnMut(usize, usize, f64, &Pmf),
     ) {
         let strike = self.first_strike(a, d);
@@ -160,7 +161,7 @@ impl Tables {
         };
         for (i, &p1) in first.p.iter().enumerate() {
             let d1 = (d + first.lo + i).min(self.hd);
-            let fire = &self.def_fire[d1];
+            let fire = def_silenced.unwrap_or(&self.def_fire[d1]);
             for (j, &px) in fire.p.iter().enumerate() {
                 let x = fire.lo + j;
                 if a + x >= self.ha {
@@ -311,6 +312,13 @@ pub(crate) fn solve(
         .map(|i| t.class(i / width, i % width, policy, &wins))
         .collect();
     let bombard = bombard.filter(|b| !b.is_zero());
+    // Defenders caught by a surprise attack (AAAE-11) hold their fire in
+    // round 1, which starts with every defender alive.
+    let def_silenced = def
+        .slots
+        .iter()
+        .any(|s| s.silent_first_round)
+        .then(|| fire_table(def, low_luck, |s| !s.silent_first_round).swap_remove(0));
     let mut mass = vec![0.0; n];
     let mut ends = vec![0.0; n];
     let mut rounds = 0.0;
@@ -334,6 +342,7 @@ pub(crate) fn solve(
     for r in 1..=explicit {
         let mut next = vec![0.0; n];
         let b = if r == 1 { bombard } else { None };
+        let silenced = if r == 1 { def_silenced.as_ref() } else { None };
         for a in 0..ha {
             for d in 0..hd {
                 let m = mass[t.idx(a, d)];
@@ -346,7 +355,7 @@ pub(crate) fn solve(
                     continue;
                 }
                 rounds += m;
-                t.round(a, d, b, |a2, d1, c, rest| {
+                t.round(a, d, b, silenced, |a2, d1, c, rest| {
                     add_row(&mut next[a2 * width..(a2 + 1) * width], d1, m * c, rest);
                 });
             }
@@ -382,7 +391,7 @@ pub(crate) fn solve(
             let p0 = t.p0(a, d, None);
             let c = m / (1.0 - p0);
             rounds += c;
-            t.round(a, d, None, |a2, d1, coef, rest| {
+            t.round(a, d, None, None, |a2, d1, coef, rest| {
                 add_row(&mut mass[a2 * width..(a2 + 1) * width], d1, c * coef, rest);
             });
             mass[i] = 0.0;
@@ -424,7 +433,7 @@ fn win_probabilities(t: &Tables) -> Vec<f64> {
             }
             let p0 = t.p0(a, d, None);
             let mut acc = 0.0;
-            t.round(a, d, None, |a2, d1, coef, rest| {
+            t.round(a, d, None, None, |a2, d1, coef, rest| {
                 acc += coef * dot_row(&w[a2 * width..(a2 + 1) * width], d1, rest);
             });
             // `w[a][d]` was 0 while summing, so the self-loop added nothing.

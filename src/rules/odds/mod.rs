@@ -130,8 +130,12 @@ impl Battle {
     /// True when a round's fire depends on its number beyond round 1's
     /// bombardment and AA fire, which the exact calculators do not model:
     /// attacking submarines that strike first in round 1 only.
+    /// Defenders silent in round 1 (AAAE-11) are modelled by the exact
+    /// calculator of a fixed order of loss and by the simulation only.
     fn round_dependent(&self) -> bool {
-        self.first_strike_once && self.att.slots.iter().any(|s| s.first_strike)
+        (self.first_strike_once && self.att.slots.iter().any(|s| s.first_strike))
+            || (self.def.slots.iter().any(|s| s.silent_first_round)
+                && !fixed_order(&self.att, &self.def))
     }
 
     /// True when the submarines' withdrawals are computed exactly, in

@@ -295,7 +295,7 @@ fn one(battle: &Battle, types: usize, rng: &mut ChaCha8Rng) -> (End, Vec<u32>, V
         let back = fire(
             rng,
             &def,
-            |s| !(def_first && s.first_strike),
+            |s| !((def_first && s.first_strike) || (round == 1 && s.silent_first_round)),
             &att,
             false,
             d_spots,

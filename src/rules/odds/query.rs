@@ -155,6 +155,11 @@ pub struct OddsQuery {
     /// fighters at home); the board's first space when left out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub territory: Option<String>,
+    /// The round of the game, where it matters (Advanced AAE: in round 1
+    /// Germany's attack surprises the Russian units in the light-red areas,
+    /// AAAE-11); left out, no rule of a particular round applies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
     /// Also list every outcome (survivors of each side) with its probability.
     #[serde(default)]
     pub outcomes: bool,
@@ -187,6 +192,7 @@ impl OddsQuery {
             attacker_power: None,
             defender_power: None,
             territory: None,
+            round: None,
             outcomes: false,
             battles: None,
             monte_carlo: false,
@@ -569,11 +575,40 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
         standing: &standing,
         land: !sea,
     };
+    // Advanced AAE AAAE-11: in the surprise attack's round the attacker's
+    // turn catches the defenders in its region; they hold their fire in
+    // round 1 (and, where the rule says so, their AA guns do not fire).
+    let surprise = game.combat_rules().first_round_surprise.filter(|s| {
+        q.round == Some(s.game_round)
+            && game.power(s.attacker) == Some(att_power)
+            && game.power(s.surprised) == Some(def_power)
+            && game.region(s.region).is_some_and(|r| r.contains(&at))
+    });
+    let mut def = Side::ranked(game, &def_state, &def_ids, &def_chooser, false);
+    let mut aa = if att_air { aa } else { None };
+    if let Some(s) = surprise {
+        for slot in &mut def.slots {
+            slot.silent_first_round = true;
+        }
+        if s.aa_guns {
+            aa = None;
+        }
+        notes.push(format!(
+            "the surprise attack: {}'s units in {} do not fire in the first round{}              (AAAE-11)",
+            game.powers()[def_power].name,
+            game.space_name(at),
+            if s.aa_guns {
+                ", nor do their AA guns"
+            } else {
+                ""
+            }
+        ));
+    }
     let battle = Battle {
         att: Side::ranked(game, &state, &att_ids, &att_chooser, true),
-        def: Side::ranked(game, &def_state, &def_ids, &def_chooser, false),
+        def,
         low_luck,
-        aa: if att_air { aa } else { None },
+        aa,
         bombard,
         policy,
         first_strike_once: game.combat_rules().first_strike_first_round_only,

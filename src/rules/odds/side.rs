@@ -50,6 +50,9 @@ pub(crate) struct Slot {
     /// submarines (Advanced AAE AAAE-47, as `combat::battle::class_of`
     /// decides it); `None`: by the rule above.
     pub fixed_class: Option<HitClass>,
+    /// It does not fire in the first round (Advanced AAE's German surprise
+    /// attack, AAAE-11), though it may be lost in it.
+    pub silent_first_round: bool,
     /// The adjudicator's casualty candidate (hits it can still take, ...).
     pub candidate: Candidate,
 }
@@ -233,6 +236,7 @@ impl Side {
                         _ => sub_shots,
                     },
                     fixed_class,
+                    silent_first_round: false,
                     candidate: c,
                 })
             })
