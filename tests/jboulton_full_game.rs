@@ -110,14 +110,20 @@ fn evidence() -> Vec<(&'static str, Seen)> {
             t.label(|l| l.ends_with("/battleship damage"))
         }),
         // Germany's special force teams walk in with its attackers: the
-        // defender rolls to detect them, and a team not found rolls for
-        // its mission (Disruption when it succeeds).
+        // defender rolls to detect them.
         ("a special force team faced detection", |t| {
             t.label(|l| l.starts_with("sft/") && l.contains("/detection/"))
         }),
-        ("a special force team rolled for its mission", |t| {
-            t.label(|l| l.starts_with("sft/") && l.contains("/mission/"))
-        }),
+        // Detection may find every team (one chance in six a searching
+        // unit): a game may see no mission, but a team left unseen
+        // without its mission roll fails.
+        (
+            "a special force team not detected rolled for its mission",
+            |t| {
+                !t.event("was not detected")
+                    || t.label(|l| l.starts_with("sft/") && l.contains("/mission/"))
+            },
+        ),
     ]
 }
 

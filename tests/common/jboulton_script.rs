@@ -312,10 +312,13 @@ fn germany_stage_one(b: &Board) -> Script {
             }
         }
     }
-    // A special force team walks in with an attack from where it stands
+    // A special force team walks into an attacked territory beside it
     // (JB-21): it faces detection and, unseen, rolls for its mission.
     for u in b.fresh(germany, "special force team") {
-        if let Some(&(_, t)) = attacked.iter().find(|(from, _)| *from == u.at) {
+        if let Some(&(_, t)) = attacked
+            .iter()
+            .find(|(_, t)| b.game.neighbours(u.at).contains(t))
+        {
             let order = format!("1 special force team: {} -> {}", b.name(u.at), b.name(t));
             if b.legal("combat", &order) && !script.moves.contains(&order) {
                 script.moves.push(order);
