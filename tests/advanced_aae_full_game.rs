@@ -66,6 +66,9 @@ struct Seen {
     /// Rounds in which the scripted US transport moved towards Russia's
     /// convoy zone.
     convoy_runs: usize,
+    /// German placements of a submarine: the Wolfpack's free one (AAAE-25;
+    /// the bot buys no submarine).
+    wolfpack_subs: usize,
 }
 
 fn region(game: &GameDef, name: &str) -> Vec<SpaceId> {
@@ -290,6 +293,9 @@ fn six_rounds_of_advanced_aae_with_six_powers_verify_and_a_forged_die_is_caught(
                 eprintln!("advanced-aae: round {}: {e}", m.state().round);
                 seen.neutral_activations += 1;
             }
+            if name == "Germany" && e.starts_with("Germany placed ") && e.contains(" submarine") {
+                seen.wolfpack_subs += 1;
+            }
             if e.starts_with("oil convoy: ") {
                 played.oil_convoys += 1;
             }
@@ -331,7 +337,7 @@ fn six_rounds_of_advanced_aae_with_six_powers_verify_and_a_forged_die_is_caught(
     eprintln!(
         "advanced-aae: {messages} messages, {} battles ({} ended), {} raids, {} damage events, \
          {} repairs, {} oil convoys, {} lend-lease payments, {} neutral invasions, {} convoy runs, \
-         {} candidate orders dropped",
+         {} Wolfpack submarines placed, {} candidate orders dropped",
         played.battles,
         played.battle_ends,
         played.raids,
@@ -341,6 +347,7 @@ fn six_rounds_of_advanced_aae_with_six_powers_verify_and_a_forged_die_is_caught(
         played.lend_leases,
         seen.neutral_activations,
         seen.convoy_runs,
+        seen.wolfpack_subs,
         played.dropped.len()
     );
     for d in &played.dropped {
@@ -356,6 +363,9 @@ fn six_rounds_of_advanced_aae_with_six_powers_verify_and_a_forged_die_is_caught(
     assert!(played.damage_events >= 1, "no complex damaged");
     assert!(played.repairs >= 1, "no complex repaired");
     assert!(seen.neutral_activations >= 1, "no neutral invaded");
+    // AAAE-25, 44: the bot places Germany's free submarine where the
+    // three-submarine limit takes it.
+    assert!(seen.wolfpack_subs >= 1, "no Wolfpack submarine placed");
 
     // The log shows each of them.
     let log_path = dir.join("log.jsonl");

@@ -181,6 +181,10 @@ struct Draft {
     battles: Vec<Plan>,
     default_never: bool,
     noncombat: Vec<Move>,
+    /// The first `landings` non-combat moves land aircraft: they are never
+    /// dropped for an error that names no order (an aircraft left without
+    /// a landing is refused in its turn).
+    landings: usize,
     place: Vec<(SpaceId, List)>,
 }
 
@@ -210,6 +214,11 @@ pub fn orders_with(game: &GameDef, state: &GameState, cfg: BotConfig, extra: &[&
     };
     for (i, e) in extra.iter().enumerate() {
         section.insert(i, Move::Written((*e).to_owned()));
+    }
+    if stage == 2 {
+        // The written moves go before the landings: an error must name
+        // them to drop them, as it must the landings.
+        draft.landings += extra.len();
     }
     let attacks = bot.attacks;
     let mut dropped = Vec::new();
@@ -244,14 +253,15 @@ pub fn orders_with(game: &GameDef, state: &GameState, cfg: BotConfig, extra: &[&
         dropped.extend(errors.iter().map(ToString::to_string));
         if !drop_offending(&mut draft, &errors) {
             panic!(
-                "the bot cannot repair its orders for {} (round {}, stage {stage}):\n{yaml}\nerrors:\n{}",
+                "the bot cannot repair its orders for {} (round {}, stage {stage}):\n{yaml}\nerrors:\n{}\ndropped before:\n{}",
                 game.powers()[power].name,
                 state.round,
                 errors
                     .iter()
                     .map(ToString::to_string)
                     .collect::<Vec<_>>()
-                    .join("\n")
+                    .join("\n"),
+                dropped.join("\n")
             );
         }
     }
@@ -314,19 +324,20 @@ fn drop_offending(draft: &mut Draft, errors: &[OrderError]) -> bool {
             "combat" if !draft.combat.is_empty() => {
                 combat.insert(draft.combat.len() - 1);
             }
-            "noncombat" if !draft.noncombat.is_empty() => {
+            "noncombat" if draft.noncombat.len() > draft.landings => {
                 noncombat.insert(draft.noncombat.len() - 1);
             }
             _ if !draft.combat.is_empty() => {
                 combat.insert(draft.combat.len() - 1);
             }
-            _ if !draft.noncombat.is_empty() => {
+            _ if draft.noncombat.len() > draft.landings => {
                 noncombat.insert(draft.noncombat.len() - 1);
             }
             _ => {}
         }
     }
     changed |= retain_index(&mut draft.combat, &combat);
+    draft.landings -= noncombat.iter().filter(|&&i| i < draft.landings).count();
     changed |= retain_index(&mut draft.noncombat, &noncombat);
     changed |= retain_index(&mut draft.repair, &repair);
     changed |= retain_index(&mut draft.rockets, &rockets);
@@ -368,8 +379,9 @@ struct Bot<'a> {
     /// where neutrals are free or impassable.
     neutral_price: u32,
     /// Aircraft take (and pay for) the neutrals they fly over in the combat
-    /// move, and cross none in the non-combat move: the bot's flights keep
-    /// clear of them.
+    /// move, and cross none in the non-combat move (Classic), or may not
+    /// fly over them at all (Advanced AAE's `neutral_overflight: forbid`):
+    /// the bot's flights keep clear of them.
     neutral_overflight: bool,
     /// Cash left after the purchase for taking neutrals (stage 1).
     neutral_cash: u32,
@@ -396,13 +408,17 @@ impl<'a> Bot<'a> {
         };
         let neutrals = game.rule_set().neutral_rules(game);
         bot.neutral_price = neutrals.entry_cost;
-        bot.neutral_overflight = neutrals.taken_by_overflight;
+        bot.neutral_overflight = neutrals.taken_by_overflight || neutrals.overflight_forbidden;
         bot.front = bot.front_distances();
         bot
     }
 
     fn ut(&self, u: &Unit) -> &'a UnitType {
         &self.game.unit_types()[u.unit]
+    }
+
+    fn ut_id(&self, t: usize) -> &'a UnitType {
+        &self.game.unit_types()[t]
     }
 
     fn kind(&self, t: usize) -> UnitKind {
@@ -1447,6 +1463,7 @@ impl<'a> Bot<'a> {
     fn stage_two(&mut self) -> Draft {
         let mut draft = Draft::default();
         self.land_aircraft(&mut draft);
+        draft.landings = draft.noncombat.len();
         self.ferry(&mut draft);
         self.advance(&mut draft);
         draft.place = self.placement(&draft.noncombat);
@@ -1464,10 +1481,21 @@ impl<'a> Bot<'a> {
             .collect();
         for u in flyers {
             let ok = if self.game.is_sea(u.at) {
-                self.state
+                // The side's carriers there hold every aircraft there (the
+                // engine counts the zone's slots as a whole).
+                let slots: u32 = self
+                    .state
                     .units_at(u.at)
-                    .any(|c| self.friendly(c.owner) && self.ut(c).carrier_capacity.unwrap_or(0) > 0)
-                    && self.ut(u).carrier_cost.is_some()
+                    .filter(|c| self.friendly(c.owner))
+                    .map(|c| u32::from(self.ut(c).carrier_capacity.unwrap_or(0)))
+                    .sum();
+                let taken: u32 = self
+                    .state
+                    .units_at(u.at)
+                    .filter(|c| self.friendly(c.owner) && self.ut(c).kind == Some(UnitKind::Air))
+                    .map(|c| u32::from(self.ut(c).carrier_cost.unwrap_or(0)))
+                    .sum();
+                self.ut(u).carrier_cost.is_some() && slots > 0 && taken <= slots
             } else {
                 self.airfield(u.at)
             };
@@ -1643,8 +1671,45 @@ impl<'a> Bot<'a> {
         }
     }
 
+    /// The unit type the power receives free each turn (Advanced AAE's
+    /// Wolfpack submarine, AAAE-25), if any.
+    fn free_unit(&self) -> Option<usize> {
+        let free = self.game.combat_rules().free_unit_each_turn?;
+        if self.game.power(free.power) != Some(self.power) {
+            return None;
+        }
+        let t = self.game.unit_type(free.unit)?;
+        self.game
+            .unit_types()
+            .iter()
+            .position(|u| std::ptr::eq(u, t))
+    }
+
+    /// True when `n` more submarines of type `t` may go to sea zone `z`
+    /// beside the `placed` ones: the rule set's limit of submarines of one
+    /// side in a zone (Advanced AAE AAAE-44), new ones included.
+    fn submarine_room(&self, z: SpaceId, t: usize, placed: u32) -> bool {
+        let Some(limit) = self.game.combat_rules().submarines_per_zone else {
+            return true;
+        };
+        if !self.game.unit_types()[t].has(&Ability::Submerge) {
+            return true;
+        }
+        let standing = self
+            .state
+            .units_at(z)
+            .filter(|u| u.cargo_of.is_none() && self.friendly(u.owner))
+            .filter(|u| self.ut(u).has(&Ability::Submerge))
+            .count() as u32;
+        standing + placed < u32::from(limit)
+    }
+
     /// Everything bought, at the complexes nearest the front; ships in a
-    /// free sea zone next to a complex.
+    /// free sea zone next to a complex, submarines where the zone's limit
+    /// takes them. The unit the power receives free (Advanced AAE's
+    /// Wolfpack) takes no room at the complexes and goes beside any of
+    /// them; when no zone can take it, it is left out (the engine then
+    /// records it lost).
     fn placement(&self, noncombat: &[Move]) -> Vec<(SpaceId, List)> {
         let mut places = sites(self.game, self.state, self.power);
         // Where a rule limits placement by the units already there
@@ -1679,23 +1744,40 @@ impl<'a> Bot<'a> {
         });
         let mut room: Vec<Option<u32>> = places.iter().map(|c| c.limit).collect();
         let mut out: BTreeMap<SpaceId, List> = BTreeMap::new();
+        let mut free = self.free_unit();
+        // Submarines placed in each zone so far.
+        let mut subs: BTreeMap<SpaceId, u32> = BTreeMap::new();
         for c in &self.state.purchased {
             for _ in 0..c.count {
+                let is_free = free == Some(c.unit);
+                if is_free {
+                    free = None;
+                }
                 if self.kind(c.unit) == UnitKind::Sea {
                     let zone = places
                         .iter()
                         .enumerate()
-                        .filter(|(i, _)| room[*i].is_none_or(|r| r > 0))
+                        .filter(|(i, _)| is_free || room[*i].is_none_or(|r| r > 0))
                         .flat_map(|(i, p)| {
                             self.game.neighbours(p.space).iter().map(move |&n| (i, n))
                         })
                         .filter(|&(_, n)| self.game.is_sea(n))
+                        .filter(|&(_, n)| {
+                            self.submarine_room(n, c.unit, subs.get(&n).copied().unwrap_or(0))
+                        })
                         .min_by_key(|&(_, n)| (self.enemy_ships(n), n));
                     if let Some((i, n)) = zone {
-                        if let Some(r) = &mut room[i] {
+                        if !is_free && let Some(r) = &mut room[i] {
                             *r -= 1;
                         }
+                        if self.ut_id(c.unit).has(&Ability::Submerge) {
+                            *subs.entry(n).or_default() += 1;
+                        }
                         add(out.entry(n).or_default(), c.unit, 1);
+                    }
+                } else if is_free {
+                    if let Some(p) = places.first() {
+                        add(out.entry(p.space).or_default(), c.unit, 1);
                     }
                 } else if let Some(i) = (0..places.len()).find(|&i| room[i].is_none_or(|r| r > 0)) {
                     if let Some(r) = &mut room[i] {
