@@ -20,10 +20,7 @@ mod daemon_support;
 
 use std::path::Path;
 use std::process::Command;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
-use adjutant::daemon::{Config, Daemon};
 use adjutant::matches::Match;
 use daemon_support::{Env, mail, orders_to, player_address, text};
 
@@ -31,18 +28,10 @@ const ID: &str = "jb1";
 const ROUNDS: u32 = 2;
 const POWERS: [&str; 4] = ["Germany", "Soviet Union", "United Kingdom", "United States"];
 
-/// One pass of the daemon over what waits, as `adjutant run --once`.
-fn run_once(env: &Env) {
-    let config = Config::load(env.config.as_ref().unwrap()).unwrap();
-    let mut daemon = Daemon::open(config, Arc::new(AtomicBool::new(false))).unwrap();
-    daemon.run(true).unwrap();
-}
-
 #[test]
 fn a_jboulton_match_is_played_by_mail() {
     adjutant::rules::allow_unfinished_rule_sets();
     let env = Env::new("jboulton", Some("mail: {map_in_reports: false}\n"));
-    let dir = env.data.join("matches").join(ID);
     let mut players = format!("match: {ID}\nplayers:\n");
     for p in POWERS {
         players.push_str(&format!(
@@ -50,9 +39,8 @@ fn a_jboulton_match_is_played_by_mail() {
             player_address(ID, p)
         ));
     }
-    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
-    drop(Match::create(&dir, &games, "aae-jboulton", &players).unwrap());
-    run_once(&env);
+    let dir = env.new_match_in_process(ID, "aae-jboulton", &players);
+    env.run_once_in_process();
     let welcomes = env.sent();
     assert_eq!(welcomes.len(), 4, "{welcomes:#?}");
     let secret = |p: &str| env.secret(ID, p);
@@ -66,7 +54,7 @@ fn a_jboulton_match_is_played_by_mail() {
         secret("Germany")
     );
     env.drop_mail(n, &mail(&germany, &to, "m0@players.test", "orders", &body));
-    run_once(&env);
+    env.run_once_in_process();
     let sent = env.sent();
     let receipt = sent
         .iter()
@@ -136,7 +124,7 @@ fn a_jboulton_match_is_played_by_mail() {
         let id = format!("m{n}@players.test");
         let from = player_address(ID, &o.power);
         env.drop_mail(n, &mail(&from, &to, &id, "orders", &body));
-        run_once(&env);
+        env.run_once_in_process();
         let sent = env.sent();
         let reply = sent
             .iter()
@@ -201,7 +189,7 @@ fn a_jboulton_match_is_played_by_mail() {
         n + 1,
         &mail(&germany, &to, "odds@players.test", "odds", &body),
     );
-    run_once(&env);
+    env.run_once_in_process();
     let sent = env.sent();
     let answer = sent
         .iter()
