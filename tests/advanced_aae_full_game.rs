@@ -24,15 +24,12 @@
 #[path = "common/aae_bot.rs"]
 mod aae_bot;
 mod common;
-#[path = "common/verify.rs"]
-mod verify;
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use adjutant::log::{Body, parse_line};
-use adjutant::matches::{Match, replay_match};
+use adjutant::matches::Match;
 use adjutant::rules::model::UnitKind;
 use adjutant::rules::state::{GameState, Phase};
 use adjutant::rules::{GameDef, SpaceId};
@@ -383,7 +380,6 @@ fn six_rounds_of_advanced_aae_with_six_powers_verify_and_a_forged_die_is_caught(
     let (surprise_turn, russians) = seen.surprise.expect("the surprise attack was ordered");
     let (turn, target) = surprise_turn.split_once('\t').unwrap();
     let turn: u32 = turn.parse().unwrap();
-    let mut first_dice = 0;
     let mut dice = 0;
     let mut oil_dice = 0;
     let mut surprise_labels = Vec::new();
@@ -391,9 +387,6 @@ fn six_rounds_of_advanced_aae_with_six_powers_verify_and_a_forged_die_is_caught(
         let e = parse_line(line).unwrap();
         if let Body::Dice(d) = &e.body {
             dice += d.rolls.iter().map(|g| g.values.len()).sum::<usize>();
-            if first_dice == 0 {
-                first_dice = e.seq;
-            }
             for g in &d.rolls {
                 let l = g.label.as_str();
                 if l.starts_with("oil convoy/") {
@@ -421,34 +414,7 @@ fn six_rounds_of_advanced_aae_with_six_powers_verify_and_a_forged_die_is_caught(
     assert!(oil_dice >= 1, "no oil convoy die in the log");
     assert!(dice >= 60, "{dice} dice");
 
-    // The real binary replays the whole match through the engine, and the
-    // independent verifier agrees on the dice.
-    let stdout =
-        verify::verify_replays_with(&log_path, &["--unfinished"], messages, "advanced-aae");
-    assert!(
-        stdout.contains(&format!("{dice} dice re-derived")),
-        "{stdout}"
-    );
-    let py = Command::new("python3")
-        .arg(root().join("tools/verify_dice.py"))
-        .arg(&log_path)
-        .output()
-        .unwrap();
-    assert!(
-        py.status.success(),
-        "verify_dice.py failed: {}{}",
-        String::from_utf8_lossy(&py.stdout),
-        String::from_utf8_lossy(&py.stderr)
-    );
-
-    // Reopening starts from the position a full replay derives.
-    drop(m);
-    let reopened = Match::open(&dir).unwrap();
-    let genesis = reopened.log().chain().genesis().unwrap().clone();
-    let full = replay_match(&log_path, &genesis).unwrap();
-    assert_eq!(full.messages, messages);
-    assert_eq!(reopened.state(), &full.state, "remembered v replayed");
-    assert_eq!(reopened.state(), &state, "remembered v played");
-
-    common::assert_a_forged_die_is_caught(&log, &dir, first_dice);
+    // The real binary replays the whole match through the engine, the
+    // independent verifier agrees on the dice, and a forged die is caught.
+    common::assert_a_played_match_verifies(m, &["--unfinished"], messages, "advanced-aae");
 }

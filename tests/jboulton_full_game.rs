@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use adjutant::log::{Body, parse_line};
-use adjutant::matches::{Match, replay_match};
+use adjutant::matches::Match;
 
 /// The game is at least this long.
 const MIN_ROUNDS: u32 = 6;
@@ -241,66 +241,13 @@ fn play_and_verify(n: u32, trace: &mut Trace) {
     }
     assert!(state.round > MIN_ROUNDS, "{} rounds", state.round - 1);
 
-    let log = std::fs::read(&log_path).unwrap();
-    let mut first_dice = 0;
-    let mut dice = 0;
-    for line in log.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-        let e = parse_line(line).unwrap();
-        if let Body::Dice(d) = &e.body {
-            dice += d.rolls.iter().map(|g| g.values.len()).sum::<usize>();
-            if first_dice == 0 {
-                first_dice = e.seq;
-            }
-        }
-    }
-
-    // The real binary replays the whole match through the engine, and the
-    // independent verifier agrees on the dice.
-    let out = Command::new(env!("CARGO_BIN_EXE_adjutant"))
-        .args(["verify", "--unfinished"])
-        .arg(&log_path)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "verify failed: {stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        stdout.contains(&format!("{dice} dice re-derived"))
-            && stdout.contains(&format!(
-                "engine replay: {messages} accepted messages re-adjudicated"
-            )),
-        "{stdout}"
-    );
-    // Without the flag the game is refused, as it is everywhere else.
+    // Both verifiers, the replay and a forged die; the game allowed by
+    // --unfinished, and refused without it, as it is everywhere else.
+    common::assert_a_played_match_verifies(m, &["--unfinished"], messages, "jboulton");
     let refused = Command::new(env!("CARGO_BIN_EXE_adjutant"))
         .arg("verify")
         .arg(&log_path)
         .output()
         .unwrap();
     assert!(!refused.status.success());
-    let py = Command::new("python3")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py"))
-        .arg(&log_path)
-        .output()
-        .unwrap();
-    assert!(
-        py.status.success(),
-        "verify_dice.py failed: {}{}",
-        String::from_utf8_lossy(&py.stdout),
-        String::from_utf8_lossy(&py.stderr)
-    );
-
-    // Reopening starts from the position a full replay derives.
-    drop(m);
-    let reopened = Match::open(&dir).unwrap();
-    let genesis = reopened.log().chain().genesis().unwrap().clone();
-    let full = replay_match(&log_path, &genesis).unwrap();
-    assert_eq!(full.messages, messages);
-    assert_eq!(reopened.state(), &full.state, "remembered v replayed");
-    assert_eq!(reopened.state(), &state, "remembered v played");
-
-    common::assert_a_forged_die_is_caught(&log, &dir, first_dice);
 }

@@ -171,3 +171,81 @@ pub fn assert_a_forged_die_is_caught(log: &[u8], dir: &Path, first_dice: u64) {
         .unwrap();
     assert!(!py.status.success(), "verify_dice.py accepted a forged die");
 }
+
+/// What an auditor checks of a match a test has played: the real
+/// `adjutant verify FLAGS LOG` re-derives every die of the log and
+/// re-adjudicates all `messages`, the independent `tools/verify_dice.py`
+/// agrees, the match reopens to the position a full replay derives and to
+/// the one played, and a forged die is caught by both verifiers. `what`
+/// names the game in failure messages; returns what `verify` printed.
+pub fn assert_a_played_match_verifies(
+    m: adjutant::matches::Match,
+    flags: &[&str],
+    messages: usize,
+    what: &str,
+) -> String {
+    let dir = m.dir().to_owned();
+    let log_path = dir.join("log.jsonl");
+    let log = std::fs::read(&log_path).unwrap();
+    let mut first_dice = 0;
+    let mut dice = 0;
+    for line in log.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        let e = adjutant::log::parse_line(line).unwrap();
+        if let adjutant::log::Body::Dice(d) = &e.body {
+            dice += d.rolls.iter().map(|g| g.values.len()).sum::<usize>();
+            if first_dice == 0 {
+                first_dice = e.seq;
+            }
+        }
+    }
+    assert!(first_dice > 0, "{what}: the log holds no dice");
+
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_adjutant"))
+        .arg("verify")
+        .args(flags)
+        .arg(&log_path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{what}: verify failed: {stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains(&format!("{dice} dice re-derived"))
+            && stdout.contains(&format!(
+                "engine replay: {messages} accepted messages re-adjudicated"
+            )),
+        "{what}: {stdout}"
+    );
+    let py = std::process::Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py"))
+        .arg(&log_path)
+        .output()
+        .unwrap();
+    assert!(
+        py.status.success(),
+        "{what}: verify_dice.py failed: {}{}",
+        String::from_utf8_lossy(&py.stdout),
+        String::from_utf8_lossy(&py.stderr)
+    );
+
+    // Reopening starts from the position a full replay derives.
+    let played = m.state().clone();
+    drop(m);
+    let reopened = adjutant::matches::Match::open(&dir).unwrap();
+    let genesis = reopened.log().chain().genesis().unwrap().clone();
+    let full = adjutant::matches::replay_match(&log_path, &genesis).unwrap();
+    assert_eq!(full.messages, messages, "{what}");
+    assert_eq!(
+        reopened.state(),
+        &full.state,
+        "{what}: remembered v replayed"
+    );
+    assert_eq!(reopened.state(), &played, "{what}: remembered v played");
+    drop(reopened);
+
+    assert_a_forged_die_is_caught(&log, &dir, first_dice);
+    stdout
+}
