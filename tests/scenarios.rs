@@ -134,23 +134,20 @@ fn the_anniversary_checklist_names_every_scenario_and_only_real_ones() {
     );
 }
 
-/// `docs/rules/advanced-aae.md`'s *Rules played* names the scenario of
-/// every rule it plays: each scenario of `tests/scenarios/advanced-aae/` is
-/// named there, and each one named there exists.
-#[test]
-fn the_advanced_aae_rules_page_names_every_scenario_and_only_real_ones() {
+/// Asserts that `docs/rules/<game>.md` names every scenario of
+/// `tests/scenarios/<game>/` in backticks, and that each scenario file it
+/// names exists.
+fn assert_the_rules_page_names_every_scenario_and_only_real_ones(game: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let doc = std::fs::read_to_string(root.join("docs/rules/advanced-aae.md")).unwrap();
-    let dir = root.join("tests/scenarios/advanced-aae");
+    let page = format!("docs/rules/{game}.md");
+    let doc = std::fs::read_to_string(root.join(&page)).unwrap();
+    let dir = root.join("tests/scenarios").join(game);
     let unlisted: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|f| f.unwrap().file_name().into_string().unwrap())
         .filter(|n| n.ends_with(".yaml") && !doc.contains(&format!("`{n}`")))
         .collect();
-    assert!(
-        unlisted.is_empty(),
-        "not in docs/rules/advanced-aae.md: {unlisted:?}"
-    );
+    assert!(unlisted.is_empty(), "not in {page}: {unlisted:?}");
     let missing: Vec<&str> = doc
         .split('`')
         .skip(1)
@@ -160,39 +157,22 @@ fn the_advanced_aae_rules_page_names_every_scenario_and_only_real_ones() {
         .collect();
     assert!(
         missing.is_empty(),
-        "named in docs/rules/advanced-aae.md but missing: {missing:?}"
+        "named in {page} but missing: {missing:?}"
     );
 }
 
-/// `docs/rules/classic.md` maps every DAAK clause to its scenarios: each
-/// scenario of `tests/scenarios/classic/` is named there, and each one
-/// named there exists (issue 17: "every DAAK clause has a passing
-/// scenario").
+/// `docs/rules/advanced-aae.md`'s *Rules played* names the scenario of
+/// every rule it plays.
+#[test]
+fn the_advanced_aae_rules_page_names_every_scenario_and_only_real_ones() {
+    assert_the_rules_page_names_every_scenario_and_only_real_ones("advanced-aae");
+}
+
+/// `docs/rules/classic.md` maps every DAAK clause to its scenarios (issue
+/// 17: "every DAAK clause has a passing scenario").
 #[test]
 fn the_classic_rules_page_names_every_scenario_and_only_real_ones() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let doc = std::fs::read_to_string(root.join("docs/rules/classic.md")).unwrap();
-    let dir = root.join("tests/scenarios/classic");
-    let unlisted: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|f| f.unwrap().file_name().into_string().unwrap())
-        .filter(|n| n.ends_with(".yaml") && !doc.contains(&format!("`{n}`")))
-        .collect();
-    assert!(
-        unlisted.is_empty(),
-        "not in docs/rules/classic.md: {unlisted:?}"
-    );
-    let missing: Vec<&str> = doc
-        .split('`')
-        .skip(1)
-        .step_by(2)
-        .filter(|p| p.ends_with(".yaml") && p.contains('-') && !p.contains('/'))
-        .filter(|p| !dir.join(p).is_file())
-        .collect();
-    assert!(
-        missing.is_empty(),
-        "named in docs/rules/classic.md but missing: {missing:?}"
-    );
+    assert_the_rules_page_names_every_scenario_and_only_real_ones("classic");
 }
 
 /// An arbiter runs the scenarios of the rule sets still to come with the
