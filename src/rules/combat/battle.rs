@@ -277,6 +277,44 @@ pub(crate) fn choose(
     taken
 }
 
+/// A strike before the battle's rounds (a paratrooper's surprise, JB-17; a
+/// special force team's Disruption, JB-29): `groups` fire as the attacker
+/// under `prefix`, the defender takes the hits from `targets` by its
+/// standing orders' order of loss, and the units hit never fire back
+/// (`why` says which rule, in their casualty reasons).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn strike_before_battle(
+    ctx: &Ctx,
+    state: &mut GameState,
+    space: SpaceId,
+    targets: &[u32],
+    prefix: &[String],
+    groups: Vec<Group>,
+    why: &str,
+    dice: &mut dyn DiceSource,
+    events: &mut Vec<Event>,
+) {
+    let hits = volley(
+        dice,
+        ctx.low_luck,
+        space,
+        prefix,
+        "attacker",
+        groups,
+        events,
+    );
+    let standing = state.standing.clone();
+    let chooser = Chooser::Defender {
+        standing: &standing,
+        land: true,
+    };
+    let mut taken = choose(ctx, state, space, targets, &chooser, hits, 0, events);
+    for t in &mut taken {
+        t.reason = format!("{}; {why}", t.reason);
+    }
+    apply(ctx, state, space, &taken, events);
+}
+
 /// Applies chosen casualties: destroyed units leave the board (with their
 /// cargo), others take a hit.
 pub(crate) fn apply(

@@ -15,8 +15,8 @@
 //! Luck or not: they decide a fate, not a number of hits (the first strike
 //! is a volley and follows Low Luck).
 
-use super::casualties::{Chooser, HitClass};
-use super::fire::{Group, volley};
+use super::casualties::HitClass;
+use super::fire::Group;
 use super::{Ctx, destroy, label};
 use crate::dice::DiceSource;
 use crate::rules::SpaceId;
@@ -308,32 +308,17 @@ pub(crate) fn surprise_strike(
     let prefix: Vec<String> = ["paradrop", &name, "first-strike"]
         .map(String::from)
         .to_vec();
-    let hits = volley(
-        dice,
-        ctx.low_luck,
+    super::battle::strike_before_battle(
+        ctx,
+        state,
         space,
+        &targets,
         &prefix,
-        "attacker",
         groups,
+        "hit by a paratrooper's surprise first strike, it does not fire back (JB-17)",
+        dice,
         events,
     );
-    let standing = state.standing.clone();
-    let chooser = Chooser::Defender {
-        standing: &standing,
-        land: true,
-    };
-    let taken = super::battle::choose(ctx, state, space, &targets, &chooser, hits, 0, events);
-    let taken: Vec<_> = taken
-        .into_iter()
-        .map(|mut t| {
-            t.reason = format!(
-                "{}; hit by a paratrooper's surprise first strike, it does not fire back (JB-17)",
-                t.reason
-            );
-            t
-        })
-        .collect();
-    super::battle::apply(ctx, state, space, &taken, events);
     if rules.first_strike_is_extra {
         Vec::new()
     } else {

@@ -20,8 +20,8 @@
 //! missions that any roll allows and that keep the team; the missions that
 //! need a player's choice wait for their orders (issue 18 item 7).
 
-use super::casualties::{Chooser, HitClass};
-use super::fire::{Group, volley};
+use super::casualties::HitClass;
+use super::fire::Group;
 use super::{Ctx, label};
 use crate::dice::DiceSource;
 use crate::rules::SpaceId;
@@ -437,31 +437,16 @@ pub(crate) fn disruption_strike(
     }
     let name = ctx.game.space_name(space).to_owned();
     let prefix: Vec<String> = ["sft", &name, "disruption"].map(String::from).to_vec();
-    let hits = volley(
-        dice,
-        ctx.low_luck,
+    super::battle::strike_before_battle(
+        ctx,
+        state,
         space,
+        &targets,
         &prefix,
-        "attacker",
         groups,
+        "hit by a Disruption first strike, it does not fire back (JB-29)",
+        dice,
         events,
     );
-    let standing = state.standing.clone();
-    let chooser = Chooser::Defender {
-        standing: &standing,
-        land: true,
-    };
-    let taken = super::battle::choose(ctx, state, space, &targets, &chooser, hits, 0, events);
-    let taken: Vec<_> = taken
-        .into_iter()
-        .map(|mut t| {
-            t.reason = format!(
-                "{}; hit by a Disruption first strike, it does not fire back (JB-29)",
-                t.reason
-            );
-            t
-        })
-        .collect();
-    super::battle::apply(ctx, state, space, &taken, events);
     strikers
 }
