@@ -21,7 +21,7 @@ mod aae_bot;
 mod daemon_support;
 
 use adjutant::matches::Match;
-use daemon_support::{Env, mail, orders_to};
+use daemon_support::Env;
 
 const ID: &str = "aa1";
 const ROUNDS: u32 = 2;
@@ -74,7 +74,6 @@ fn an_advanced_aae_match_is_played_by_mail_with_a_player_holding_two_powers() {
     );
     let secret = |p: &str| env.secret(ID, p);
     assert_ne!(secret("Germany"), secret("Italy"));
-    let to = orders_to(ID);
 
     // The bot writes every message of two rounds, each from the position
     // the match holds after the one before; Alice sends Germany's and
@@ -105,20 +104,9 @@ fn an_advanced_aae_match_is_played_by_mail_with_a_player_holding_two_powers() {
         if from.starts_with("alice.") {
             from_alice.push(o.power.clone());
         }
-        env.drop_mail(n, &mail(from, &to, &id, "orders", &body));
-        env.run_once_in_process();
+        let reply = env.send(n, from, ID, &id, "orders", &body);
+        reply.assert_accepted(&o.yaml);
         let sent = env.sent();
-        let reply = sent
-            .iter()
-            .find(|s| s.in_reply_to.as_deref() == Some(&format!("<{id}>")))
-            .unwrap_or_else(|| panic!("no reply to {id}"));
-        assert!(
-            reply.subject.contains("Accepted"),
-            "{}\n{}\n{}",
-            o.yaml,
-            reply.subject,
-            reply.body
-        );
         assert!(reply.to.contains(from), "{}", reply.to);
         accepted += 1;
         // The turn report goes once to each of the four players.
@@ -156,13 +144,7 @@ fn an_advanced_aae_match_is_played_by_mail_with_a_player_holding_two_powers() {
         "match: {ID}\npower: Russia\nsecret: {}\nodds:\n  - {{attackers: 1 inf, defenders: 1 arm, attacker_power: Russia, defender_power: Germany}}\n  - {{attackers: 1 inf, defenders: 1 arm, attacker_power: Russia, defender_power: Italy}}\n",
         secret("Russia")
     );
-    env.drop_mail(n + 1, &mail(boris, &to, "odds@players.test", "odds", &body));
-    env.run_once_in_process();
-    let sent = env.sent();
-    let answer = sent
-        .iter()
-        .find(|s| s.in_reply_to.as_deref() == Some("<odds@players.test>"))
-        .unwrap_or_else(|| panic!("no answer: {sent:#?}"));
+    let answer = env.send(n + 1, boris, ID, "odds@players.test", "odds", &body);
     let q2 = answer.body.find("QUESTION 2").expect("two answers");
     assert!(
         answer.body[..q2].contains("Attacker wins     14.29%"),

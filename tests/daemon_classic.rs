@@ -10,7 +10,7 @@ mod aae_bot;
 mod daemon_support;
 
 use adjutant::matches::Match;
-use daemon_support::{Env, mail, orders_to, player_address, text};
+use daemon_support::{Env, player_address, text};
 
 const ID: &str = "cl1";
 const ROUNDS: u32 = 2;
@@ -30,7 +30,6 @@ fn a_classic_match_is_played_by_mail() {
     let welcomes = env.sent();
     assert_eq!(welcomes.len(), 5, "{welcomes:#?}");
     let secret = |p: &str| env.secret(ID, p);
-    let to = orders_to(ID);
 
     // DAAK's unit abbreviations in a player's own words.
     let mut n = 0u64;
@@ -39,14 +38,8 @@ fn a_classic_match_is_played_by_mail() {
         "match: {ID}\npower: Soviet Union\nround: 1\nsecret: {}\npurchase: 2 inf, 1 arm\n",
         secret("Soviet Union")
     );
-    env.drop_mail(n, &mail(&soviet, &to, "m0@players.test", "orders", &body));
-    env.run_once();
-    let sent = env.sent();
-    let receipt = sent
-        .iter()
-        .find(|s| s.in_reply_to.as_deref() == Some("<m0@players.test>"))
-        .unwrap_or_else(|| panic!("no receipt: {sent:#?}"));
-    assert!(receipt.subject.contains("Accepted"), "{}", receipt.subject);
+    let receipt = env.send(n, &soviet, ID, "m0@players.test", "orders", &body);
+    receipt.assert_accepted(&body);
     assert!(
         receipt.body.contains("purchase: 2 infantry, 1 armor"),
         "{}",
@@ -67,20 +60,8 @@ fn a_classic_match_is_played_by_mail() {
         let body = format!("match: {ID}\nsecret: {}\n{}", secret(&o.power), o.yaml);
         let id = format!("m{n}@players.test");
         let from = player_address(ID, &o.power);
-        env.drop_mail(n, &mail(&from, &to, &id, "orders", &body));
-        env.run_once();
-        let sent = env.sent();
-        let reply = sent
-            .iter()
-            .find(|s| s.in_reply_to.as_deref() == Some(&format!("<{id}>")))
-            .unwrap_or_else(|| panic!("no reply to {id}"));
-        assert!(
-            reply.subject.contains("Accepted"),
-            "{}\n{}\n{}",
-            o.yaml,
-            reply.subject,
-            reply.body
-        );
+        env.send(n, &from, ID, &id, "orders", &body)
+            .assert_accepted(&o.yaml);
         accepted += 1;
     }
     assert_eq!(env.pending(), 0);
@@ -99,16 +80,7 @@ fn a_classic_match_is_played_by_mail() {
         "match: {ID}\npower: Germany\nsecret: {}\nodds:\n  - {{attackers: 1 sub, defenders: 1 bb}}\n  - {{attackers: 1 sub, defenders: 1 tra, submarines: {{withdraw_after_round: 1}}}}\n",
         secret("Germany")
     );
-    env.drop_mail(
-        n + 1,
-        &mail(&german, &to, "odds@players.test", "odds", &body),
-    );
-    env.run_once();
-    let sent = env.sent();
-    let answer = sent
-        .iter()
-        .find(|s| s.in_reply_to.as_deref() == Some("<odds@players.test>"))
-        .unwrap_or_else(|| panic!("no answer: {sent:#?}"));
+    let answer = env.send(n + 1, &german, ID, "odds@players.test", "odds", &body);
     assert!(
         answer.body.contains("Attacker wins     42.86%"),
         "{}",

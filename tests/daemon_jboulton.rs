@@ -22,7 +22,7 @@ use std::path::Path;
 use std::process::Command;
 
 use adjutant::matches::Match;
-use daemon_support::{Env, mail, orders_to, player_address, text};
+use daemon_support::{Env, player_address, text};
 
 const ID: &str = "jb1";
 const ROUNDS: u32 = 2;
@@ -44,7 +44,6 @@ fn a_jboulton_match_is_played_by_mail() {
     let welcomes = env.sent();
     assert_eq!(welcomes.len(), 4, "{welcomes:#?}");
     let secret = |p: &str| env.secret(ID, p);
-    let to = orders_to(ID);
     let germany = player_address(ID, "Germany");
 
     // The new units bought in a player's own words (their aliases).
@@ -53,14 +52,8 @@ fn a_jboulton_match_is_played_by_mail() {
         "match: {ID}\npower: Germany\nround: 1\nsecret: {}\npurchase: 1 ha, 1 mech inf, 1 air trn, 2 para, 2 inf\n",
         secret("Germany")
     );
-    env.drop_mail(n, &mail(&germany, &to, "m0@players.test", "orders", &body));
-    env.run_once_in_process();
-    let sent = env.sent();
-    let receipt = sent
-        .iter()
-        .find(|s| s.in_reply_to.as_deref() == Some("<m0@players.test>"))
-        .unwrap_or_else(|| panic!("no receipt: {sent:#?}"));
-    assert!(receipt.subject.contains("Accepted"), "{}", receipt.subject);
+    let receipt = env.send(n, &germany, ID, "m0@players.test", "orders", &body);
+    receipt.assert_accepted(&body);
     assert!(
         receipt.body.contains(
             "purchase: 1 heavy armor, 1 mechanized infantry, 1 air transport, 2 paratrooper, 2 infantry"
@@ -123,20 +116,8 @@ fn a_jboulton_match_is_played_by_mail() {
         let body = format!("match: {ID}\nsecret: {}\n{}", secret(&o.power), o.yaml);
         let id = format!("m{n}@players.test");
         let from = player_address(ID, &o.power);
-        env.drop_mail(n, &mail(&from, &to, &id, "orders", &body));
-        env.run_once_in_process();
-        let sent = env.sent();
-        let reply = sent
-            .iter()
-            .find(|s| s.in_reply_to.as_deref() == Some(&format!("<{id}>")))
-            .unwrap_or_else(|| panic!("no reply to {id}"));
-        assert!(
-            reply.subject.contains("Accepted"),
-            "{}\n{}\n{}",
-            o.yaml,
-            reply.subject,
-            reply.body
-        );
+        let reply = env.send(n, &from, ID, &id, "orders", &body);
+        reply.assert_accepted(&o.yaml);
         for e in &extra {
             assert!(reply.body.contains(e.as_str()), "{}", reply.body);
         }
@@ -185,16 +166,7 @@ fn a_jboulton_match_is_played_by_mail() {
         "match: {ID}\npower: Germany\nsecret: {}\nodds:\n  - {{attackers: 1 heavy armor, defenders: 1 infantry}}\n  - {{attackers: 1 mech inf, defenders: 1 inf}}\n",
         secret("Germany")
     );
-    env.drop_mail(
-        n + 1,
-        &mail(&germany, &to, "odds@players.test", "odds", &body),
-    );
-    env.run_once_in_process();
-    let sent = env.sent();
-    let answer = sent
-        .iter()
-        .find(|s| s.in_reply_to.as_deref() == Some("<odds@players.test>"))
-        .unwrap_or_else(|| panic!("no answer: {sent:#?}"));
+    let answer = env.send(n + 1, &germany, ID, "odds@players.test", "odds", &body);
     let q2 = answer
         .body
         .find("QUESTION 2")

@@ -18,6 +18,9 @@ pub struct Env {
     pub root: PathBuf,
     pub data: PathBuf,
     pub config: Option<PathBuf>,
+    /// Whether [`Env::pass`] runs the daemon in this process: set by
+    /// [`Env::new_match_in_process`], for a game still to come.
+    in_process: std::cell::Cell<bool>,
 }
 
 pub fn text(b: &[u8]) -> String {
@@ -42,12 +45,14 @@ impl Env {
                     root,
                     data,
                     config: Some(cfg),
+                    in_process: Default::default(),
                 }
             }
             None => Env {
                 data: root.join("adjutant-data"),
                 root,
                 config: None,
+                in_process: Default::default(),
             },
         }
     }
@@ -89,10 +94,52 @@ impl Env {
         daemon.run(true).unwrap();
     }
 
+    /// One pass of the daemon: in this process once a match was created
+    /// here ([`Env::new_match_in_process`]), else `adjutant run --once`.
+    pub fn pass(&self) {
+        if self.in_process.get() {
+            self.run_once_in_process();
+        } else {
+            self.run_once();
+        }
+    }
+
+    /// Mail `n` from `from` to match `id`'s orders address, with
+    /// Message-ID `message_id` (no angle brackets), handled by one
+    /// [`Env::pass`]; the daemon's reply to it.
+    pub fn send(
+        &self,
+        n: u64,
+        from: &str,
+        id: &str,
+        message_id: &str,
+        subject: &str,
+        body: &str,
+    ) -> Sent {
+        self.drop_mail(n, &mail(from, &orders_to(id), message_id, subject, body));
+        self.pass();
+        self.reply_to(message_id)
+    }
+
+    /// The daemon's reply to the message `message_id` (no angle
+    /// brackets); fails the test, listing what was sent, if there is none.
+    pub fn reply_to(&self, message_id: &str) -> Sent {
+        let want = format!("<{message_id}>");
+        let sent = self.sent();
+        match sent
+            .iter()
+            .position(|s| s.in_reply_to.as_deref() == Some(want.as_str()))
+        {
+            Some(i) => sent[i].clone(),
+            None => panic!("no reply to {want}: {sent:#?}"),
+        }
+    }
+
     /// Creates match `id` of `game` in this process from a players file's
     /// text (for a game whose rule set is still to come; see
     /// [`Env::run_once_in_process`]).
     pub fn new_match_in_process(&self, id: &str, game: &str, yaml: &str) -> PathBuf {
+        self.in_process.set(true);
         let dir = self.data.join("matches").join(id);
         std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
         let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
@@ -282,6 +329,17 @@ pub struct Sent {
 }
 
 impl Sent {
+    /// Fails the test unless this is an acceptance; `context` (the
+    /// orders sent) is printed with the reply.
+    pub fn assert_accepted(&self, context: &str) {
+        assert!(
+            self.subject.contains("Accepted"),
+            "{context}\n{}\n{}",
+            self.subject,
+            self.body
+        );
+    }
+
     fn read(p: &Path) -> Sent {
         let raw = text(&std::fs::read(p).unwrap());
         let (headers, body) = raw.split_once("\r\n\r\n").unwrap();
