@@ -209,3 +209,25 @@ fn the_binary_runs_the_scenarios_of_unfinished_games_when_asked() {
     assert!(!out.status.success());
     assert!(said.contains("not implemented yet"), "{said}");
 }
+
+/// `docs/rules/jboulton.md` names the scenarios of every item of the house
+/// rules (issue 18: "every JB item has a passing scenario"): a row for each
+/// of JB-01..46 that names a scenario file or says what is still to come,
+/// and every scenario file of the game in some row.
+#[test]
+fn the_jboulton_rules_page_names_a_scenario_for_every_item() {
+    assert_the_rules_page_names_every_scenario_and_only_real_ones("jboulton");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/rules/jboulton.md")).unwrap();
+    let bare: Vec<String> = (1..=46)
+        .map(|i| format!("JB-{i:02}"))
+        .filter(|item| {
+            let row = doc.lines().find(|l| l.starts_with(&format!("| {item} |")));
+            !row.is_some_and(|r| r.contains(".yaml`") || r.contains("still to come"))
+        })
+        .collect();
+    assert!(
+        bare.is_empty(),
+        "items without a row naming a scenario or what is to come: {bare:?}"
+    );
+}
