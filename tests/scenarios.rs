@@ -217,10 +217,26 @@ fn the_binary_runs_the_scenarios_of_unfinished_games_when_asked() {
 #[test]
 fn the_jboulton_rules_page_names_a_scenario_for_every_item() {
     assert_the_rules_page_names_every_scenario_and_only_real_ones("jboulton");
+    assert_every_item_has_a_row_naming_its_scenarios("jboulton", "JB", 46);
+}
+
+/// `docs/rules/advanced-aae.md` names the scenarios of every item of v2.2
+/// (issue 19: "every AAAE item has a passing scenario"): a row for each of
+/// AAAE-01..54 that names a scenario file or says what is still to come.
+#[test]
+fn the_advanced_aae_rules_page_names_a_scenario_for_every_item() {
+    assert_every_item_has_a_row_naming_its_scenarios("advanced-aae", "AAAE", 54);
+}
+
+/// Every item `PREFIX-01..=last` of a digest has a row in
+/// `docs/rules/{game}.md`'s table that names a scenario file or says
+/// "still to come".
+fn assert_every_item_has_a_row_naming_its_scenarios(game: &str, prefix: &str, last: u32) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let doc = std::fs::read_to_string(root.join("docs/rules/jboulton.md")).unwrap();
-    let bare: Vec<String> = (1..=46)
-        .map(|i| format!("JB-{i:02}"))
+    let page = format!("docs/rules/{game}.md");
+    let doc = std::fs::read_to_string(root.join(&page)).unwrap();
+    let bare: Vec<String> = (1..=last)
+        .map(|i| format!("{prefix}-{i:02}"))
         .filter(|item| {
             let row = doc.lines().find(|l| l.starts_with(&format!("| {item} |")));
             !row.is_some_and(|r| r.contains(".yaml`") || r.contains("still to come"))
@@ -228,6 +244,6 @@ fn the_jboulton_rules_page_names_a_scenario_for_every_item() {
         .collect();
     assert!(
         bare.is_empty(),
-        "items without a row naming a scenario or what is to come: {bare:?}"
+        "{page}: items without a row naming a scenario or what is to come: {bare:?}"
     );
 }
