@@ -7,9 +7,11 @@
 //! yet (the rule set is still to come), so no match log holds a screen for
 //! `adjutant verify`; this checks the same dice one by one.
 
+#[path = "common/verify.rs"]
+mod verifiers;
+
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
 use adjutant::dice::{Dice, TurnSecret};
 use adjutant::rules::orders::parse::parse_message;
@@ -52,16 +54,7 @@ fn screen_with(game: &GameDef, seed: u8) -> (String, BTreeMap<String, Vec<u32>>)
     let mut dice = Dice::verifiable(key);
     turn::apply_orders_with_dice(game, &state, germany, &message.orders, &mut dice)
         .expect("the attack is legal");
-    let mut by_label: BTreeMap<String, Vec<u32>> = BTreeMap::new();
-    for group in dice.take_rolls() {
-        assert_eq!(group.sides, 6);
-        by_label
-            .entry(group.label.as_str().to_owned())
-            .or_default()
-            .extend(group.values);
-    }
-    let hex: String = key.bytes().iter().map(|b| format!("{b:02x}")).collect();
-    (hex, by_label)
+    verifiers::rolls_by_label(&mut dice, &key)
 }
 
 #[test]
@@ -84,32 +77,5 @@ fn the_python_verifier_re_derives_every_die_of_the_screen_procedure() {
     // Two dice for the one submarine through (AAAE-46), one per destroyer.
     assert_eq!(dice["screen/North Sea/attacker/submarine"].len(), 2);
     assert_eq!(dice["screen/North Sea/defender/destroyer"].len(), 2);
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py");
-    for (label, values) in &dice {
-        let out = Command::new("python3")
-            .arg(&script)
-            .args([
-                "derive",
-                "--turn-key",
-                &key,
-                "--label",
-                label,
-                "--sides",
-                "6",
-            ])
-            .args(["--count", &values.len().to_string()])
-            .output()
-            .expect("python3 runs the independent verifier");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let derived: Vec<u32> = String::from_utf8(out.stdout)
-            .unwrap()
-            .split_whitespace()
-            .map(|v| v.parse().unwrap())
-            .collect();
-        assert_eq!(&derived, values, "{label}");
-    }
+    verifiers::python_re_derives(&key, &dice);
 }

@@ -84,3 +84,54 @@ pub fn both_refuse(log: &Path, words: &str) {
     assert!(!py.status.success(), "verify_dice.py accepted it");
     assert!(said(&py).contains(words), "verify_dice.py: {}", said(&py));
 }
+
+/// The dice a turn drew (`Dice::take_rolls`), by label, and its turn key
+/// in hex: what `tools/verify_dice.py derive` takes.
+pub fn rolls_by_label(
+    dice: &mut adjutant::dice::Dice,
+    key: &adjutant::dice::TurnKey,
+) -> (String, std::collections::BTreeMap<String, Vec<u32>>) {
+    let mut by_label: std::collections::BTreeMap<String, Vec<u32>> = Default::default();
+    for group in dice.take_rolls() {
+        assert_eq!(group.sides, 6);
+        by_label
+            .entry(group.label.as_str().to_owned())
+            .or_default()
+            .extend(group.values);
+    }
+    let hex: String = key.bytes().iter().map(|b| format!("{b:02x}")).collect();
+    (hex, by_label)
+}
+
+/// Runs `tools/verify_dice.py derive` for every label of `dice` (from
+/// [`rolls_by_label`]) and compares its dice with the engine's.
+pub fn python_re_derives(key: &str, dice: &std::collections::BTreeMap<String, Vec<u32>>) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py");
+    for (label, values) in dice {
+        let out = Command::new("python3")
+            .arg(&script)
+            .args([
+                "derive",
+                "--turn-key",
+                key,
+                "--label",
+                label,
+                "--sides",
+                "6",
+            ])
+            .args(["--count", &values.len().to_string()])
+            .output()
+            .expect("python3 runs the independent verifier");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let derived: Vec<u32> = String::from_utf8(out.stdout)
+            .unwrap()
+            .split_whitespace()
+            .map(|v| v.parse().unwrap())
+            .collect();
+        assert_eq!(&derived, values, "{label}");
+    }
+}
