@@ -17,6 +17,10 @@
 //! through the engine, the independent Python verifier checks its dice, and
 //! a forged die is caught by both.
 //!
+//! A second test plays the 30-round game the verify benchmark measures
+//! (capitals spared, the economic victories kept out of reach by the bot)
+//! and checks that it lasts and verifies.
+//!
 //! While the rule set still answers `not_yet()`, the test allows it in its
 //! own process (`adjutant::rules::allow_unfinished_rule_sets`) and verifies
 //! with `adjutant verify --unfinished`.
@@ -417,4 +421,36 @@ fn six_rounds_of_advanced_aae_with_six_powers_verify_and_a_forged_die_is_caught(
     // The real binary replays the whole match through the engine, the
     // independent verifier agrees on the dice, and a forged die is caught.
     common::assert_a_played_match_verifies(m, &["--unfinished"], messages, "advanced-aae");
+}
+
+/// The game that `cargo bench --bench full_game -- "verify advanced"` measures
+/// (issue 19: verify and replay of a 30-round log): the bot spares the
+/// capitals and keeps the economic victories 6 IPCs out of reach
+/// (`BotConfig::economic_margin`, as `benches/common/game_bench.rs`), so
+/// that no victory condition (AAAE-13..16) ends it; it lasts its 30 rounds
+/// and is a real game that both verifiers accept.
+#[test]
+fn the_benchmarks_thirty_round_game_lasts_and_verifies() {
+    adjutant::rules::allow_unfinished_rule_sets();
+    let dir = fresh_dir("advanced-aae-thirty-rounds");
+    let mut m = Match::create(&dir, &root().join("games"), "advanced-aae", &players()).unwrap();
+    let cfg = aae_bot::BotConfig {
+        attack_capitals: false,
+        economic_margin: Some(6),
+        oil_convoy: true,
+        lend_lease: true,
+        ..aae_bot::BotConfig::default()
+    };
+    let played = aae_bot::play(&mut m, 30, cfg);
+    assert_eq!(m.state().winner, None, "a victory condition ended the game");
+    assert_eq!(m.state().round, 31, "the game lasted 30 rounds");
+    assert_eq!(played.messages, 30 * POWERS * 2);
+    let germany = m.game().power("Germany").unwrap();
+    let income = adjutant::rules::income::income(m.game(), m.state(), germany);
+    eprintln!(
+        "advanced-aae, 30 rounds: {} battles; Germany's income {}",
+        played.battles, income.land
+    );
+    assert!(played.battles >= 30, "{} battles", played.battles);
+    common::assert_a_played_match_verifies(m, &["--unfinished"], played.messages, "advanced-aae");
 }

@@ -141,9 +141,14 @@ pub fn adjudicate_round(c: &mut Criterion, bench: &GameBench) {
     g.finish();
 }
 
+/// How far the long games keep an economic victory (Advanced AAE's
+/// AAAE-14 and 16; no other game has one) out of reach, in IPCs: more than
+/// an activated neutral nation hands the other side (3).
+const ECONOMIC_MARGIN: u32 = 6;
+
 /// A match of up to 30 rounds played by the bot through `Match::submit`
-/// (real commit-reveal dice, the log on disk), capitals spared so that it
-/// lasts.
+/// (real commit-reveal dice, the log on disk), capitals spared and the
+/// economic victories kept out of reach so that it lasts.
 fn long_log(bench: &GameBench) -> (PathBuf, usize) {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bench-{}-game", bench.game));
     let _ = std::fs::remove_dir_all(&dir);
@@ -153,6 +158,7 @@ fn long_log(bench: &GameBench) -> (PathBuf, usize) {
     let mut m = Match::create(&dir, &games, bench.game, &bench.players).unwrap();
     let cfg = aae_bot::BotConfig {
         attack_capitals: false,
+        economic_margin: Some(ECONOMIC_MARGIN),
         ..bench.bot
     };
     let played = aae_bot::play(&mut m, 30, cfg);

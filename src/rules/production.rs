@@ -216,7 +216,9 @@ fn check_room(
             origin,
             format!(
                 "{total} units bought, but {name}'s industrial complexes can place only {r} this \
-                 turn (a captured complex places no more than its territory's IPC value)"
+                 turn: {}; buy at most {r}{}",
+                capacities(game, state, &all),
+                repair_hint(game, state, &all)
             ),
         ));
     }
@@ -238,33 +240,95 @@ fn check_room(
             origin,
             format!(
                 "{ships} ships bought, but {name}'s coastal industrial complexes can place only {r} \
-                 this turn"
+                 this turn: {}; buy at most {r} ships{}",
+                capacities(game, state, &coast),
+                repair_hint(game, state, &coast)
             ),
         ));
     }
     errors
 }
 
+/// Each limited complex of `list` with what it places this turn and why:
+/// its rule, or its territory's IPC value less its damage.
+fn capacities(game: &GameDef, state: &GameState, list: &[&Complex]) -> String {
+    list.iter()
+        .filter_map(|c| {
+            let limit = c.limit?;
+            let here = game.space_name(c.space);
+            if let Some(rule) = c.rule {
+                return Some(format!("{here} {limit} ({rule})"));
+            }
+            let ipc = game.territory(c.space).and_then(|t| t.ipc).unwrap_or(0);
+            Some(match state.damage_at(c.space) {
+                d if d > 0 && limit < ipc => {
+                    format!("{here} {limit} (its IPC value {ipc} less {d} damage)")
+                }
+                _ => format!("{here} {limit} (its IPC value)"),
+            })
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Where repairs come before the purchase, that damage repaired in the
+/// same orders raises these complexes' capacity.
+fn repair_hint(game: &GameDef, state: &GameState, list: &[&Complex]) -> String {
+    let rules = game.combat_rules();
+    let damage: u32 = list.iter().map(|c| state.damage_at(c.space)).sum();
+    if !rules.repair_before_purchase || damage == 0 {
+        return String::new();
+    }
+    format!(
+        ", or repair some of their {damage} damage in the same orders (`repair:`, {} IPCs a \
+         point, one more unit a point)",
+        rules.repair_cost_per_point
+    )
+}
+
 /// A stage 2 sent with no orders at all (an empty message, or the
 /// deadline's `pass`): the units bought this turn are not placed, and they
-/// are lost (the IPCs stay spent), as units a player leaves unplaced are.
+/// are lost (the IPCs stay spent), as units a player leaves unplaced are;
+/// so is the unit its rule set gave it free ([`receive_free_unit`]), which
+/// the event names apart, since it was never bought.
 pub fn forfeit_unplaced(
     game: &GameDef,
     state: &mut GameState,
     power: PowerId,
     events: &mut Vec<Event>,
 ) {
-    let bought = describe(game, &totals(&state.purchased));
-    if bought.is_empty() {
+    let mut bought = totals(&state.purchased);
+    // The free unit joined the units to place at the start of the turn:
+    // one of its type is it.
+    let free = free_unit(game, power).filter(|(u, _)| bought.get(u).is_some_and(|&n| n > 0));
+    if let Some((u, _)) = free
+        && let Some(n) = bought.get_mut(&u)
+    {
+        *n -= 1;
+    }
+    let bought = describe(game, &bought);
+    if bought.is_empty() && free.is_none() {
         return;
     }
     state.purchased.clear();
+    let name = &game.powers()[power].name;
+    let free = free.map(|(u, f)| (&game.unit_types()[u].name, f.rule));
+    let detail = match free {
+        None => format!(
+            "{name} placed none of the {bought} bought this turn: with no orders they are lost"
+        ),
+        Some((unit, rule)) if bought.is_empty() => format!(
+            "{name} placed nothing this turn: with no orders the 1 {unit} it received free \
+             under the {rule} is lost"
+        ),
+        Some((unit, rule)) => format!(
+            "{name} placed none of the {bought} bought this turn, nor the 1 {unit} it received \
+             free under the {rule}: with no orders they are lost"
+        ),
+    };
     events.push(Event::Special {
         rule: "units not placed".into(),
-        detail: format!(
-            "{} placed none of the {bought} bought this turn: with no orders they are lost",
-            game.powers()[power].name
-        ),
+        detail,
     });
 }
 
@@ -816,7 +880,9 @@ fn over_limit(
 /// the purchase phase (Anniversary, rulebook p.17): one IPC per point
 /// (Advanced AAE AAAE-33: two, `CombatRules::repair_cost_per_point`), half
 /// price with Increased Factory Production (the turn's total halved, rounded
-/// up). Applied after the purchase, so the treasury must cover both.
+/// up). Applied after the purchase, so the treasury must cover both, or
+/// before it where the rule set says so
+/// ([`CombatRules::repair_before_purchase`](crate::rules::variants::CombatRules::repair_before_purchase)).
 pub fn repair(
     game: &GameDef,
     state: &mut GameState,
@@ -902,11 +968,16 @@ pub fn repair(
         } else {
             ""
         };
+        let left = if game.combat_rules().repair_before_purchase {
+            ""
+        } else {
+            " left after its purchase"
+        };
         errors.push(OrderError::new(
             &orders[0].origin,
             format!(
                 "repairing {points} damage costs {cost} IPCs{price}, but {name} has only \
-                 {treasury} left after its purchase"
+                 {treasury}{left}"
             ),
         ));
     }

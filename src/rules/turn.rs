@@ -318,18 +318,26 @@ fn stage_one(
     }
     research_needs_dice |= research::roll_war_bonds(game, state, power, dice.as_deref_mut());
     research_needs_dice |= payments_need_dice;
-    let purchased = match &orders.purchase {
+    let purchase = |state: &mut GameState, events: &mut Vec<Event>| match &orders.purchase {
         Some(p) => production::purchase(game, state, power, p, events),
         None => Ok(()),
     };
-    match purchased {
-        // Repairs are paid from what the purchase left (same phase).
-        Ok(()) => {
-            if let Err(e) = production::repair(game, state, power, &orders.repair, events) {
-                errors.extend(e);
+    if game.combat_rules().repair_before_purchase {
+        // Advanced AAE AAAE-33: the repairs come first, and the purchase
+        // is checked against the capacity they restore.
+        let repaired = production::repair(game, state, power, &orders.repair, events);
+        errors.extend(repaired.err().unwrap_or_default());
+        errors.extend(purchase(state, events).err().unwrap_or_default());
+    } else {
+        match purchase(state, events) {
+            // Repairs are paid from what the purchase left (same phase).
+            Ok(()) => {
+                if let Err(e) = production::repair(game, state, power, &orders.repair, events) {
+                    errors.extend(e);
+                }
             }
+            Err(e) => errors.extend(e),
         }
-        Err(e) => errors.extend(e),
     }
     // J Boulton heavy battleship damage: the repair cost is rolled at the
     // coast and paid from what the purchase left (JB-43).

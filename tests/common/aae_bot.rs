@@ -34,6 +34,7 @@
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::fmt::Write as _;
 
+use adjutant::rules::income::income;
 use adjutant::rules::model::{Ability, UnitKind, UnitType};
 use adjutant::rules::orders::OrderError;
 use adjutant::rules::orders::parse::parse_message;
@@ -42,6 +43,14 @@ use adjutant::rules::research::Technology;
 use adjutant::rules::state::{GameState, Phase, Unit};
 use adjutant::rules::turn::check_orders;
 use adjutant::rules::{GameDef, SpaceId};
+
+/// Advanced AAE AAAE-14: the Axis wins when Germany's and Italy's incomes
+/// reach this.
+const AXIS_INCOME: u32 = 120;
+
+/// Advanced AAE AAAE-16: the Allies win when Germany's income is at most
+/// this.
+const GERMAN_INCOME_FLOOR: u32 = 25;
 
 /// How the bot plays.
 #[derive(Clone, Copy, Debug)]
@@ -71,6 +80,13 @@ pub struct BotConfig {
     /// transport the Axis submarines would sink in round 1, closing
     /// lend-lease for good).
     pub spared_zones: &'static [&'static str],
+    /// Advanced AAE (AAAE-14, 16): keep the economic victories out of
+    /// reach by this many IPCs, so that a long game lasts as the spared
+    /// capitals keep the military ones away: the Allies take no German
+    /// territory that would leave Germany's income within the margin of
+    /// 25, the Axis none that would bring Germany's and Italy's within it
+    /// of 120. `None`: they take what they can.
+    pub economic_margin: Option<u32>,
 }
 
 impl Default for BotConfig {
@@ -86,6 +102,7 @@ impl Default for BotConfig {
             oil_convoy: false,
             lend_lease: false,
             spared_zones: &[],
+            economic_margin: None,
         }
     }
 }
@@ -387,6 +404,9 @@ struct Bot<'a> {
     neutral_cash: u32,
     /// Neutrals this combat move takes (and pays for).
     neutrals_taken: Vec<SpaceId>,
+    /// IPCs of territory this combat move means to take
+    /// ([`BotConfig::economic_margin`]).
+    income_taken: u32,
 }
 
 impl<'a> Bot<'a> {
@@ -405,6 +425,7 @@ impl<'a> Bot<'a> {
             neutral_overflight: false,
             neutral_cash: 0,
             neutrals_taken: Vec::new(),
+            income_taken: 0,
         };
         let neutrals = game.rule_set().neutral_rules(game);
         bot.neutral_price = neutrals.entry_cost;
@@ -615,10 +636,11 @@ impl<'a> Bot<'a> {
     /// or one already paid for, or one the cash left after the purchase
     /// still pays for.
     fn can_take(&self, s: SpaceId) -> bool {
-        !self.is_neutral(s)
+        (!self.is_neutral(s)
             || self.neutral_price == 0
             || self.neutrals_taken.contains(&s)
-            || self.neutral_cash >= self.neutral_price
+            || self.neutral_cash >= self.neutral_price)
+            && self.keeps_economies(s)
     }
 
     /// Pays for taking `s` when it is a neutral with a price (after
@@ -627,6 +649,49 @@ impl<'a> Bot<'a> {
         if self.is_neutral(s) && self.neutral_price > 0 && !self.neutrals_taken.contains(&s) {
             self.neutral_cash -= self.neutral_price;
             self.neutrals_taken.push(s);
+        }
+        if self.counts_for_economies(s) {
+            self.income_taken += self.game.territory(s).and_then(|t| t.ipc).unwrap_or(0);
+        }
+    }
+
+    /// Whether taking `s` moves an income that an economic victory counts
+    /// ([`BotConfig::economic_margin`]): for the Allies, Germany's land;
+    /// for the Axis, any land.
+    fn counts_for_economies(&self, s: SpaceId) -> bool {
+        let Some(germany) = self.game.power("Germany") else {
+            return false;
+        };
+        self.cfg.economic_margin.is_some()
+            && if self.friendly(germany) {
+                true
+            } else {
+                self.state.owner[s.0] == Some(germany)
+            }
+    }
+
+    /// True unless taking `s`, with what this combat move already means to
+    /// take, brings an economic victory within the margin.
+    fn keeps_economies(&self, s: SpaceId) -> bool {
+        let (Some(margin), Some(germany), Some(italy)) = (
+            self.cfg.economic_margin,
+            self.game.power("Germany"),
+            self.game.power("Italy"),
+        ) else {
+            return true;
+        };
+        if !self.counts_for_economies(s) {
+            return true;
+        }
+        let value = self.game.territory(s).and_then(|t| t.ipc).unwrap_or(0);
+        let income = |p| {
+            let i = income(self.game, self.state, p);
+            (i.land + i.convoys).saturating_sub(i.withheld)
+        };
+        if self.friendly(germany) {
+            income(germany) + income(italy) + self.income_taken + value + margin < AXIS_INCOME
+        } else {
+            income(germany).saturating_sub(self.income_taken + value) > GERMAN_INCOME_FLOOR + margin
         }
     }
 
@@ -769,8 +834,11 @@ impl<'a> Bot<'a> {
         }
         // The sites' limits already count the damage on their complexes.
         // Where a purchase beyond them is refused at once (not held back),
-        // the check sees the damage before this turn's repairs.
-        let repaired = if self.game.rule_set().holds_unplaceable_units() {
+        // the check sees the damage before this turn's repairs, unless the
+        // repairs come first (Advanced AAE).
+        let repaired = if self.game.rule_set().holds_unplaceable_units()
+            || self.game.combat_rules().repair_before_purchase
+        {
             repaired
         } else {
             0

@@ -918,6 +918,13 @@ pub(crate) fn fight(
             .to_owned()
     } else if all_submerged {
         "the attacking submarines submerged before rolling; both stay".to_owned()
+    } else if subs_dived && att.is_empty() && def.is_empty() && dived(true) && !dived(false) {
+        // Every defender sunk, the attacker's submarines still in the zone
+        // (Advanced AAE AAAE-46: they submerge and stay): the battle goes
+        // on until one side is gone, and the defender's side is.
+        "every defender sunk: the attacker wins; its submarines fought their one round and \
+         submerged, and stay in the zone"
+            .to_owned()
     } else if subs_dived && att.is_empty() && dived(true) {
         "the attacking submarines fought their one round and submerged; both stay".to_owned()
     } else if subs_dived && def.is_empty() && dived(false) && !att.is_empty() {
@@ -938,8 +945,11 @@ pub(crate) fn fight(
         rounds: round,
         result,
     });
+    // Attacking submarines that submerged after their round count as
+    // survivors: they stay in the zone (AAAE-46).
+    let survived = !att.is_empty() || (subs_dived && dived(true));
     Report {
-        won: !retreated && def.is_empty() && !att.is_empty(),
+        won: !retreated && def.is_empty() && survived && !(att.is_empty() && dived(false)),
     }
 }
 

@@ -236,6 +236,7 @@ impl RuleSetHooks for Base {
             only_landed_units_stay: false,
             complex_damage_cap_per_ipc: 2,
             repair_cost_per_point: 1,
+            repair_before_purchase: false,
             combat_move_air_range: None,
             one_round_submarines: None,
             submarines_per_zone: None,

@@ -241,6 +241,11 @@ pub struct CombatRules {
     /// IPCs to repair one point of damage on a complex (Anniversary: 1;
     /// Advanced AAE AAAE-33: 2).
     pub repair_cost_per_point: u32,
+    /// Repairs are paid before the purchase, so that the purchase is
+    /// checked against the repaired capacity (Advanced AAE AAAE-33: at the
+    /// start of the turn, before Purchase); `false`: after it, from what
+    /// the purchase left (Anniversary's Purchase & Repair phase).
+    pub repair_before_purchase: bool,
     /// The most spaces aircraft may fly in the combat move, the rest of
     /// their movement kept for the non-combat move (Advanced AAE AAAE-36:
     /// fighters 2, bombers 3); `None`: their whole movement (AAE).

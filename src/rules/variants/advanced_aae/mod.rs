@@ -337,6 +337,7 @@ impl RuleSetHooks for AdvancedAae {
             bombing_damages_complexes: true,
             complex_damage_cap_per_ipc: 1,
             repair_cost_per_point: 2,
+            repair_before_purchase: true,
             combat_move_air_range: Some(AirRange {
                 fighter: 2,
                 bomber: 3,
