@@ -1137,16 +1137,23 @@ fn starting_cash_is_the_listed_figure_russia_halved() {
 }
 
 /// The units are AAE's but for the fighter's escort and interceptor
-/// abilities (AAAE-34); the national abilities (AAAE-24..28) are rules.
+/// abilities (AAAE-34), plus the fortification (AAAE-29); the national
+/// abilities (AAAE-24..28) are rules.
 #[test]
 fn the_units_are_aae_s_without_escorts_or_interceptors() {
-    use adjutant::rules::model::Ability;
+    use adjutant::rules::model::{Ability, UnitKind};
     let mut want = aae().files().units.clone();
     for u in &mut want.units {
         u.abilities
             .retain(|a| !matches!(a, Ability::Escort(_) | Ability::Interceptor(_)));
     }
-    assert_eq!(advanced().files().units, want);
+    let mut have = advanced().files().units.clone();
+    let fort = have.units.pop().expect("the last unit type");
+    assert_eq!(have, want);
+    assert_eq!(fort.name, "fortification");
+    assert_eq!(fort.kind, Some(UnitKind::Building));
+    assert_eq!(fort.cost, Some(2));
+    assert_eq!(fort.abilities, vec![Ability::CapturedWithTerritory]);
     assert!(
         aae().files().units.units.iter().any(|u| u
             .abilities
@@ -1164,6 +1171,37 @@ fn the_units_are_aae_s_without_escorts_or_interceptors() {
         err.contains("no escorts or interceptors") && err.contains("AAAE-34"),
         "{err}"
     );
+    // AAE's units have no fortification (AAAE-29).
+    assert!(
+        err.contains("no unit type is called fortification"),
+        "{err}"
+    );
+}
+
+/// The rule set refuses a fortification that is not a building or does not
+/// cost the rules' 2 IPCs (AAAE-29).
+#[test]
+fn the_fortification_is_a_building_at_the_rules_cost() {
+    use adjutant::rules::model::{UnitKind, UnitType};
+    let edit_fort = |change: fn(&mut UnitType)| {
+        reload(|f| {
+            let fort = f.units.units.iter_mut().find(|u| u.name == "fortification");
+            change(fort.expect("a fortification"));
+        })
+        .expect_err("refused")
+    };
+    let err = edit_fort(|u| u.cost = Some(3));
+    assert!(
+        err.contains("fortifications cost 2 IPCs (AAAE-29)"),
+        "{err}"
+    );
+    let err = edit_fort(|u| {
+        u.kind = Some(UnitKind::Land);
+        u.attack = Some(0);
+        u.defense = Some(0);
+        u.movement = Some(1);
+    });
+    assert!(err.contains("it is not a building"), "{err}");
 }
 
 // ---------------------------------------------------------------------

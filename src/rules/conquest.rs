@@ -84,6 +84,31 @@ pub fn capture_territory(
     if !state.captured_this_turn.contains(&space) {
         state.captured_this_turn.push(space);
     }
+    // Advanced AAE AAAE-29 (option `captured_fortifications: destroyed`):
+    // the loser's fortifications go instead of changing hands.
+    let rules = game.combat_rules();
+    if rules.fortifications.is_some_and(|f| f.destroyed_on_capture) {
+        let before = state.units.len();
+        state.units.retain(|u| {
+            u.at != space
+                || allied(game, u.owner, by)
+                || !crate::rules::combat::fortifications::is_fortification(
+                    game,
+                    &rules,
+                    &game.unit_types()[u.unit],
+                )
+        });
+        let razed = before - state.units.len();
+        if razed > 0 {
+            events.push(Event::Special {
+                rule: "AAAE-29: fortifications (option captured_fortifications: destroyed)".into(),
+                detail: format!(
+                    "{razed} fortification(s) in {} destroyed with its conquest",
+                    game.space_name(space)
+                ),
+            });
+        }
+    }
     let mut taken: Vec<usize> = Vec::new();
     for u in state.units.iter_mut().filter(|u| u.at == space) {
         let t = &game.unit_types()[u.unit];

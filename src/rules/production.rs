@@ -192,7 +192,11 @@ fn check_room(
 ) -> Vec<OrderError> {
     let name = &game.powers()[power].name;
     let places = sites(game, state, power);
-    if places.is_empty() {
+    // Buildings need no complex (new complexes, Advanced AAE's fortifications).
+    let needs_a_complex = bought
+        .iter()
+        .any(|(u, n)| *n > 0 && kind(game, *u) != UnitKind::Building);
+    if places.is_empty() && needs_a_complex {
         return vec![OrderError::new(
             origin,
             format!(
@@ -523,7 +527,19 @@ pub fn place(
                 n += count - exempt;
                 continue;
             }
-            if let Some(reason) = building_refused(game, state, power, *space, count) {
+            let refused = match game.combat_rules().fortifications {
+                Some(f)
+                    if crate::rules::combat::fortifications::is_fortification(
+                        game,
+                        &game.combat_rules(),
+                        &game.unit_types()[unit],
+                    ) =>
+                {
+                    fortification_refused(game, state, power, (*space, count), &counts, f)
+                }
+                _ => building_refused(game, state, power, *space, count),
+            };
+            if let Some(reason) = refused {
                 errors.push(OrderError::new(origin, reason));
             }
         }
@@ -842,6 +858,79 @@ fn building_refused(
     } else {
         None
     }
+}
+
+/// Why `count` fortifications may not be placed in `space` by `power`
+/// (Advanced AAE AAAE-29), beside the units `placed` there this phase: the
+/// territory must have been its side's since the start of the turn, take
+/// no more than the turn's limit, and hold enough infantry. No complex is
+/// needed and the complexes' limits do not count them.
+fn fortification_refused(
+    game: &GameDef,
+    state: &GameState,
+    power: PowerId,
+    (space, count): (SpaceId, u32),
+    placed: &BTreeMap<UnitTypeId, u32>,
+    f: crate::rules::variants::Fortifications,
+) -> Option<String> {
+    let here = game.space_name(space);
+    let name = &game.powers()[power].name;
+    let side = game.side_of(power);
+    let held = state.owner[space.0].is_some_and(|o| game.side_of(o) == side)
+        && !state.captured_this_turn.contains(&space);
+    if !held {
+        return Some(format!(
+            "a fortification goes only in a territory {name}'s side has controlled since the \
+             start of the turn (AAAE-29), not in {here}"
+        ));
+    }
+    if count > f.per_turn {
+        return Some(format!(
+            "{count} fortifications placed in {here}, but at most {} may be placed in a \
+             territory each turn (AAAE-29)",
+            f.per_turn
+        ));
+    }
+    let raised = game.unit_type(f.raises).map(|t| t.name.as_str());
+    let is_infantry = |u: UnitTypeId| Some(game.unit_types()[u].name.as_str()) == raised;
+    let standing = state
+        .units_at(space)
+        .filter(|u| u.cargo_of.is_none() && is_infantry(u.unit))
+        .filter(|u| {
+            if f.own_infantry_to_place {
+                u.owner == power
+            } else {
+                game.side_of(u.owner) == side
+            }
+        })
+        .count() as u32;
+    let new: u32 = if f.placed_infantry_count {
+        placed
+            .iter()
+            .filter(|(u, _)| is_infantry(**u))
+            .map(|(_, n)| n)
+            .sum()
+    } else {
+        0
+    };
+    let whose = if f.own_infantry_to_place {
+        format!("{name}'s")
+    } else {
+        format!("{name}'s side's")
+    };
+    let when = if f.placed_infantry_count {
+        "standing or placed there"
+    } else {
+        "standing there after the non-combat move"
+    };
+    (standing + new < f.infantry_to_place).then(|| {
+        format!(
+            "a fortification needs at least {} of {whose} infantry in {here} (AAAE-29), {when}; \
+             it has {}",
+            f.infantry_to_place,
+            standing + new
+        )
+    })
 }
 
 fn over_limit(

@@ -151,6 +151,12 @@ fn groups(
             .map_or(0, |u| super::fighters_from_sea(ctx, u.at)),
         _ => 0,
     };
+    // Advanced AAE AAAE-29: one defending infantry per fortification.
+    let fortified = if attacking {
+        Vec::new()
+    } else {
+        super::fortifications::fortified(ctx.game, &ctx.rules, state, ids, ctx.power)
+    };
     let mut out = Vec::new();
     for &id in ids {
         let Some(u) = state.unit(id) else { continue };
@@ -170,6 +176,10 @@ fn groups(
             strength = v.strength;
             supportable = v.supportable;
             name = format!("{prefix}{} {}", v.group, t.name);
+        }
+        if let Some(f) = ctx.rules.fortifications.filter(|_| fortified.contains(&id)) {
+            strength = strength.max(f.defence);
+            name = format!("{prefix}fortified {}", t.name);
         }
         if let (true, Some(b)) = (attacking, ctx.rules.fighter_basing)
             && t.kind == Some(UnitKind::Air)
@@ -258,6 +268,20 @@ pub(crate) fn choose(
     if hits.total() == 0 {
         return Vec::new();
     }
+    // Advanced AAE AAAE-29: the defender may take a fortification as a
+    // casualty (it never fires, so it is not among the units in play).
+    let mut with_forts;
+    let ids = if let Chooser::Defender { land: true, .. } = chooser {
+        with_forts = ids.to_vec();
+        with_forts.extend(
+            super::fortifications::defending(ctx.game, &ctx.rules, state, space, ctx.power)
+                .into_iter()
+                .filter(|f| !ids.contains(f)),
+        );
+        &with_forts[..]
+    } else {
+        ids
+    };
     let mut cands = rank(ctx.game, state, ids, chooser);
     // Advanced AAE AAAE-45: submarines may take any hit in round 1.
     if round == 1 && ctx.rules.submarines_take_any_hit_first_round {
@@ -853,7 +877,11 @@ pub(crate) fn fight(
         // (no bombardment or AA fire: those come before round 2).
         let mut chance = None;
         let odds = || {
-            let def = defenders(ctx, state, space);
+            let mut def = defenders(ctx, state, space);
+            // AAAE-29: the fortifications fight on with them.
+            def.extend(super::fortifications::defending(
+                game, &ctx.rules, state, space, ctx.power,
+            ));
             let c = crate::rules::odds::attacker_win_now_with(
                 game,
                 state,

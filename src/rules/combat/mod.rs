@@ -26,6 +26,7 @@ mod battle;
 pub(crate) mod casualties;
 mod coastal_fire;
 mod fire;
+pub(crate) mod fortifications;
 pub(crate) mod national_abilities;
 mod paradrop;
 mod retreat;

@@ -109,12 +109,13 @@ pub(crate) fn groups(
     } else {
         0
     };
+    let mut forts = fortifications(alive.iter().filter(|s| pick(s)));
     let mut out: Vec<FireGroup> = Vec::new();
     for s in alive.iter().filter(|s| pick(s)) {
         if s.strength == 0 {
             continue;
         }
-        let (strength, supported) = s.fire_strength(&mut support);
+        let (strength, supported) = s.fire_strength(&mut support, &mut forts);
         add(
             &mut out,
             s.unit,
@@ -125,6 +126,12 @@ pub(crate) fn groups(
         );
     }
     out
+}
+
+/// How many defending fortifications stand among `slots` (AAAE-29), each
+/// raising one infantry that fires with them.
+pub(crate) fn fortifications<'a>(slots: impl Iterator<Item = &'a Slot>) -> usize {
+    slots.filter(|s| s.fortification).count()
 }
 
 /// Adds `count` units to their group in `groups`.

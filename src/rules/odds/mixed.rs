@@ -86,12 +86,13 @@ fn volley(
     } else {
         0
     };
+    let mut forts = super::dist::fortifications(picked());
     let mut groups: [Vec<FireGroup>; 3] = Default::default();
     for s in picked() {
         if s.strength == 0 {
             continue;
         }
-        let (strength, supported) = s.fire_strength(&mut support);
+        let (strength, supported) = s.fire_strength(&mut support, &mut forts);
         let k = kind(s.class(spots));
         add(
             &mut groups[k],

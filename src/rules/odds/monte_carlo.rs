@@ -30,8 +30,10 @@ impl<'a> Live<'a> {
         }
     }
 
+    /// Units that keep the side in the battle: fortifications alone do
+    /// not (AAAE-29 PROPOSAL).
     fn len(&self) -> usize {
-        self.cands.len()
+        self.slots.iter().filter(|s| !s.fortification).count()
     }
 
     /// Drops the destroyed (no hit left).
@@ -58,8 +60,13 @@ impl<'a> Live<'a> {
         self.slots.retain(|s| !s.sub);
     }
 
+    /// Survivors by type; none when the side is beaten (fortifications
+    /// left standing then pass to the conqueror).
     fn survivors(&self, types: usize) -> Vec<u32> {
         let mut out = vec![0; types];
+        if self.len() == 0 {
+            return out;
+        }
         for s in &self.slots {
             out[s.unit] += 1;
         }
@@ -107,12 +114,13 @@ fn fire(
     } else {
         0
     };
+    let mut forts = super::dist::fortifications(picked.iter().copied());
     let mut groups: Vec<(FireGroup, HitClass)> = Vec::new();
     for s in picked {
         if s.strength == 0 {
             continue;
         }
-        let (strength, supported) = s.fire_strength(&mut support);
+        let (strength, supported) = s.fire_strength(&mut support, &mut forts);
         let c = s.class(spots);
         if !has_target(c, to) {
             continue;

@@ -480,6 +480,7 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
         }
     }
     let mut def_ids = Vec::new();
+    let mut forts = 0u32;
     let mut aa = None;
     for c in &defenders {
         let t = &types[c.unit];
@@ -492,7 +493,13 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
         {
             aa = aa.max(Some(v));
         }
-        if !fights(t) {
+        let fortification =
+            crate::rules::combat::fortifications::is_fortification(game, &game.combat_rules(), t);
+        if fortification && !sea {
+            // AAAE-29: it never fires, raises infantry and may be lost.
+            forts += c.count;
+            def_ids.extend(place(&mut state, c.unit, c.count, def_power));
+        } else if !fights(t) {
             if aa_value.is_none() || sea {
                 notes.push(format!("{} does not fight and is left out", t.name));
             }
@@ -513,7 +520,7 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
     if errors.is_empty() && att_ids.is_empty() {
         errors.push("attackers: no unit that fights".to_owned());
     }
-    if errors.is_empty() && def_ids.is_empty() {
+    if errors.is_empty() && def_ids.len() as u64 == u64::from(forts) {
         errors.push("defenders: no unit that fights".to_owned());
     }
     for t in &losses {
@@ -594,7 +601,8 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
             aa = None;
         }
         notes.push(format!(
-            "the surprise attack: {}'s units in {} do not fire in the first round{}              (AAAE-11)",
+            "the surprise attack: {}'s units in {} do not fire in the first round{} \
+             (AAAE-11)",
             game.powers()[def_power].name,
             game.space_name(at),
             if s.aa_guns {

@@ -53,6 +53,13 @@ pub(crate) struct Slot {
     /// It does not fire in the first round (Advanced AAE's German surprise
     /// attack, AAAE-11), though it may be lost in it.
     pub silent_first_round: bool,
+    /// A defending fortification (Advanced AAE AAAE-29): it never fires,
+    /// may be lost, raises one infantry while it stands, and does not keep
+    /// its side in the battle.
+    pub fortification: bool,
+    /// What it defends at when a standing fortification raises it
+    /// (defending infantry: 3); `None`: never raised.
+    pub fortified: Option<u8>,
     /// The adjudicator's casualty candidate (hits it can still take, ...).
     pub candidate: Candidate,
 }
@@ -60,11 +67,15 @@ pub(crate) struct Slot {
 impl Slot {
     /// Its strength when it fires, raised by one when one of the `support`
     /// artillery supports still free can go to it (which it then takes),
-    /// and whether it was supported.
-    pub(crate) fn fire_strength(&self, support: &mut usize) -> (u8, bool) {
+    /// or to its fortified value when one of the `forts` still free can
+    /// (AAAE-29), and whether it was raised.
+    pub(crate) fn fire_strength(&self, support: &mut usize, forts: &mut usize) -> (u8, bool) {
         if *support > 0 && self.supportable {
             *support -= 1;
             (self.strength + 1, true)
+        } else if let (true, Some(v)) = (*forts > 0, self.fortified) {
+            *forts -= 1;
+            (self.strength.max(v), true)
         } else {
             (self.strength, false)
         }
@@ -205,6 +216,14 @@ impl Side {
                         HitClass::NotHidden
                     }
                 });
+                // AAAE-29: defending fortifications and the infantry they
+                // raise (the question's defenders are one power's).
+                let forts = rules.fortifications.filter(|_| !attacking);
+                let fortification = forts.is_some()
+                    && crate::rules::combat::fortifications::is_fortification(game, &rules, t);
+                let fortified = forts
+                    .filter(|f| game.unit_type(f.raises).is_some_and(|r| r.name == t.name))
+                    .map(|f| f.defence);
                 // AAAE-46: each attacking submarine rolls two dice.
                 let sub_shots = match rules.one_round_submarines {
                     Some(n) if attacking && t.has(&Ability::Submerge) => n,
@@ -237,6 +256,8 @@ impl Side {
                     },
                     fixed_class,
                     silent_first_round: false,
+                    fortification,
+                    fortified,
                     candidate: c,
                 })
             })
@@ -244,10 +265,19 @@ impl Side {
         Side::new(slots, attacking)
     }
 
-    /// A side of these slots, already in order of loss.
+    /// A side of these slots, already in order of loss. Fortifications
+    /// ranked after every other unit never have to be hit: the side is
+    /// beaten when the units before them are gone (AAAE-29 PROPOSAL).
     pub fn new(slots: Vec<Slot>, attacking: bool) -> Side {
-        let hp = slots.iter().map(Slot::cap).sum();
-        let spare = hp - slots.len();
+        let all: usize = slots.iter().map(Slot::cap).sum();
+        let spare = all - slots.len();
+        let trailing: usize = slots
+            .iter()
+            .rev()
+            .take_while(|s| s.fortification)
+            .map(Slot::cap)
+            .sum();
+        let hp = all - trailing;
         Side {
             slots,
             attacking,
@@ -261,9 +291,12 @@ impl Side {
         self.hp
     }
 
-    /// The units still in the battle after `h` hits.
+    /// The units still in the battle after `h` hits (none once the side is
+    /// beaten, though fortifications may stand).
     pub fn alive(&self, h: usize) -> &[Slot] {
-        if h <= self.spare {
+        if h >= self.hp {
+            &[]
+        } else if h <= self.spare {
             &self.slots
         } else {
             &self.slots[(h - self.spare).min(self.slots.len())..]

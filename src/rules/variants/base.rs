@@ -251,6 +251,7 @@ impl RuleSetHooks for Base {
             one_space_blitz: false,
             strategic_rail: None,
             special_force_teams: None,
+            fortifications: None,
         }
     }
 

@@ -314,6 +314,43 @@ pub struct CombatRules {
     /// `combat::special_force_teams`); `None`: a `no_combat` unit is only
     /// a unit that never fights.
     pub special_force_teams: Option<SpecialForceTeams>,
+    /// Fortifications: markers bought and placed beside infantry, each
+    /// raising one defending infantry, taken as casualties, never firing
+    /// (Advanced AAE AAAE-29, `combat::fortifications`); `None`: no such
+    /// marker.
+    pub fortifications: Option<Fortifications>,
+}
+
+/// Fortifications ([`CombatRules::fortifications`]; Advanced AAE AAAE-29).
+/// The marker and the infantry are the rules' words, found in the game's
+/// data as names or aliases; the marker itself is a `building` of
+/// `units.yaml` with a cost, so where fortifications stand is data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fortifications {
+    /// The marker's unit type (AAAE-29: fortification).
+    pub unit: &'static str,
+    /// The unit type it raises (infantry).
+    pub raises: &'static str,
+    /// What one raised defending infantry hits at (3).
+    pub defence: u8,
+    /// Only infantry of the fortification's owner are raised; `false`
+    /// (PROPOSAL): any infantry of its side.
+    pub owner_only: bool,
+    /// Infantry of the placing side that must stand in the territory when a
+    /// fortification is placed there (2).
+    pub infantry_to_place: u32,
+    /// Only the placing power's own infantry count towards
+    /// `infantry_to_place`; `false`: its side's.
+    pub own_infantry_to_place: bool,
+    /// Infantry placed in the territory in the same place phase count
+    /// towards `infantry_to_place`; `false` (PROPOSAL): only those standing
+    /// there after the non-combat move.
+    pub placed_infantry_count: bool,
+    /// The most placed in one territory in one turn (1).
+    pub per_turn: u32,
+    /// Fortifications in a conquered territory are destroyed; `false`
+    /// (PROPOSAL): they pass to the conqueror, as complexes do.
+    pub destroyed_on_capture: bool,
 }
 
 /// The numbers and the barred region of strategic rail movement

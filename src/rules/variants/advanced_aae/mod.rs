@@ -10,6 +10,7 @@
 
 mod convoys;
 mod economy;
+mod fortifications;
 mod national_abilities;
 mod neutrals;
 mod politics;
@@ -190,6 +191,11 @@ static OPTIONS: &[OptionSpec] = &[
     neutrals::STRAITS_BOTH_WAYS,
     sea::FAILED_SCREEN_SUBS,
     sea::SCREEN_DD_FIRE_COUNTS_AS_ROUND1,
+    fortifications::FORTIFIED_INFANTRY,
+    fortifications::FORTIFICATION_INFANTRY_OF,
+    fortifications::FORTIFICATION_COUNTS_PLACED_INFANTRY,
+    fortifications::CAPTURED_FORTIFICATIONS,
+    fortifications::FORTIFICATIONS_ALONE,
 ];
 
 /// What a power starts with, by the rules.
@@ -322,7 +328,8 @@ impl RuleSetHooks for AdvancedAae {
     /// spaces in the combat move (AAAE-36); Germany's free submarine each
     /// turn (AAAE-25); submarines may take any hit in round 1 (AAAE-45);
     /// the screen procedure against capital ships (AAAE-48); submarines
-    /// fight one round,
+    /// fortifications raise defending infantry and are taken as
+    /// casualties (AAAE-29); submarines fight one round,
     /// two dice each when attacking, then submerge (AAAE-46); at most three
     /// submarines of a side in a sea zone after a move or placement
     /// (AAAE-44); fighters
@@ -360,6 +367,7 @@ impl RuleSetHooks for AdvancedAae {
             submarines_take_any_hit_first_round: true,
             free_unit_each_turn: Some(sea::WOLFPACK),
             submarine_screen: Some(sea::screen(game)),
+            fortifications: Some(fortifications::rules(game)),
             ..politics::combat_rules(game)
         }
     }
@@ -451,6 +459,7 @@ impl RuleSetHooks for AdvancedAae {
         let mut problems = six_powers(game);
         problems.extend(national_abilities::unit_words(game));
         problems.extend(sea::check(game));
+        problems.extend(fortifications::check(game));
         problems.extend(no_raid_air_battle(game));
         problems.extend(convoy_transports(game));
         problems.extend(politics::check(game));
