@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use adjutant::rules::odds::{OddsError, OddsQuery, OddsReport, RetreatRule, answer};
+use adjutant::rules::odds::{OddsError, OddsQuery, OddsReport, RetreatRule, UnitsText, answer};
 use adjutant::rules::{GameDef, load_dir_unfinished};
 
 fn game() -> GameDef {
@@ -81,20 +81,114 @@ fn british_fighters_defend_at_6_only_at_home() {
 }
 
 #[test]
-fn an_amphibious_question_is_refused_while_landed_units_hold_fire() {
-    let mut q = query("2 infantry, 1 battleship", "USA", "infantry", "Germany");
+fn landed_units_hold_fire_in_round_1_and_us_marines_attack_at_2() {
+    let g = game();
+    let ask = |att: &str, power: &str, monte_carlo: bool| {
+        let mut q = query(att, power, "infantry", "Germany");
+        q.amphibious = true;
+        q.monte_carlo = monte_carlo;
+        q.battles = Some(40_000);
+        answer(&g, &q).unwrap()
+    };
+    // Round 1: the landed infantry holds its fire (AAAE-41), the defender
+    // hits 1/3 and wins outright. Then (2/3) a US marine at 2 against 2:
+    // attacker only 2/9, defender only 2/9, both 1/9, divided by 5/9:
+    // 2/5, 2/5, 1/5. So 4/15, 1/3 + 4/15 = 3/5, 2/15.
+    let r = ask("infantry", "USA", false);
+    assert_odds(&r, 4.0 / 15.0, 3.0 / 5.0, 2.0 / 15.0);
+    assert!(r.to_text().contains("AAAE-41"), "{}", r.to_text());
+    // The simulation plays the same silent round.
+    let mc = ask("infantry", "USA", true);
+    assert!(
+        (mc.attacker_wins - 4.0 / 15.0).abs() < 0.015,
+        "{}",
+        mc.to_text()
+    );
+    // A British infantry is no marine: from round 2 at 1 against 2, 1/4,
+    // 5/8, 1/8 (as below), so 1/6, 1/3 + 5/12 = 3/4, 1/12.
+    assert_odds(
+        &ask("infantry", "Britain", false),
+        1.0 / 6.0,
+        0.75,
+        1.0 / 12.0,
+    );
+    // The battleship bombards in round 1 all the same (4: 2/3), while the
+    // defender fires (1/3): both 2/9, attacker 4/9, defender 1/9, and 2/9
+    // go on as the first case: 8/15, 1/5, 4/15.
+    assert_odds(
+        &ask("infantry, battleship", "USA", false),
+        8.0 / 15.0,
+        1.0 / 5.0,
+        4.0 / 15.0,
+    );
+    // Landed units never retreat (AAAE-42); with aircraft among the
+    // attackers, who would leave alone, the question is refused.
+    let mut q = query("infantry", "USA", "infantry", "Germany");
     q.amphibious = true;
-    match answer(&game(), &q) {
-        Err(OddsError::Unsupported(why)) => assert!(why.contains("AAAE-41"), "{why}"),
+    q.retreat = Some(RetreatRule::Rule {
+        after_round: Some(1),
+        when_attackers_below: None,
+        when_odds_below: None,
+    });
+    let r = answer(&g, &q).unwrap();
+    assert_odds(&r, 4.0 / 15.0, 3.0 / 5.0, 2.0 / 15.0);
+    assert!(r.to_text().contains("AAAE-42"), "{}", r.to_text());
+    q.attackers = "infantry, fighter".into();
+    match answer(&g, &q) {
+        Err(OddsError::Unsupported(why)) => assert!(why.contains("aircraft"), "{why}"),
         other => panic!("{:?}", other.map(|r| r.to_text())),
     }
     let mut q = query("infantry", "Russia", "infantry", "Germany");
     q.attacker_power = Some("Atlantis".into());
-    let err = answer(&game(), &q).unwrap_err().to_string();
+    let err = answer(&g, &q).unwrap_err().to_string();
     assert!(
         err.contains("attacker_power: no power is called Atlantis"),
         "{err}"
     );
+}
+
+#[test]
+fn fortifications_raise_infantry_and_are_lost_as_the_order_of_loss_says() {
+    let g = game();
+    let ask = |def: &str, losses: Option<&str>, monte_carlo: bool| {
+        let mut q = query("armor", "Russia", def, "Germany");
+        q.defender_losses = losses.map(UnitsText::from);
+        q.monte_carlo = monte_carlo;
+        q.battles = Some(40_000);
+        answer(&g, &q).unwrap()
+    };
+    // Armor (3) against infantry (2): attacker only 1/3, defender only
+    // 1/6, both 1/6, none 1/3; divided by 2/3: 1/2, 1/4, 1/4.
+    assert_odds(&ask("infantry", None, false), 0.5, 0.25, 0.25);
+    // With a fortification lost last, the infantry defends at 3 until it
+    // dies, and the fortification left alone loses the battle (AAAE-29):
+    // 1/4 each way, 1/4 both, 1/4 again: 1/3, 1/3, 1/3.
+    let last = ask("infantry, fortification", Some("infantry"), false);
+    assert_odds(&last, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0);
+    // Lost first (cheapest first, the default): from the start, the
+    // defender hits (1/2) and wins, else (1/4) the armor's hit takes the
+    // fortification, the rest (1/4) again; divided by 3/4: 2/3, and 1/3 to
+    // the battle above: 1/6, 2/3 + 1/12 = 3/4, 1/12.
+    let first = ask("infantry, fortification", None, false);
+    assert_odds(&first, 1.0 / 6.0, 0.75, 1.0 / 12.0);
+    // The simulation fights them the same way.
+    let mc = ask("infantry, fortification", None, true);
+    assert!(
+        (mc.attacker_wins - 1.0 / 6.0).abs() < 0.015,
+        "{}",
+        mc.to_text()
+    );
+    let mc = ask("infantry, fortification", Some("infantry"), true);
+    assert!(
+        (mc.attacker_wins - 1.0 / 3.0).abs() < 0.015,
+        "{}",
+        mc.to_text()
+    );
+    // Fortifications alone do not defend.
+    let mut q = query("armor", "Russia", "2 fortification", "Germany");
+    q.low_luck = Some(false);
+    let err = answer(&g, &q).unwrap_err().to_string();
+    assert!(err.contains("defenders: no unit that fights"), "{err}");
 }
 
 #[test]

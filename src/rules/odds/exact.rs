@@ -137,20 +137,20 @@ impl Tables {
         a: usize,
         d: usize,
         bombard: Option<&Pmf>,
-        def_silenced: Option<&Pmf>,
+        (att_silenced, def_silenced): (Option<&Pmf>, Option<&Pmf>),
         mut f: impl FnMut(usize, usize, f64, &Pmf),
     ) {
         let strike = self.first_strike(a, d);
         let owned;
-        let rest: &Pmf = match (strike, bombard) {
-            (true, None) => &self.att_rest[a],
-            (false, None) => &self.att_all[a],
-            (true, Some(b)) => {
-                owned = self.att_rest[a].convolve(b);
-                &owned
-            }
-            (false, Some(b)) => {
-                owned = self.att_all[a].convolve(b);
+        let fire = match (att_silenced, strike) {
+            (Some(s), _) => s,
+            (None, true) => &self.att_rest[a],
+            (None, false) => &self.att_all[a],
+        };
+        let rest: &Pmf = match bombard {
+            None => fire,
+            Some(b) => {
+                owned = fire.convolve(b);
                 &owned
             }
         };
@@ -198,13 +198,16 @@ impl Tables {
 
 /// The hits of the units picked by `pick` in every state of `side`, the
 /// last state (nobody left) included. With dice and no artillery support
-/// (which changes with who is left) each state adds one unit's die to the
+/// or fortifications (which change with who is left) each state adds one unit's die to the
 /// next: one pass, from the last state back to the first. Otherwise each
 /// state's firing groups are formed as `combat::fire` forms them.
 fn fire_table(side: &Side, low_luck: bool, pick: impl Fn(&Slot) -> bool) -> Vec<Pmf> {
     let hp = side.hp();
     let support = side.attacking && side.slots.iter().any(|s| s.support > 0 && pick(s));
-    if low_luck || support {
+    // Fortifications (AAAE-29) raise infantry while they stand, and those
+    // left last are no part of the side's hit points.
+    let forts = side.slots.iter().any(|s| s.fortification);
+    if low_luck || support || forts {
         return (0..=hp)
             .map(|h| {
                 let alive = if h == hp { &[][..] } else { side.alive(h) };
@@ -319,6 +322,15 @@ pub(crate) fn solve(
         .iter()
         .any(|s| s.silent_first_round)
         .then(|| fire_table(def, low_luck, |s| !s.silent_first_round).swap_remove(0));
+    // Attackers that landed from transports (AAAE-41) likewise; first
+    // strikers, if any strike in round 1, fire apart as ever.
+    let strikes = t.first_strike(0, 0);
+    let att_silenced = att.slots.iter().any(|s| s.silent_first_round).then(|| {
+        fire_table(att, low_luck, |s| {
+            !(s.silent_first_round || (strikes && s.first_strike))
+        })
+        .swap_remove(0)
+    });
     let mut mass = vec![0.0; n];
     let mut ends = vec![0.0; n];
     let mut rounds = 0.0;
@@ -342,7 +354,11 @@ pub(crate) fn solve(
     for r in 1..=explicit {
         let mut next = vec![0.0; n];
         let b = if r == 1 { bombard } else { None };
-        let silenced = if r == 1 { def_silenced.as_ref() } else { None };
+        let silenced = if r == 1 {
+            (att_silenced.as_ref(), def_silenced.as_ref())
+        } else {
+            (None, None)
+        };
         for a in 0..ha {
             for d in 0..hd {
                 let m = mass[t.idx(a, d)];
@@ -391,7 +407,7 @@ pub(crate) fn solve(
             let p0 = t.p0(a, d, None);
             let c = m / (1.0 - p0);
             rounds += c;
-            t.round(a, d, None, None, |a2, d1, coef, rest| {
+            t.round(a, d, None, (None, None), |a2, d1, coef, rest| {
                 add_row(&mut mass[a2 * width..(a2 + 1) * width], d1, c * coef, rest);
             });
             mass[i] = 0.0;
@@ -433,7 +449,7 @@ fn win_probabilities(t: &Tables) -> Vec<f64> {
             }
             let p0 = t.p0(a, d, None);
             let mut acc = 0.0;
-            t.round(a, d, None, None, |a2, d1, coef, rest| {
+            t.round(a, d, None, (None, None), |a2, d1, coef, rest| {
                 acc += coef * dot_row(&w[a2 * width..(a2 + 1) * width], d1, rest);
             });
             // `w[a][d]` was 0 while summing, so the self-loop added nothing.

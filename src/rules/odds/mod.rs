@@ -130,11 +130,17 @@ impl Battle {
     /// True when a round's fire depends on its number beyond round 1's
     /// bombardment and AA fire, which the exact calculators do not model:
     /// attacking submarines that strike first in round 1 only.
-    /// Defenders silent in round 1 (AAAE-11) are modelled by the exact
+    /// Units silent in round 1 (the defenders of AAAE-11, the landed
+    /// attackers of AAAE-41) are modelled by the exact
     /// calculator of a fixed order of loss and by the simulation only.
     fn round_dependent(&self) -> bool {
         (self.first_strike_once && self.att.slots.iter().any(|s| s.first_strike))
-            || (self.def.slots.iter().any(|s| s.silent_first_round)
+            || (self
+                .att
+                .slots
+                .iter()
+                .chain(&self.def.slots)
+                .any(|s| s.silent_first_round)
                 && !fixed_order(&self.att, &self.def))
     }
 

@@ -285,7 +285,7 @@ fn one(battle: &Battle, types: usize, rng: &mut ChaCha8Rng) -> (End, Vec<u32>, V
         let mut hits = fire(
             rng,
             &att,
-            |s| !(first && s.first_strike),
+            |s| !((first && s.first_strike) || (round == 1 && s.silent_first_round)),
             &def,
             true,
             a_spots,

@@ -409,13 +409,6 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
             SpaceId(0)
         }),
     };
-    if q.amphibious && game.combat_rules().landed_units_hold_fire_first_round {
-        return Err(OddsError::Unsupported(
-            "in this game land units that landed do not fire in the first round (Advanced \
-             AAE AAAE-41); the calculator does not cover that: ask without amphibious"
-                .to_owned(),
-        ));
-    }
     let mut notes = Vec::new();
     let mut state = GameState::initial(game);
     state.units.clear();
@@ -476,7 +469,15 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
                 t.name
             ));
         } else {
-            att_ids.extend(place(&mut state, c.unit, c.count, att_power));
+            let ids = place(&mut state, c.unit, c.count, att_power);
+            // In an amphibious question every attacking land unit landed
+            // from a transport (Advanced AAE: the marines, AAAE-27).
+            if q.amphibious && t.kind == Some(UnitKind::Land) {
+                for u in state.units.iter_mut().filter(|u| ids.contains(&u.id)) {
+                    u.unloaded_from = first_sea;
+                }
+            }
+            att_ids.extend(ids);
         }
     }
     let mut def_ids = Vec::new();
@@ -547,7 +548,13 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
                     .to_owned(),
             ));
         }
-        notes.push("ground units in an amphibious assault never retreat".to_owned());
+        notes.push(if game.combat_rules().only_landed_units_stay {
+            "the landed units never retreat from an amphibious assault (AAAE-42), and in an \
+             amphibious question every attacking land unit landed"
+                .to_owned()
+        } else {
+            "ground units in an amphibious assault never retreat".to_owned()
+        });
         Policy::Never
     } else {
         policy
@@ -612,8 +619,20 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
             }
         ));
     }
+    let mut att = Side::ranked(game, &state, &att_ids, &att_chooser, true);
+    // Advanced AAE AAAE-41: the landed units hold their fire in round 1.
+    if q.amphibious && game.combat_rules().landed_units_hold_fire_first_round {
+        for slot in &mut att.slots {
+            slot.silent_first_round = types[slot.unit].kind == Some(UnitKind::Land);
+        }
+        notes.push(
+            "every attacking land unit landed from a transport, and landed units do not fire \
+             in the first round (AAAE-41)"
+                .to_owned(),
+        );
+    }
     let battle = Battle {
-        att: Side::ranked(game, &state, &att_ids, &att_chooser, true),
+        att,
         def,
         low_luck,
         aa,
