@@ -15,15 +15,11 @@
 //! and hold it). Each of these is looked for in the log, so that the test
 //! fails when one is silently skipped. Then the real `adjutant verify` replays the log
 //! through the engine, the independent Python verifier checks its dice, and
-//! a forged die is caught by both.
+//! a forged die is caught by both, on the plain path a played match takes.
 //!
 //! A second test plays the 30-round game the verify benchmark measures
 //! (capitals spared, the economic victories kept out of reach by the bot)
 //! and checks that it lasts and verifies.
-//!
-//! While the rule set still answers `not_yet()`, the test allows it in its
-//! own process (`adjutant::rules::allow_unfinished_rule_sets`) and verifies
-//! with `adjutant verify --unfinished`.
 
 #[path = "common/aae_bot.rs"]
 mod aae_bot;
@@ -215,7 +211,6 @@ fn convoy_run(game: &GameDef, state: &GameState) -> Option<String> {
 #[test]
 fn six_rounds_of_advanced_aae_with_six_powers_verify_and_a_forged_die_is_caught() {
     // The rule set is still to come: this process may make a match of it.
-    adjutant::rules::allow_unfinished_rule_sets();
     let dir = fresh_dir("advanced-aae-full-game");
     let mut m = Match::create(&dir, &root().join("games"), "advanced-aae", &players()).unwrap();
     assert_eq!(m.game().powers().len(), POWERS);
@@ -420,7 +415,7 @@ fn six_rounds_of_advanced_aae_with_six_powers_verify_and_a_forged_die_is_caught(
 
     // The real binary replays the whole match through the engine, the
     // independent verifier agrees on the dice, and a forged die is caught.
-    common::assert_a_played_match_verifies(m, &["--unfinished"], messages, "advanced-aae");
+    common::assert_a_played_match_verifies(m, &[], messages, "advanced-aae");
 }
 
 /// The game that `cargo bench --bench full_game -- "verify advanced"` measures
@@ -431,7 +426,6 @@ fn six_rounds_of_advanced_aae_with_six_powers_verify_and_a_forged_die_is_caught(
 /// and is a real game that both verifiers accept.
 #[test]
 fn the_benchmarks_thirty_round_game_lasts_and_verifies() {
-    adjutant::rules::allow_unfinished_rule_sets();
     let dir = fresh_dir("advanced-aae-thirty-rounds");
     let mut m = Match::create(&dir, &root().join("games"), "advanced-aae", &players()).unwrap();
     let cfg = aae_bot::BotConfig {
@@ -452,5 +446,5 @@ fn the_benchmarks_thirty_round_game_lasts_and_verifies() {
         played.battles, income.land
     );
     assert!(played.battles >= 30, "{} battles", played.battles);
-    common::assert_a_played_match_verifies(m, &["--unfinished"], played.messages, "advanced-aae");
+    common::assert_a_played_match_verifies(m, &[], played.messages, "advanced-aae");
 }

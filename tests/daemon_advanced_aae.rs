@@ -10,11 +10,9 @@
 //! with Advanced values (German armor defends at 3); both verifiers accept
 //! the log.
 //!
-//! While the rule set still answers `not_yet()`, `adjutant new` and
-//! `adjutant run` refuse the game: the test allows it in its own process
-//! (`adjutant::rules::allow_unfinished_rule_sets`), creates the match and
-//! runs the daemon's passes there (`Daemon::run(true)`, what `run --once`
-//! calls), and verifies with `adjutant verify --unfinished`.
+//! The test creates the match and runs the daemon's passes in its own
+//! process (`Daemon::run(true)`, what `run --once` calls), and verifies
+//! with the plain `adjutant verify`.
 
 #[path = "common/aae_bot.rs"]
 mod aae_bot;
@@ -50,7 +48,6 @@ players:
 
 #[test]
 fn an_advanced_aae_match_is_played_by_mail_with_a_player_holding_two_powers() {
-    adjutant::rules::allow_unfinished_rule_sets();
     let env = Env::new("advanced-aae", Some("mail: {map_in_reports: false}\n"));
     let dir = env.new_match_in_process(ID, "advanced-aae", PLAYERS);
     env.run_once_in_process();
@@ -157,9 +154,9 @@ fn an_advanced_aae_match_is_played_by_mail_with_a_player_holding_two_powers() {
         answer.body
     );
 
-    // The real binary replays the match (the game allowed by
-    // --unfinished), and the independent verifier checks its dice.
-    let said = env.verify_with(ID, &["--unfinished"]);
+    // The real binary replays the match, and the independent verifier
+    // checks its dice.
+    let said = env.verify_with(ID, &[]);
     assert!(
         said.contains(&format!(
             "engine replay: {accepted} accepted messages re-adjudicated"

@@ -159,16 +159,17 @@ fn the_game_is_advanced_aae_with_six_powers_sides_and_turn_order() {
     }
 }
 
-/// Advanced AAE stays refused wherever a game is played: `load_dir` (and
-/// so `--games DIR`) gives the rule set's reason.
+/// Advanced AAE is played (issue 19 done): `load_dir` (and so `--games
+/// DIR`) loads it, and it is a built-in game, the same as the files.
 #[test]
-fn the_game_is_refused_outside_the_unfinished_path() {
-    let why = advanced().rule_set().not_yet().expect("still to come");
-    let refused = load_dir(&root().join("games/advanced-aae"))
-        .expect_err("refused")
-        .to_string();
-    assert!(refused.contains(why), "{refused}");
-    assert!(why.contains("not implemented yet"), "{why}");
+fn the_game_loads_where_games_are_played_and_is_built_in() {
+    assert_eq!(advanced().rule_set().not_yet(), None);
+    let loaded = load_dir(&root().join("games/advanced-aae")).expect("loads");
+    assert_eq!(loaded.files(), advanced().files());
+    let builtin = adjutant::rules::builtin::GameSource::Builtin
+        .load("advanced-aae")
+        .expect("built in");
+    assert_eq!(builtin.def.files(), advanced().files());
 }
 
 #[test]
@@ -1516,9 +1517,8 @@ fn a_second_different_board_loads_with_the_same_rule_set() {
         assert_eq!(other.starting_income(p), income, "{word}");
         assert_eq!(other.starting_ipcs(p), cash, "{word}");
     }
-    // And it is refused where games are played, like the derived one.
-    let why = other.rule_set().not_yet().unwrap();
-    assert!(load_dir(&dir).unwrap_err().to_string().contains(why));
+    // And it loads where games are played, like the derived one.
+    assert!(load_dir(&dir).is_ok());
 
     // The same rule set's check finds the same faults on it.
     let dir = fresh_dir("wrong");

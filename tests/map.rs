@@ -12,24 +12,14 @@ use adjutant::rules::builtin::{GAMES, GameSource};
 use adjutant::rules::state::GameState;
 use adjutant::rules::{GameDef, SpaceId};
 
-/// Boards whose rule set is still to come: their map is built in, and
-/// tests load them through `load_dir_unfinished`.
-const UNFINISHED: [&str; 1] = ["advanced-aae"];
-
 fn game(id: &str) -> GameDef {
-    if UNFINISHED.contains(&id) {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("games")
-            .join(id);
-        return adjutant::rules::load_dir_unfinished(&dir).expect("unfinished game");
-    }
     GameSource::Builtin.load(id).expect("built-in game").def
 }
 
-/// Every board with a built-in map: the playable games and the boards
-/// still waiting for their rules.
+/// Every board with a built-in map: the built-in games (Advanced AAE's
+/// among them since its rule set is done).
 fn every_board() -> Vec<&'static str> {
-    GAMES.iter().map(|g| g.id).chain(UNFINISHED).collect()
+    GAMES.iter().map(|g| g.id).collect()
 }
 
 fn setup_svg(id: &str) -> String {

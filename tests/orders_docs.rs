@@ -31,10 +31,9 @@ fn jboulton() -> GameDef {
 }
 
 /// Examples marked `advanced-aae` (strategic rail) are checked against the
-/// Advanced AAE game, loaded by the unfinished path while its rule set is
-/// still to come.
+/// Advanced AAE game.
 fn advanced_aae() -> GameDef {
-    load_dir_unfinished(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/advanced-aae"))
+    load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/advanced-aae"))
         .expect("games/advanced-aae loads")
 }
 

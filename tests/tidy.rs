@@ -150,7 +150,7 @@ fn the_engine_touches_files_only_where_games_are_loaded() {
     );
 }
 
-/// A game whose rule set is still to come (`games/advanced-aae/`) is loaded
+/// A game whose rule set is still to come (`games/aae-jboulton/`) is loaded
 /// only by tests and data work: no match or daemon code calls the
 /// unfinished loaders, and no command but `adjutant scenario --unfinished`
 /// (an arbiter running rules scenarios, which makes no match) and

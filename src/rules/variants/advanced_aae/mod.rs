@@ -277,12 +277,9 @@ impl RuleSetHooks for AdvancedAae {
         Some(&Aae)
     }
 
+    /// Every rule of issue 19 is played: the rule set is done.
     fn not_yet(&self) -> Option<&'static str> {
-        Some(
-            "Advanced Axis & Allies Europe v2.2 is not implemented yet (issue 19): its six \
-             powers and derived board are data (games/advanced-aae) and most of its rules \
-             are played, but fortifications are still to come",
-        )
+        None
     }
 
     inherit!(Aae =>
