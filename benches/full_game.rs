@@ -58,9 +58,6 @@ fn classic() -> GameBench {
 }
 
 fn advanced() -> GameBench {
-    // The rule set is still to come (issue 19): this process may load its
-    // game and make a match of it, as the scripted game does.
-    adjutant::rules::allow_unfinished_rule_sets();
     GameBench {
         game: "advanced-aae",
         players: include_str!("../tests/fixtures/advanced-aae-players.yaml").to_owned(),
