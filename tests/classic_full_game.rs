@@ -103,3 +103,58 @@ fn six_rounds_of_classic_verify_and_a_forged_die_is_caught() {
     // independent verifier agrees on the dice, and a forged die is caught.
     common::assert_a_played_match_verifies(m, &[], messages, "classic");
 }
+
+/// The driver for profiling Classic's verify (issue 17's 100 ms target,
+/// docs/performance.md): `verify_bytes` and `replay_match` of a 30-round
+/// log, as `benches/full_game.rs` measures them, run
+/// `ADJUTANT_PROFILE_ITERATIONS` times (default 1). The log's dice are real,
+/// so each new game differs; to count instructions on one fixed log, point
+/// `ADJUTANT_PROFILE_LOG` at a directory: the first run plays the game into
+/// it, later runs verify the log found there.
+/// `cargo test --release --test classic_full_game -- --ignored profile`
+/// builds it; run the binary under `valgrind --tool=callgrind`.
+#[test]
+#[ignore = "a profiling driver (docs/performance.md), not a check"]
+fn profile_the_verify_of_a_30_round_classic_log() {
+    use adjutant::log::{VerifyOptions, verify_bytes};
+    use adjutant::matches::replay_match;
+
+    let dir = match std::env::var_os("ADJUTANT_PROFILE_LOG") {
+        Some(d) => PathBuf::from(d),
+        None => fresh_dir("classic-profile"),
+    };
+    let log_path = dir.join("log.jsonl");
+    if !log_path.exists() {
+        let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+        let players = include_str!("fixtures/classic-players.yaml");
+        let mut m = Match::create(&dir, &games, "classic", players).unwrap();
+        let cfg = aae_bot::BotConfig {
+            attack_capitals: false,
+            ..aae_bot::BotConfig::default()
+        };
+        let played = aae_bot::play(&mut m, 30, cfg);
+        eprintln!(
+            "played {} rounds, {} messages",
+            m.state().round - 1,
+            played.messages
+        );
+    }
+    let iterations: usize = std::env::var("ADJUTANT_PROFILE_ITERATIONS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1);
+    let data = std::fs::read(&log_path).unwrap();
+    let first = data.split(|&b| b == b'\n').next().unwrap();
+    let Body::Genesis(genesis) = parse_line(first).unwrap().body else {
+        panic!("the log starts with its genesis");
+    };
+    for _ in 0..iterations {
+        let summary = verify_bytes(&data, &VerifyOptions::default()).unwrap();
+        let replayed = replay_match(&log_path, &genesis).unwrap();
+        assert!(!replayed.unfinished);
+        eprintln!(
+            "verified {} entries, {} dice, {} messages",
+            summary.entries, summary.dice, replayed.messages
+        );
+    }
+}

@@ -19,7 +19,7 @@ use crate::log::{
 };
 use crate::rules::builtin::{GameSource, LoadedGame};
 use crate::rules::entries::Entries;
-use crate::rules::orders::parse::parse_message;
+use crate::rules::orders::parse::{parse_message, parse_orders};
 use crate::rules::orders::{OrderError, Orders};
 use crate::rules::state::{GameState, Phase};
 use crate::rules::turn::{apply_orders, apply_orders_with_dice, check_orders, is_standing_only};
@@ -1266,13 +1266,13 @@ pub(crate) fn replay_entries(
                 }
                 game.power(&o.power)
                     .ok_or_else(|| fail(format!("unknown power {}", o.power)))?;
-                let m = parse_message(game, &o.canonical).map_err(|errors| {
+                let orders = parse_orders(game, &o.canonical).map_err(|errors| {
                     fail(format!(
                         "the logged orders do not parse: {}",
                         joined(&errors)
                     ))
                 })?;
-                let stage = if is_standing_only(&m.orders) {
+                let stage = if is_standing_only(&orders) {
                     0
                 } else {
                     stage_of(&state)
@@ -1280,7 +1280,7 @@ pub(crate) fn replay_entries(
                 pending = Some(Pending {
                     power: o.power.clone(),
                     stage,
-                    orders: m.orders,
+                    orders,
                     before: state.clone(),
                     logged_rolls: Vec::new(),
                 });

@@ -86,32 +86,38 @@ fn encode_as(game: &GameDef, state: &GameState, text: Text) -> String {
     let power = |p: PowerId| game.powers()[p].name.as_str();
     let space = |s: SpaceId| game.space_name(s);
     let opt_space = |s: Option<SpaceId>| s.map_or("-", space);
-    let mut out = String::new();
-    let mut line = |text: String| {
-        out.push_str(&text);
-        out.push('\n');
-    };
-    line(
-        match text {
-            Text::V1 => VERSION_1,
-            Text::V2 => VERSION,
-        }
-        .to_owned(),
-    );
-    line(format!("round {round}"));
-    line(format!("turn {}", power(game.turn_order()[*turn])));
-    line(format!("phase {}", phase.name()));
-    line(format!(
+    // The text is written straight into one buffer, the unit lines (most of
+    // it) piece by piece: it is taken for every stage a match replays, so
+    // its cost is most of a log's verify (docs/performance.md).
+    let mut out = String::with_capacity(UNIT_LINE * units.len() + OTHER_LINES * owner.len());
+    macro_rules! line {
+        ($($arg:tt)*) => {{
+            let _ = writeln!(out, $($arg)*);
+        }};
+    }
+    out.push_str(match text {
+        Text::V1 => VERSION_1,
+        Text::V2 => VERSION,
+    });
+    out.push('\n');
+    line!("round {round}");
+    line!("turn {}", power(game.turn_order()[*turn]));
+    line!("phase {}", phase.name());
+    line!(
         "winner {}",
         winner.map_or("-", |s| game.files().game.sides[s].name.as_str())
-    ));
+    );
     for (s, o) in owner.iter().enumerate() {
         if let Some(o) = o {
-            line(format!("owner {} = {}", space(SpaceId(s)), power(*o)));
+            out.push_str("owner ");
+            out.push_str(space(SpaceId(s)));
+            out.push_str(" = ");
+            out.push_str(power(*o));
+            out.push('\n');
         }
     }
     for (p, n) in ipcs.iter().enumerate() {
-        line(format!("ipcs {} = {n}", power(p)));
+        line!("ipcs {} = {n}", power(p));
     }
     for u in units {
         let Unit {
@@ -128,40 +134,49 @@ fn encode_as(game: &GameDef, state: &GameState, text: Text) -> String {
             unloaded_by,
             unloaded_to,
         } = u;
-        line(format!(
-            "unit {id} {} of {} at {}; moved {moved}, combat {}, hits {hits}, cargo of {}, \
-             submerged {}, unloaded from {} by {} to {}",
-            game.unit_types()[*unit].name,
-            power(*owner),
-            space(*at),
-            u8::from(*combat_moved),
-            cargo_of.map_or("-".to_owned(), |c| c.to_string()),
-            u8::from(*submerged),
-            opt_space(*unloaded_from),
-            unloaded_by.map_or("-".to_owned(), |c| c.to_string()),
-            opt_space(*unloaded_to),
-        ));
+        // unit {id} {type} of {owner} at {space}; moved {moved}, combat
+        // {0|1}, hits {hits}, cargo of {id|-}, submerged {0|1}, unloaded
+        // from {space|-} by {id|-} to {space|-}
+        out.push_str("unit ");
+        push_number(&mut out, *id);
+        out.push(' ');
+        out.push_str(&game.unit_types()[*unit].name);
+        out.push_str(" of ");
+        out.push_str(power(*owner));
+        out.push_str(" at ");
+        out.push_str(space(*at));
+        out.push_str("; moved ");
+        push_number(&mut out, u32::from(*moved));
+        out.push_str(", combat ");
+        out.push_str(flag(*combat_moved));
+        out.push_str(", hits ");
+        push_number(&mut out, u32::from(*hits));
+        out.push_str(", cargo of ");
+        push_opt_number(&mut out, *cargo_of);
+        out.push_str(", submerged ");
+        out.push_str(flag(*submerged));
+        out.push_str(", unloaded from ");
+        out.push_str(opt_space(*unloaded_from));
+        out.push_str(" by ");
+        push_opt_number(&mut out, *unloaded_by);
+        out.push_str(" to ");
+        out.push_str(opt_space(*unloaded_to));
+        out.push('\n');
     }
-    line(format!("next unit {next_unit}"));
-    line(format!("purchased {}", units_text(game, purchased)));
+    line!("next unit {next_unit}");
+    line!("purchased {}", units_text(game, purchased));
     for (p, list) in held.iter().enumerate() {
         if all || !list.is_empty() {
-            line(format!("held {} = {}", power(p), units_text(game, list)));
+            line!("held {} = {}", power(p), units_text(game, list));
         }
     }
-    line(format!(
-        "captured {}",
-        spaces_text(game, captured_this_turn)
-    ));
-    line(format!("battles {}", spaces_text(game, battles)));
-    line(format!(
-        "taken in passing {}",
-        spaces_text(game, taken_in_passing)
-    ));
+    line!("captured {}", spaces_text(game, captured_this_turn));
+    line!("battles {}", spaces_text(game, battles));
+    line!("taken in passing {}", spaces_text(game, taken_in_passing));
     // Version 2 says when none holds (per-space facts: one line each that
     // holds, or one `-` line).
     if all && holds.is_empty() {
-        line("hold -".to_owned());
+        line!("hold -");
     }
     for Hold {
         power: p,
@@ -169,25 +184,21 @@ fn encode_as(game: &GameDef, state: &GameState, text: Text) -> String {
         since,
     } in holds
     {
-        line(format!(
+        line!(
             "hold {} capital {} since {since}",
             power(*p),
             opt_space(*capital)
-        ));
+        );
     }
     for (p, s) in standing.iter().enumerate() {
         if all || *s != StandingOrders::default() {
-            line(format!(
-                "standing {} = {}",
-                power(p),
-                standing_text(game, s, text)
-            ));
+            line!("standing {} = {}", power(p), standing_text(game, s, text));
         }
     }
     for (p, techs) in technologies.iter().enumerate() {
         if all || !techs.is_empty() {
             let names: Vec<&str> = techs.iter().map(|t| t.name()).collect();
-            line(format!(
+            line!(
                 "developments {} = {}",
                 power(p),
                 if names.is_empty() {
@@ -195,27 +206,27 @@ fn encode_as(game: &GameDef, state: &GameState, text: Text) -> String {
                 } else {
                     names.join(", ")
                 }
-            ));
+            );
         }
     }
     for (p, n) in research_tokens.iter().enumerate() {
         if all || *n > 0 {
-            line(format!("research tokens {} = {n}", power(p)));
+            line!("research tokens {} = {n}", power(p));
         }
     }
     if all && factory_damage.iter().all(|n| *n == 0) {
-        line("damage -".to_owned());
+        line!("damage -");
     }
     for (sp, n) in factory_damage.iter().enumerate() {
         if *n > 0 {
-            line(format!("damage {} = {n}", space(SpaceId(sp))));
+            line!("damage {} = {n}", space(SpaceId(sp)));
         }
     }
-    line(format!("war bonds {war_bonds}"));
+    line!("war bonds {war_bonds}");
     // Version 1: written only when some ship fought (Anniversary), so the
     // texts of every other position stayed as before.
     if all || !fought_at_sea.is_empty() {
-        line(format!("fought at sea {}", ids_text(fought_at_sea)));
+        line!("fought at sea {}", ids_text(fought_at_sea));
     }
     // Version 1: written only inside an interleaved shared turn
     // (Anniversary, KQ-1).
@@ -224,28 +235,28 @@ fn encode_as(game: &GameDef, state: &GameState, text: Text) -> String {
             waiting,
             purchased,
             war_bonds,
-        }) => line(format!(
+        }) => line!(
             "waiting {}; purchased {}; war bonds {war_bonds}",
             power(*waiting),
             units_text(game, purchased)
-        )),
-        None if all => line("waiting -".to_owned()),
+        ),
+        None if all => line!("waiting -"),
         None => {}
     }
     // Version 1: written only while units are out of supply (J Boulton,
     // JB-40).
     if all || !isolated.is_empty() {
-        line(format!("isolated {}", ids_text(isolated)));
+        line!("isolated {}", ids_text(isolated));
     }
     // Version 1: written only while paratroopers dropped this turn (J
     // Boulton, JB-16).
     if all || !paradropped.is_empty() {
-        line(format!("paradropped {}", ids_text(paradropped)));
+        line!("paradropped {}", ids_text(paradropped));
     }
     // Written for damaged battleships only (J Boulton, JB-41..44); version
     // 2 then says there are none.
     if all && ship_damage.is_empty() {
-        line("ship damage -".to_owned());
+        line!("ship damage -");
     }
     for ShipDamage {
         unit,
@@ -255,28 +266,60 @@ fn encode_as(game: &GameDef, state: &GameState, text: Text) -> String {
         repair_paid,
     } in ship_damage
     {
-        line(format!(
+        line!(
             "ship damage {unit} {}; docked at {}; repair cost {}; paid {}",
             if *heavy { "heavy" } else { "light" },
             opt_space(*docked_at),
             repair_cost.map_or("-".to_owned(), |c| c.to_string()),
             u8::from(*repair_paid)
-        ));
+        );
     }
     // Written in the bid placement stage before round 1 only; version 2
     // then says there is none.
     if all && bid_money.iter().all(|n| *n == 0) {
-        line("bid money -".to_owned());
+        line!("bid money -");
     }
     for (side, n) in bid_money.iter().enumerate() {
         if *n > 0 {
-            line(format!(
-                "bid money {} = {n}",
-                game.files().game.sides[side].name
-            ));
+            line!("bid money {} = {n}", game.files().game.sides[side].name);
         }
     }
     out
+}
+
+/// Room for one unit's line (most are 110 to 150 bytes), and for each of
+/// the other lines, counted by spaces: the buffer is sized once.
+const UNIT_LINE: usize = 160;
+const OTHER_LINES: usize = 48;
+
+/// `1` or `0`.
+fn flag(b: bool) -> &'static str {
+    if b { "1" } else { "0" }
+}
+
+/// A number in decimal, as `Display` writes it, without the formatting
+/// machinery (the unit lines hold four each).
+fn push_number(out: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[i..].iter().map(|&d| char::from(d)));
+}
+
+/// A number, or `-` for none.
+fn push_opt_number(out: &mut String, n: Option<u32>) {
+    match n {
+        Some(n) => push_number(out, n),
+        None => out.push('-'),
+    }
 }
 
 fn ids_text(ids: &[u32]) -> String {
@@ -401,6 +444,45 @@ mod tests {
             text.contains("infantry of Germany at Germany; moved 0, combat 0, hits 0"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_unit_line_writes_every_field_as_display_does() {
+        let game = aae();
+        let mut state = GameState::initial(&game);
+        let u = &mut state.units[0];
+        u.id = u32::MAX;
+        u.moved = 2;
+        u.combat_moved = true;
+        u.hits = 10;
+        u.cargo_of = Some(0);
+        u.submerged = true;
+        u.unloaded_from = Some(u.at);
+        u.unloaded_by = Some(1_234_567_890);
+        u.unloaded_to = Some(SpaceId(0));
+        let u = state.units[0].clone();
+        let want = format!(
+            "unit 4294967295 {} of {} at {}; moved 2, combat 1, hits 10, cargo of 0, \
+             submerged 1, unloaded from {} by 1234567890 to {}",
+            game.unit_types()[u.unit].name,
+            game.powers()[u.owner].name,
+            game.space_name(u.at),
+            game.space_name(u.at),
+            game.space_name(SpaceId(0)),
+        );
+        for text in [encode(&game, &state), encode_v1(&game, &state)] {
+            assert!(text.lines().any(|l| l == want), "{want:?} not in {text}");
+        }
+        let other = &state.units[1];
+        let none = format!(
+            "unit {} {} of {} at {}; moved 0, combat 0, hits 0, cargo of -, submerged 0, \
+             unloaded from - by - to -",
+            other.id,
+            game.unit_types()[other.unit].name,
+            game.powers()[other.owner].name,
+            game.space_name(other.at),
+        );
+        assert!(encode(&game, &state).lines().any(|l| l == none), "{none:?}");
     }
 
     #[test]

@@ -17,10 +17,9 @@ pub const ARROWS: &[&str] = &["->", "\u{2192}"];
 pub struct Names<'g> {
     game: &'g GameDef,
     units: HashMap<NameKey, UnitTypeId>,
-    /// Every accepted unit spelling, for suggestions.
-    unit_spellings: Vec<String>,
-    /// Every space name and alias, for suggestions.
-    space_spellings: Vec<String>,
+    /// The plurals accepted as unit spellings (after the names and aliases),
+    /// for suggestions.
+    plurals: Vec<String>,
 }
 
 /// Simple English plurals of a name: the last word takes `s`, or `es` after
@@ -46,48 +45,53 @@ pub fn plural(name: &str) -> String {
     }
 }
 
+/// Every unit type's name and aliases, in the game's order, with its type.
+fn unit_names(game: &GameDef) -> impl Iterator<Item = (UnitTypeId, &String)> {
+    game.unit_types().iter().enumerate().flat_map(|(i, u)| {
+        std::iter::once(&u.name)
+            .chain(&u.aliases)
+            .map(move |n| (i, n))
+    })
+}
+
+/// Every space's name and aliases: territories, then sea zones.
+fn space_spellings(game: &GameDef) -> impl Iterator<Item = &str> {
+    let board = &game.files().board;
+    board
+        .territories
+        .iter()
+        .flat_map(|t| std::iter::once(&t.name).chain(&t.aliases))
+        .chain(
+            board
+                .sea_zones
+                .iter()
+                .flat_map(|z| std::iter::once(&z.name).chain(&z.aliases)),
+        )
+        .map(String::as_str)
+}
+
 impl<'g> Names<'g> {
     /// Indexes the game's names. Names and aliases win over plurals, so a
     /// plural never hides another unit's real name.
     pub fn new(game: &'g GameDef) -> Self {
         let mut units = HashMap::new();
-        let mut unit_spellings = Vec::new();
-        let types = game.unit_types();
-        let exact = types.iter().enumerate().flat_map(|(i, u)| {
-            std::iter::once(&u.name)
-                .chain(&u.aliases)
-                .map(move |n| (i, n))
-        });
-        let exact: Vec<(usize, &String)> = exact.collect();
-        for &(i, name) in &exact {
+        let mut plurals = Vec::new();
+        for (i, name) in unit_names(game) {
             units.entry(NameKey::new(name)).or_insert(i);
-            unit_spellings.push(name.clone());
         }
-        for &(i, name) in &exact {
+        for (i, name) in unit_names(game) {
             let p = plural(name);
             if let std::collections::hash_map::Entry::Vacant(slot) = units.entry(NameKey::new(&p)) {
                 slot.insert(i);
-                unit_spellings.push(p);
+                plurals.push(p);
             }
         }
-        let board = &game.files().board;
-        let space_spellings = board
-            .territories
-            .iter()
-            .flat_map(|t| std::iter::once(&t.name).chain(&t.aliases))
-            .chain(
-                board
-                    .sea_zones
-                    .iter()
-                    .flat_map(|z| std::iter::once(&z.name).chain(&z.aliases)),
-            )
-            .cloned()
-            .collect();
+        // The spellings of spaces are gathered only for a suggestion: a
+        // replay parses every logged message (docs/performance.md).
         Names {
             game,
             units,
-            unit_spellings,
-            space_spellings,
+            plurals,
         }
     }
 
@@ -102,8 +106,13 @@ impl<'g> Names<'g> {
             return Ok(u);
         }
         let mut reason = format!("\"{name}\" is not a unit type in this game.");
-        let suggestion = did_you_mean(name, self.unit_spellings.iter().map(String::as_str))
-            .and_then(|s| self.units.get(&NameKey::new(s)));
+        let suggestion = did_you_mean(
+            name,
+            unit_names(self.game)
+                .map(|(_, n)| n.as_str())
+                .chain(self.plurals.iter().map(String::as_str)),
+        )
+        .and_then(|s| self.units.get(&NameKey::new(s)));
         match suggestion {
             Some(&u) => reason.push_str(&format!(
                 " Did you mean {}?",
@@ -134,8 +143,8 @@ impl<'g> Names<'g> {
             "\"{}\" is not a territory or sea zone on this board.",
             name.trim()
         );
-        if let Some(id) = did_you_mean(name, self.space_spellings.iter().map(String::as_str))
-            .and_then(|s| self.game.space(s))
+        if let Some(id) =
+            did_you_mean(name, space_spellings(self.game)).and_then(|s| self.game.space(s))
         {
             reason.push_str(&format!(" Did you mean {}?", self.game.space_name(id)));
         }

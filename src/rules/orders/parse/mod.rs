@@ -68,6 +68,25 @@ pub struct Message {
 /// once, each with its line, order and field, and a "did you mean" for a
 /// misspelt name.
 pub fn parse_message(game: &GameDef, yaml: &str) -> Result<Message, Vec<OrderError>> {
+    let (header, orders) = parse_header_and_orders(game, yaml)?;
+    let canonical = canonical::render(game, &orders, header.entropy.as_deref());
+    Ok(Message {
+        header,
+        orders,
+        canonical,
+    })
+}
+
+/// [`parse_message`] without the canonical form: the orders of a logged
+/// message, which a replay reads from the canonical form the log holds.
+pub fn parse_orders(game: &GameDef, yaml: &str) -> Result<Orders, Vec<OrderError>> {
+    parse_header_and_orders(game, yaml).map(|(_, orders)| orders)
+}
+
+fn parse_header_and_orders(
+    game: &GameDef,
+    yaml: &str,
+) -> Result<(Header, Orders), Vec<OrderError>> {
     let text = yaml::normalise(yaml);
     let root = yaml::read(&text)?;
     let mut parser = Parser {
@@ -89,12 +108,7 @@ pub fn parse_message(game: &GameDef, yaml: &str) -> Result<Message, Vec<OrderErr
     if !parser.errors.is_empty() {
         return Err(parser.errors);
     }
-    let canonical = canonical::render(game, &parser.orders, parser.header.entropy.as_deref());
-    Ok(Message {
-        header: parser.header,
-        orders: parser.orders,
-        canonical,
-    })
+    Ok((parser.header, parser.orders))
 }
 
 /// Compares a written key with a format word: case and spacing do not
