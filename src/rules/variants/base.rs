@@ -12,7 +12,9 @@
 
 use super::{CombatRules, OptionSpec, RuleSetHooks, ShipBlocking, TakeOver};
 use crate::rules::events::Event;
-use crate::rules::orders::{MiddleEastPayment, NeutralDefenders, StandingOrders, SubmarinePolicy};
+use crate::rules::orders::{
+    Averted, MiddleEastPayment, NeutralDefenders, StandingOrders, SubmarinePolicy,
+};
 use crate::rules::problem::Problem;
 use crate::rules::production::{self, Complex};
 use crate::rules::state::GameState;
@@ -271,6 +273,15 @@ impl RuleSetHooks for Base {
             return Some(format!(
                 "in this game ({}) submarines do not withdraw from a battle to another sea zone: \
                  submarines is fight, submerge or submerge_after_first_round",
+                game.files().game.name
+            ));
+        }
+        if (!standing.aversion.is_empty() || standing.averted != Averted::default())
+            && game.combat_rules().special_force_teams.is_none()
+        {
+            return Some(format!(
+                "in this game ({}) no special force team carries out Aversion: leave out \
+                 aversion and averted",
                 game.files().game.name
             ));
         }

@@ -237,6 +237,33 @@ pub const SFT_DETECTION_BY_TEAMS: OptionSpec = OptionSpec {
             fight, AA guns left out)",
 };
 
+/// The detection sweep at the start of a power's combat move (JB-26).
+pub const SFT_DETECTION_SWEEP: OptionSpec = OptionSpec {
+    name: "sft_detection_sweep",
+    pending: None,
+    kind: OptionKind::Bool { default: true },
+    about: "at the start of its combat move a power rolls detection once against each enemy \
+            special force team in a land territory it controls, one die per ground unit of its \
+            own there (JB-26 sweep trigger, digest PROPOSAL jb.detection_sweep: yes)",
+};
+
+/// How much one turn's Industrial Strikes may take from a treasury
+/// (Part E 8).
+pub const INDUSTRIAL_STRIKE_CAP: OptionSpec = OptionSpec {
+    name: "industrial_strike_cap",
+    pending: None,
+    kind: OptionKind::Choice {
+        default: "none",
+        choices: &["none", TERRITORY_VALUE],
+    },
+    about: "the IPCs one turn's Industrial Strikes on a territory may take (JB-31, digest Part \
+            E 8): no cap but the treasury, as AAE's strategic bombing (digest PROPOSAL), or at \
+            most the territory's IPC value",
+};
+
+/// Industrial Strikes capped at the territory's IPC value.
+const TERRITORY_VALUE: &str = "territory_value";
+
 /// The special force team's name in `games/aae-jboulton/units.yaml`.
 const SFT_NAME: &str = "special force team";
 
@@ -262,6 +289,8 @@ pub static OPTIONS: &[OptionSpec] = &[
     SPECIAL_FORCE_TEAMS,
     SFT_DETECTION,
     SFT_DETECTION_BY_TEAMS,
+    SFT_DETECTION_SWEEP,
+    INDUSTRIAL_STRIKE_CAP,
 ];
 
 /// The unit names of `games/aae-jboulton/units.yaml` the options withhold,
@@ -402,6 +431,8 @@ impl RuleSetHooks for JBoulton {
             special_force_teams: SPECIAL_FORCE_TEAMS.on(game).then(|| SpecialForceTeams {
                 pooled_detection: SFT_DETECTION.word(game).as_deref() == Some(POOLED),
                 teams_search: SFT_DETECTION_BY_TEAMS.on(game),
+                detection_sweep: SFT_DETECTION_SWEEP.on(game),
+                strike_capped: INDUSTRIAL_STRIKE_CAP.word(game).as_deref() == Some(TERRITORY_VALUE),
             }),
             ..Aae.combat_rules(game)
         }
