@@ -162,7 +162,7 @@ fn strike_problem(ctx: &Ctx, state: &GameState, space: SpaceId, n: u32) -> Resul
              Industrial Strike is made in a territory with an enemy industrial complex"
         ));
     }
-    if !state.owner[space.0].is_some_and(|c| !allied(game, c, ctx.power)) {
+    if state.owner[space.0].is_none_or(|c| allied(game, c, ctx.power)) {
         return Err(format!(
             "{name} is not held by an enemy: an Industrial Strike hits an enemy's industrial \
              complex (JB-31)"
