@@ -285,6 +285,13 @@ impl RuleSetHooks for Base {
                 game.files().game.name
             ));
         }
+        if let Some(a) = standing.aversion.iter().find(|a| game.is_sea(a.space)) {
+            return Some(format!(
+                "aversion names {}, a sea zone: special force teams carry out no mission at sea \
+                 (JB-22); name the territory where they stand",
+                game.space_name(a.space)
+            ));
+        }
         if standing.neutral_defenders != NeutralDefenders::default() {
             return Some(format!(
                 "in this game ({}) no power receives neutral defenders: leave out \
