@@ -380,6 +380,7 @@ fn stage_one(
         power,
         &orders.industrial_strike,
     ));
+    errors.extend(missions::check_averted(game, orders.averted.as_ref()));
     errors.extend(research::paratroopers_do_not_raid(
         game, state, power, orders,
     ));

@@ -145,6 +145,25 @@ pub(crate) fn check_strikes(
         .collect()
 }
 
+/// The error for a stage's `averted:` word in a game whose rules read none
+/// (no special force teams, so no Aversion).
+pub(crate) fn check_averted(game: &GameDef, averted: Option<&Located<Averted>>) -> Vec<OrderError> {
+    match averted {
+        Some(a) if game.combat_rules().special_force_teams.is_none() => vec![
+            OrderError::new(
+                &a.origin,
+                format!(
+                    "in this game ({}) no special force team carries out Aversion: leave out \
+                     averted",
+                    game.files().game.name
+                ),
+            )
+            .field("averted"),
+        ],
+        _ => Vec::new(),
+    }
+}
+
 /// Why `n` of the mover's teams cannot strike the complex in `space`.
 fn strike_problem(ctx: &Ctx, state: &GameState, space: SpaceId, n: u32) -> Result<(), String> {
     let game = ctx.game;
