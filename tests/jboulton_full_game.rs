@@ -118,6 +118,11 @@ fn evidence() -> Vec<(&'static str, Seen)> {
         // Detection may find every team (one chance in six a searching
         // unit): a game may see no mission, but a team left unseen
         // without its mission roll fails.
+        // A second team walks to an enemy industrial complex and strikes
+        // it: detected first, or rolling for the mission.
+        ("a special force team tried an Industrial Strike", |t| {
+            t.event("Industrial Strike") || t.event("before its mission")
+        }),
         (
             "a special force team not detected rolled for its mission",
             |t| {

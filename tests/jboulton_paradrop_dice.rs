@@ -34,6 +34,11 @@ fn turn_with(
     orders: &str,
     seed: u8,
 ) -> (String, BTreeMap<String, Vec<u32>>) {
+    turn_on(game, &board(game, setup), orders, seed)
+}
+
+/// A board holding only `setup`.
+fn board(game: &GameDef, setup: Setup) -> GameState {
     let mut state = GameState::initial(game);
     state.units.clear();
     for &(unit, power, at, count) in setup {
@@ -48,11 +53,21 @@ fn turn_with(
             state.add_unit(unit, power, at);
         }
     }
+    state
+}
+
+/// `orders` of Germany on `state`, as [`turn_with`].
+fn turn_on(
+    game: &GameDef,
+    state: &GameState,
+    orders: &str,
+    seed: u8,
+) -> (String, BTreeMap<String, Vec<u32>>) {
     let germany = game.power("Germany").unwrap();
     let message = parse_message(game, orders).expect("the orders parse");
     let key = TurnSecret::from_bytes([seed; 32]).turn_key("jb-paradrop", 1, &[]);
     let mut dice = Dice::verifiable(key);
-    turn::apply_orders_with_dice(game, &state, germany, &message.orders, &mut dice)
+    turn::apply_orders_with_dice(game, state, germany, &message.orders, &mut dice)
         .expect("the orders are legal");
     verifiers::rolls_by_label(&mut dice, &key)
 }
@@ -138,5 +153,52 @@ fn the_python_verifier_re_derives_every_die_of_special_force_teams() {
     // (digest Part C step 1): by the German infantry alone, not by German
     // teams nor by the paratrooper still aboard.
     assert_eq!(dice["sft/East Poland/detection/Soviet Union"].len(), 1);
+    python_re_derives(&key, &dice);
+}
+
+/// Special force teams outside battles (JB-26 sweep and mission trigger,
+/// JB-31, JB-35): in Germany's turn its two infantry in Poland sweep the
+/// two British teams there, whose survivors try Aversion on an infantry
+/// before the combat move (British standing orders), and three German
+/// teams in the United Kingdom, searched by its infantry, try an Industrial
+/// Strike. The Python verifier re-derives every die of the turn.
+#[test]
+fn the_python_verifier_re_derives_every_die_of_missions_outside_battles() {
+    let game = jboulton();
+    let mut state = board(
+        &game,
+        &[
+            ("infantry", "Germany", "Poland", 2),
+            ("special force team", "United Kingdom", "Poland", 2),
+            ("infantry", "United Kingdom", "United Kingdom", 1),
+            ("industrial complex", "United Kingdom", "United Kingdom", 1),
+            ("special force team", "Germany", "United Kingdom", 3),
+        ],
+    );
+    let uk = game.power("United Kingdom").unwrap();
+    state.standing[uk] = parse_message(&game, "standing:\n  aversion:\n    Poland: infantry\n")
+        .expect("standing orders parse")
+        .orders
+        .standing
+        .expect("standing orders")
+        .item;
+    let orders = "industrial_strike:\n  United Kingdom: 3\n";
+    let labels = [
+        "sft/Poland/sweep/United Kingdom",
+        "sft/Poland/aversion/United Kingdom",
+        "sft/United Kingdom/detection/Germany",
+        "sft/United Kingdom/mission/Germany",
+        "sft/United Kingdom/industrial strike",
+    ];
+    // A turn in which a British team outlives the sweep and a German team
+    // strikes, so that every kind of die is drawn.
+    let (key, dice) = (0u8..=60)
+        .map(|seed| turn_on(&game, &state, orders, seed))
+        .find(|(_, d)| labels.iter().all(|l| d.contains_key(*l)))
+        .expect("some turn key draws every die of the missions");
+    // Two German infantry sweep each British team; one British infantry
+    // searches each German team before its mission.
+    assert_eq!(dice["sft/Poland/sweep/United Kingdom"].len(), 4);
+    assert_eq!(dice["sft/United Kingdom/detection/Germany"].len(), 3);
     python_re_derives(&key, &dice);
 }

@@ -7,8 +7,9 @@ use std::sync::OnceLock;
 
 use adjutant::rules::orders::parse::{Message, parse_message};
 use adjutant::rules::orders::{
-    BattlePlan, BystanderLosses, Load, MiddleEastPayment, MoveOrder, NeutralDefenders, OrderError,
-    Orders, Retreat, StandingOrders, SubmarinePolicy, TakeOverOrder, UnitCount,
+    AversionOrder, Averted, BattlePlan, BystanderLosses, Load, MiddleEastPayment, MoveOrder,
+    NeutralDefenders, OrderError, Orders, Retreat, StandingOrders, SubmarinePolicy, TakeOverOrder,
+    UnitCount,
 };
 use adjutant::rules::{GameDef, SpaceId, load_dir};
 
@@ -903,6 +904,14 @@ fn random_path(rng: &mut Rng, min: usize) -> Vec<SpaceId> {
     (0..min + rng.below(3)).map(|_| random_space(rng)).collect()
 }
 
+fn random_averted(rng: &mut Rng) -> Averted {
+    if rng.chance() {
+        Averted::Withdraw
+    } else {
+        Averted::Stay
+    }
+}
+
 fn random_types(rng: &mut Rng) -> Vec<usize> {
     let mut list = Vec::new();
     for _ in 0..rng.below(5) {
@@ -972,6 +981,18 @@ fn random_orders(rng: &mut Rng) -> Orders {
     o.rockets = (0..rng.below(3))
         .map(|_| located((random_space(rng), random_space(rng))))
         .collect();
+    let mut struck: Vec<SpaceId> = Vec::new();
+    for _ in 0..rng.below(3) {
+        let space = random_space(rng);
+        if !struck.contains(&space) {
+            struck.push(space);
+            o.industrial_strike
+                .push(located((space, 1 + rng.below(5) as u32)));
+        }
+    }
+    if rng.chance() {
+        o.averted = Some(located(random_averted(rng)));
+    }
     let mut battle_spaces: Vec<Option<SpaceId>> = Vec::new();
     for _ in 0..rng.below(4) {
         let space = if rng.below(4) == 0 {
@@ -1054,6 +1075,18 @@ fn random_orders(rng: &mut Rng) -> Orders {
             } else {
                 NeutralDefenders::InTurn
             },
+            aversion: {
+                let mut list: Vec<AversionOrder> = Vec::new();
+                for unit in random_types(rng) {
+                    let space = random_space(rng);
+                    if !list.iter().any(|a| a.space == space) {
+                        let after = rng.chance();
+                        list.push(AversionOrder { space, unit, after });
+                    }
+                }
+                list
+            },
+            averted: random_averted(rng),
         }));
     }
     o

@@ -192,6 +192,12 @@ pub struct GameState {
     // empty in every other rule set.
     /// Units paradropped this turn (unit ids).
     pub paradropped: Vec<u32>,
+    // combat: J Boulton Aversion (JB-35): the moving power's units an enemy
+    // special force team averted that stayed where they were; they roll in
+    // no battle this turn. Set and cleared within the combat phase of one
+    // stage, so no position between stages holds any.
+    /// Units that roll in no battle this turn (unit ids).
+    pub averted: Vec<u32>,
     // bid placement: the IPCs each side may still spend on units placed
     // before round 1 (`rules::bid_placement`); empty outside that stage.
     /// Setup money left to each side (index into `game.yaml`'s sides) in
@@ -277,6 +283,7 @@ impl GameState {
             isolated: Vec::new(),
             ship_damage: Vec::new(),
             paradropped: Vec::new(),
+            averted: Vec::new(),
             bid_money: Vec::new(),
         };
         for (space, power, unit_type, count) in game.starting_units() {

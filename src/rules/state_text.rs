@@ -23,7 +23,7 @@ use std::fmt::Write;
 use super::GameDef;
 use super::SpaceId;
 use super::orders::{
-    BystanderLosses, MiddleEastPayment, NeutralDefenders, StandingOrders, SubmarinePolicy,
+    Averted, BystanderLosses, MiddleEastPayment, NeutralDefenders, StandingOrders, SubmarinePolicy,
 };
 use super::state::{GameState, Hold, SharedTurn, ShipDamage, Unit};
 use crate::rules::vocab::{PowerId, UnitList};
@@ -81,6 +81,7 @@ fn encode_as(game: &GameDef, state: &GameState, text: Text) -> String {
         isolated,
         ship_damage,
         paradropped,
+        averted,
         bid_money,
     } = state;
     let power = |p: PowerId| game.powers()[p].name.as_str();
@@ -253,6 +254,13 @@ fn encode_as(game: &GameDef, state: &GameState, text: Text) -> String {
     if all || !paradropped.is_empty() {
         line!("paradropped {}", ids_text(paradropped));
     }
+    // Written only while units are averted (J Boulton, JB-35), in either
+    // version: the list lives within one stage's combat phase, so no
+    // position a log records holds one, and texts of version 2 written
+    // before it stay as they were.
+    if !averted.is_empty() {
+        line(format!("averted {}", ids_text(averted)));
+    }
     // Written for damaged battleships only (J Boulton, JB-41..44); version
     // 2 then says there are none.
     if all && ship_damage.is_empty() {
@@ -359,6 +367,8 @@ fn standing_text(game: &GameDef, s: &StandingOrders, text: Text) -> String {
         bystander_losses,
         middle_east_payment,
         neutral_defenders,
+        aversion,
+        averted,
     } = s;
     let mut out = String::new();
     let losses: Vec<&str> = losses
@@ -407,6 +417,20 @@ fn standing_text(game: &GameDef, s: &StandingOrders, text: Text) -> String {
             "; neutral defenders {}",
             neutral_defenders.word().replace('_', " ")
         );
+    }
+    // J Boulton (JB-35), in either version only when set, so that the
+    // texts written before them stay as they were.
+    for a in aversion {
+        let _ = write!(
+            out,
+            "; aversion {} {} {}",
+            game.space_name(a.space),
+            game.unit_types()[a.unit].name,
+            if a.after { "after" } else { "before" }
+        );
+    }
+    if *averted != Averted::default() {
+        let _ = write!(out, "; averted {}", averted.word());
     }
     out
 }
@@ -543,6 +567,17 @@ mod tests {
             |s| s.fought_at_sea.push(1),
             |s| s.isolated.push(1),
             |s| s.paradropped.push(1),
+            |s| s.averted.push(1),
+            |s| s.standing[2].averted = Averted::Withdraw,
+            |s| {
+                s.standing[3]
+                    .aversion
+                    .push(crate::rules::orders::AversionOrder {
+                        space: SpaceId(0),
+                        unit: 0,
+                        after: true,
+                    })
+            },
             |s| {
                 s.ship_damage.push(ShipDamage {
                     unit: 1,

@@ -19,6 +19,7 @@
 
 use crate::dice::DiceSource;
 use crate::rules::GameDef;
+use crate::rules::combat::special_force_missions as missions;
 use crate::rules::combat::{self, CombatOutcome};
 use crate::rules::conquest;
 use crate::rules::events::Event;
@@ -95,6 +96,8 @@ pub fn is_standing_only(orders: &Orders) -> bool {
         && orders.oil_convoy.is_none()
         && orders.repair.is_empty()
         && orders.rockets.is_empty()
+        && orders.industrial_strike.is_empty()
+        && orders.averted.is_none()
         && orders.research.is_none()
         && orders.combat.is_empty()
         && orders.battles.is_empty()
@@ -254,6 +257,18 @@ fn stage_one_sections(orders: &Orders, why: &str) -> Vec<OrderError> {
             format!("rockets belong to stage 1 (the combat phase); {why}"),
         ));
     }
+    if !orders.industrial_strike.is_empty() {
+        errors.push(OrderError::new(
+            &first_line("industrial_strike", &orders.industrial_strike),
+            format!("Industrial Strikes belong to stage 1 (the combat phase); {why}"),
+        ));
+    }
+    if let Some(a) = &orders.averted {
+        errors.push(OrderError::new(
+            &a.origin,
+            format!("averted belongs to stage 1 (the combat move); {why}"),
+        ));
+    }
     errors.extend(standing(orders));
     errors
 }
@@ -344,6 +359,11 @@ fn stage_one(
     research_needs_dice |=
         combat::ship_damage::heavy_repairs(game, state, power, dice.as_deref_mut(), events);
     state.phase = Phase::CombatMove;
+    // J Boulton: the detection sweep at the start of the combat move
+    // (JB-26); where each unit stood then, for an Aversion made just
+    // before it (JB-35).
+    research_needs_dice |= missions::sweep(game, state, power, dice.as_deref_mut(), events);
+    let started = missions::positions(state, power);
     match movement::combat_move(game, state, power, &orders.combat, events) {
         Ok(()) => {
             errors.extend(neutrals::pay(game, state, power, events));
@@ -354,6 +374,13 @@ fn stage_one(
     }
     errors.extend(combat::check_plans(game, state, &orders.battles));
     errors.extend(combat::rockets::check(game, state, power, &orders.rockets));
+    errors.extend(missions::check_strikes(
+        game,
+        state,
+        power,
+        &orders.industrial_strike,
+    ));
+    errors.extend(missions::check_averted(game, orders.averted.as_ref()));
     errors.extend(research::paratroopers_do_not_raid(
         game, state, power, orders,
     ));
@@ -361,10 +388,31 @@ fn stage_one(
         return Err(errors);
     }
     state.phase = Phase::Combat;
-    // Rockets strike in the combat phase, before the battles; they need dice.
-    if !orders.rockets.is_empty() {
+    // J Boulton: the Aversions of enemy teams around the combat move
+    // (JB-35), by the word of this power's stage or standing orders.
+    let averted = orders
+        .averted
+        .as_ref()
+        .map_or(state.standing[power].averted, |a| a.item);
+    let mut spent = Vec::new();
+    let aversion_needs_dice = missions::aversion(
+        game,
+        state,
+        power,
+        &started,
+        averted,
+        dice.as_deref_mut(),
+        events,
+        &mut spent,
+    );
+    // Rockets and Industrial Strikes (J Boulton JB-31) strike in the combat
+    // phase, before the battles; they need dice.
+    if !orders.rockets.is_empty() || !orders.industrial_strike.is_empty() || aversion_needs_dice {
         match dice.as_deref_mut() {
-            Some(d) => combat::rockets::fire(game, state, &orders.rockets, d, events),
+            Some(d) => {
+                combat::rockets::fire(game, state, &orders.rockets, d, events);
+                missions::strike(game, state, power, &orders.industrial_strike, d, events);
+            }
             None => {
                 // Validate the battles too before asking for dice.
                 let mut scratch = Vec::new();
@@ -393,6 +441,7 @@ fn stage_one(
     if outcome.needs_dice || research_needs_dice {
         return Ok(false);
     }
+    missions::end_aversion(state, &spent, events);
     state.phase = Phase::NoncombatMove;
     if hand_over_shared_turn(game, state, power, events) {
         return Ok(true);

@@ -6,7 +6,9 @@
 //!   paratroopers and a submarine a turn; its mechanized infantry and heavy
 //!   armor attack a neighbouring enemy territory when they stand beside
 //!   one, and a special force team bought when it has none walks in with
-//!   them (detection, the mission roll, Disruption);
+//!   them (detection, the mission roll, Disruption); a second team walks to
+//!   the nearest enemy industrial complex and strikes it (the mission
+//!   trigger's detection, the mission roll, Industrial Strike);
 //! - its air transports drop the paratroopers waiting with them into the
 //!   enemy territory in reach (not a capital), one with an AA gun first (AA fire at the
 //!   carriers, the landing roll, the surprise first strike on a 6, the
@@ -83,6 +85,20 @@ pub fn orders(game: &GameDef, state: &GameState, cfg: aae_bot::BotConfig) -> Scr
             "the scripted purchase was refused:\n{bought}"
         );
         yaml = bought;
+    }
+    // The Industrial Strikes, when the team's walk made it into the
+    // message and the engine takes them.
+    let strikes: Vec<String> = script
+        .strikes
+        .iter()
+        .map(|&t| format!("  {}: 1\n", b.name(t)))
+        .collect();
+    if !strikes.is_empty() {
+        let sep = if yaml.ends_with('\n') { "" } else { "\n" };
+        let with = format!("{yaml}{sep}industrial_strike:\n{}", strikes.concat());
+        if b.legal_message(&with) {
+            yaml = with;
+        }
     }
     let (used, unused) = script
         .moves
@@ -262,6 +278,8 @@ impl<'a> Board<'a> {
 struct Script {
     moves: Vec<String>,
     buy: Vec<(String, u32)>,
+    /// Territories whose industrial complex one team strikes (JB-31).
+    strikes: Vec<SpaceId>,
 }
 
 /// Germany's stage 1: the new units bought, mechanized infantry and heavy
@@ -279,11 +297,19 @@ fn germany_stage_one(b: &Board) -> Script {
         }
         n as usize
     };
-    for name in ["mechanized infantry", "heavy armor", "special force team"] {
+    for name in ["mechanized infantry", "heavy armor"] {
         if b.count(germany, name) == 0 {
             buy(&mut script, name, 1);
         }
     }
+    // Two special force teams: one walks in with the attackers, the other
+    // makes for an enemy industrial complex to strike it (JB-31).
+    let teams = b.count(germany, "special force team");
+    buy(
+        &mut script,
+        "special force team",
+        2usize.saturating_sub(teams),
+    );
     // Three air transports (one may sit on Sicily), a paratrooper for each.
     let planes = b.count(germany, "air transport");
     let planes = planes + buy(&mut script, "air transport", 3usize.saturating_sub(planes));
@@ -311,6 +337,15 @@ fn germany_stage_one(b: &Board) -> Script {
                 }
             }
         }
+    }
+    // The last team walks toward the nearest enemy industrial complex
+    // not under attack, one land space a turn, and once beside one walks in
+    // and strikes it at once (a team that walked in acts, JB-25).
+    let fresh_teams = b.fresh(germany, "special force team");
+    if fresh_teams.len() >= 2
+        && let Some(u) = fresh_teams.last()
+    {
+        strike_team(b, u, &attacked, &mut script);
     }
     // A special force team walks into an attacked territory beside it
     // (JB-21): it faces detection and, unseen, rolls for its mission.
@@ -377,6 +412,38 @@ fn germany_stage_one(b: &Board) -> Script {
         }
     }
     script
+}
+
+/// The striking team `u`: into the enemy territory beside it with an
+/// industrial complex and no battle this turn, with an Industrial Strike
+/// there; else one land space toward the nearest such territory.
+fn strike_team(b: &Board, u: &Unit, attacked: &[(SpaceId, SpaceId)], script: &mut Script) {
+    let germany = u.owner;
+    let complex = b.ty("industrial complex");
+    let target = |t: SpaceId| {
+        b.enemy_land(germany, t)
+            && !attacked.iter().any(|&(_, a)| a == t)
+            && b.state.units_at(t).any(|c| c.unit == complex)
+    };
+    let prev = b.bfs(u.at, |n| !b.game.is_sea(n) && b.passable(n));
+    let Some(path) = b
+        .spaces()
+        .filter(|&t| target(t))
+        .filter_map(|t| b.path(&prev, u.at, t))
+        .min_by_key(Vec::len)
+    else {
+        return;
+    };
+    let Some(&next) = path.get(1) else {
+        return;
+    };
+    let order = format!("1 special force team: {} -> {}", b.name(u.at), b.name(next));
+    if b.legal("combat", &order) && !script.moves.contains(&order) {
+        script.moves.push(order);
+        if path.len() == 2 {
+            script.strikes.push(next);
+        }
+    }
 }
 
 /// Germany's stage 2: an air transport carries an infantry to Sicily

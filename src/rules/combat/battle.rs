@@ -160,6 +160,11 @@ fn groups(
     let mut out = Vec::new();
     for &id in ids {
         let Some(u) = state.unit(id) else { continue };
+        // Averted by a special force team, it rolls in no combat this
+        // turn (J Boulton JB-35).
+        if state.averted.contains(&id) {
+            continue;
+        }
         let t = ctx.ut(u);
         let mut strength = if attacking {
             research::attack(ctx.game, state, u.owner, t)

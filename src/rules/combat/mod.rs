@@ -32,6 +32,7 @@ mod paradrop;
 mod retreat;
 pub mod rockets;
 pub mod ship_damage;
+pub(crate) mod special_force_missions;
 mod special_force_teams;
 mod strategic_bombing;
 pub mod submarines;

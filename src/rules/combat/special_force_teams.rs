@@ -40,11 +40,50 @@ pub(crate) fn is_team(rules: &CombatRules, t: &UnitType) -> bool {
     rules.special_force_teams.is_some() && t.has(&Ability::NoCombat)
 }
 
+/// What sets off a detection roll (JB-26): its label's word and its
+/// events' words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Trigger {
+    /// Before a battle in the territory (the battle trigger).
+    Battle,
+    /// Before a mission where no battle is (the mission trigger), rolled by
+    /// the territory's side.
+    Mission,
+    /// The sweep at the start of this power's combat move, with its own
+    /// ground units alone.
+    Sweep(PowerId),
+}
+
+impl Trigger {
+    /// The label's third segment: `sft/<territory>/<word>/<power>`.
+    fn word(self) -> &'static str {
+        match self {
+            Trigger::Battle | Trigger::Mission => "detection",
+            Trigger::Sweep(_) => "sweep",
+        }
+    }
+
+    /// When the dice were rolled, for the events.
+    fn when(self) -> &'static str {
+        match self {
+            Trigger::Battle => "before the battle",
+            Trigger::Mission => "before its mission",
+            Trigger::Sweep(_) => "in the sweep at the start of the combat move",
+        }
+    }
+}
+
 /// The ground units of the opponents of `owner` in `space` that roll
 /// detection against its teams (JB-26 PROPOSAL, digest Part E 1): land
 /// units that fight, not AA guns, and teams only under option
-/// `sft_detection_by_teams`.
-fn searchers(ctx: &Ctx, state: &GameState, space: SpaceId, owner: PowerId) -> usize {
+/// `sft_detection_by_teams`; in a sweep, the sweeping power's own alone.
+fn searchers(
+    ctx: &Ctx,
+    state: &GameState,
+    space: SpaceId,
+    owner: PowerId,
+    trigger: Trigger,
+) -> usize {
     let teams_search = ctx
         .rules
         .special_force_teams
@@ -52,6 +91,7 @@ fn searchers(ctx: &Ctx, state: &GameState, space: SpaceId, owner: PowerId) -> us
     state
         .units_at(space)
         .filter(|u| !allied(ctx.game, u.owner, owner) && u.cargo_of.is_none())
+        .filter(|u| !matches!(trigger, Trigger::Sweep(p) if p != u.owner))
         .map(|u| ctx.ut(u))
         .filter(|t| {
             t.kind == Some(UnitKind::Land)
@@ -63,6 +103,19 @@ fn searchers(ctx: &Ctx, state: &GameState, space: SpaceId, owner: PowerId) -> us
                 .any(|a| matches!(a, Ability::AntiAircraft(_)))
         })
         .count()
+}
+
+/// The dice a detection of `owner`'s `teams` in `space` would roll (0:
+/// none, no enemy ground unit there).
+pub(crate) fn detection_dice(
+    ctx: &Ctx,
+    state: &GameState,
+    space: SpaceId,
+    owner: PowerId,
+    teams: usize,
+    trigger: Trigger,
+) -> usize {
+    searchers(ctx, state, space, owner, trigger) * teams
 }
 
 /// The special force teams in `space` (of either side, not aboard, passing
@@ -107,6 +160,21 @@ pub(crate) fn detect(
     dice: &mut dyn DiceSource,
     events: &mut Vec<Event>,
 ) {
+    detect_by(ctx, state, space, teams, Trigger::Battle, dice, events);
+}
+
+/// [`detect`] set off by `trigger`: the mission trigger rolls as the
+/// battle trigger does, the sweep under `sft/<territory>/sweep/<power>`
+/// with the sweeping power's ground units alone.
+pub(crate) fn detect_by(
+    ctx: &Ctx,
+    state: &mut GameState,
+    space: SpaceId,
+    teams: &[u32],
+    trigger: Trigger,
+    dice: &mut dyn DiceSource,
+    events: &mut Vec<Event>,
+) {
     let Some(rules) = ctx.rules.special_force_teams else {
         return;
     };
@@ -124,7 +192,14 @@ pub(crate) fn detect(
             .filter(|id| state.unit(*id).is_some_and(|u| u.owner == owner))
             .collect();
         mine.sort_unstable();
-        let n = searchers(ctx, state, space, owner);
+        let n = searchers(ctx, state, space, owner, trigger);
+        let when = trigger.when();
+        // The battle's wording predates the other triggers.
+        let not_when = if trigger == Trigger::Battle {
+            String::new()
+        } else {
+            format!(" {when}")
+        };
         let power = &ctx.game.powers()[owner].name;
         if n == 0 {
             events.push(Event::Decision {
@@ -137,7 +212,7 @@ pub(crate) fn detect(
             });
             continue;
         }
-        let l = label(&["sft", &name, "detection", power]);
+        let l = label(&["sft", &name, trigger.word(), power]);
         let values = dice.roll_many(&l, n * mine.len(), 6);
         let ones = values.iter().filter(|&&v| v == 1).count();
         let detected: Vec<u32> = if rules.pooled_detection {
@@ -161,14 +236,14 @@ pub(crate) fn detect(
                     destroyed: true,
                     reason: if rules.pooled_detection {
                         format!(
-                            "rule: detected before the battle, one team per 1 in the pool of {} \
-                             dice, {ones} of them 1 ({l}); JB-26",
+                            "rule: detected {when}, one team per 1 in the pool of {} dice, {ones} \
+                             of them 1 ({l}); JB-26",
                             values.len()
                         )
                     } else {
                         format!(
-                            "rule: detected by {n} enemy ground unit{} before the battle, a 1 \
-                             among the dice ({l}); JB-26",
+                            "rule: detected by {n} enemy ground unit{} {when}, a 1 among the \
+                             dice ({l}); JB-26",
                             if n == 1 { "" } else { "s" }
                         )
                     },
@@ -182,14 +257,14 @@ pub(crate) fn detect(
                     detail: if rules.pooled_detection {
                         format!(
                             "{power}'s special force team (unit {id}) in {name} was not \
-                             detected: {ones} 1 in the pool of {} dice for {} teams ({l})",
+                             detected{not_when}: {ones} 1 in the pool of {} dice for {} teams ({l})",
                             values.len(),
                             mine.len()
                         )
                     } else {
                         format!(
                             "{power}'s special force team (unit {id}) in {name} was not \
-                             detected: no 1 among {n} dice ({l})"
+                             detected{not_when}: no 1 among {n} dice ({l})"
                         )
                     },
                 });

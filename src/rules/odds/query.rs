@@ -584,6 +584,8 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
         bystander_losses: Default::default(),
         middle_east_payment: Default::default(),
         neutral_defenders: Default::default(),
+        aversion: Vec::new(),
+        averted: Default::default(),
     };
     let def_chooser = Chooser::Defender {
         standing: &standing,

@@ -12,8 +12,8 @@ use std::fmt::Write;
 
 use super::grammar::Names;
 use super::{
-    BattlePlan, BystanderLosses, MiddleEastPayment, MoveOrder, NeutralDefenders, Orders, Retreat,
-    StandingOrders, SubmarinePolicy, keys,
+    Averted, BattlePlan, BystanderLosses, MiddleEastPayment, MoveOrder, NeutralDefenders, Orders,
+    Retreat, StandingOrders, SubmarinePolicy, keys,
 };
 use crate::rules::GameDef;
 
@@ -81,6 +81,20 @@ pub fn render(game: &GameDef, orders: &Orders, entropy: Option<&str>) -> String 
                         let text = format!("{} -> {}", game.space_name(from), game.space_name(to));
                         let _ = writeln!(out, "  - {}", scalar(&text));
                     }
+                }
+            }
+            "industrial_strike" => {
+                if !orders.industrial_strike.is_empty() {
+                    out.push_str("industrial_strike:\n");
+                    for r in &orders.industrial_strike {
+                        let (space, teams) = r.item;
+                        let _ = writeln!(out, "  {}: {teams}", scalar(game.space_name(space)));
+                    }
+                }
+            }
+            "averted" => {
+                if let Some(a) = &orders.averted {
+                    let _ = writeln!(out, "averted: {}", a.item.word());
                 }
             }
             "combat" | "noncombat" => {
@@ -287,6 +301,21 @@ fn standing(out: &mut String, names: &Names<'_>, s: &StandingOrders) {
     if s.neutral_defenders != NeutralDefenders::default() {
         let _ = writeln!(out, "  neutral_defenders: {}", s.neutral_defenders.word());
     }
+    if !s.aversion.is_empty() {
+        out.push_str("  aversion:\n");
+        for a in &s.aversion {
+            let _ = writeln!(
+                out,
+                "    {}: {{unit: {}, when: {}}}",
+                scalar(names.game().space_name(a.space)),
+                scalar(&names.game().unit_types()[a.unit].name),
+                if a.after { "after" } else { "before" }
+            );
+        }
+    }
+    if s.averted != Averted::default() {
+        let _ = writeln!(out, "  averted: {}", s.averted.word());
+    }
 }
 
 /// A submarine policy: its word, as `keys::SUBMARINE_POLICIES` lists it,
@@ -365,6 +394,12 @@ impl Orders {
         o.combat.iter_mut().for_each(|x| clear(&mut x.origin));
         o.repair.iter_mut().for_each(|x| clear(&mut x.origin));
         o.rockets.iter_mut().for_each(|x| clear(&mut x.origin));
+        o.industrial_strike
+            .iter_mut()
+            .for_each(|x| clear(&mut x.origin));
+        if let Some(a) = &mut o.averted {
+            clear(&mut a.origin);
+        }
         o.noncombat.iter_mut().for_each(|x| clear(&mut x.origin));
         o.take_over.iter_mut().for_each(|x| clear(&mut x.origin));
         o.battles.iter_mut().for_each(|x| clear(&mut x.origin));

@@ -20,6 +20,8 @@ pub const SECTIONS: &[&str] = &[
     "repair",
     "combat",
     "rockets",
+    "industrial_strike",
+    "averted",
     "battles",
     "noncombat",
     "take_over",
@@ -85,7 +87,21 @@ pub const STANDING: &[&str] = &[
     "bystander_losses",
     "middle_east_payment",
     "neutral_defenders",
+    "aversion",
+    "averted",
 ];
+
+/// Keys of an Aversion standing order written as a mapping (`France:
+/// {unit: armor, when: after}`).
+pub const AVERSION: &[&str] = &["unit", "when"];
+
+/// Values of an Aversion's `when:` (just before or just after the enemy's
+/// combat move).
+pub const AVERSION_WHEN: &[&str] = &["before", "after"];
+
+/// Values of `averted:` (J Boulton JB-35: the averted unit's owner's
+/// choice).
+pub const AVERTED: &[&str] = &["stay", "withdraw"];
 
 /// Values of `standing: neutral_defenders:`.
 pub const NEUTRAL_DEFENDERS: &[&str] = &["receive", "in_turn"];

@@ -236,6 +236,47 @@ pub struct StandingOrders {
     /// Whether it asks to receive the neutral defenders its side gains
     /// when the enemy violates a neutral (Advanced AAE, AAAE-19, 20).
     pub neutral_defenders: NeutralDefenders,
+    /// Where its special force teams carry out Aversion in the turn of the
+    /// territory's controller (J Boulton JB-35), one entry a territory.
+    pub aversion: Vec<AversionOrder>,
+    /// What its units averted by an enemy team do (J Boulton JB-35).
+    pub averted: Averted,
+}
+
+/// A standing order of Aversion (J Boulton JB-35): in the turn of the
+/// enemy controlling `space`, each of this power's special force teams
+/// there names one of that enemy's units of type `unit`, just before or
+/// just after its combat move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AversionOrder {
+    /// The territory where the teams stand.
+    pub space: SpaceId,
+    /// The type of the enemy units they name.
+    pub unit: UnitTypeId,
+    /// After the enemy's combat move; `false`: just before it.
+    pub after: bool,
+}
+
+/// What a unit named by an enemy team's Aversion does (J Boulton JB-35:
+/// its owner's choice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Averted {
+    /// (b) It stays and rolls in no combat for the rest of the turn.
+    #[default]
+    Stay,
+    /// (a) It pulls back into an adjacent friendly land territory nearer
+    /// its capital, its move used; where there is none, it stays.
+    Withdraw,
+}
+
+impl Averted {
+    /// The word a player writes for it, which is also how replies show it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Averted::Stay => "stay",
+            Averted::Withdraw => "withdraw",
+        }
+    }
 }
 
 /// A power's word on the neutral defenders its side gains (Advanced AAE
@@ -333,6 +374,12 @@ pub struct Orders {
     /// Rocket strikes (Anniversary, Rockets): the territory whose AA guns
     /// fire and the territory whose industrial complex they strike.
     pub rockets: Vec<Located<(SpaceId, SpaceId)>>,
+    /// Industrial Strikes (J Boulton JB-31): the territory and how many of
+    /// the power's special force teams there strike its complex.
+    pub industrial_strike: Vec<Located<(SpaceId, u32)>>,
+    /// What the power's units averted by an enemy team this turn do (J
+    /// Boulton JB-35), overriding its standing orders for the stage.
+    pub averted: Option<Located<Averted>>,
     /// Battle plans (at most one per space, and one default).
     pub battles: Vec<Located<BattlePlan>>,
     /// Non-combat moves, in the order written.

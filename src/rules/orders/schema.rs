@@ -84,6 +84,13 @@ pub struct RawMessage {
     /// Rocket strikes (Anniversary, Rockets), one per list entry: the
     /// territory of the AA guns, then the target (Germany -> United Kingdom).
     pub rockets: Option<Vec<RawRocket>>,
+    /// Industrial Strikes (J Boulton JB-31): a territory to the number of
+    /// your special force teams there that strike its industrial complex
+    /// (United Kingdom: 2).
+    pub industrial_strike: Option<BTreeMap<String, u32>>,
+    /// J Boulton (JB-35): what your units named by an enemy special force
+    /// team's Aversion this turn do, instead of your standing orders' word.
+    pub averted: Option<RawAverted>,
     /// Battle plans: a territory or sea zone (or `default`) to its plan.
     pub battles: Option<BTreeMap<String, RawBattlePlan>>,
     /// Non-combat moves, one per list entry.
@@ -377,6 +384,55 @@ pub struct RawStanding {
     /// `receive`, or `in_turn` (the default: the first power of the side in
     /// turn order after the violator).
     pub neutral_defenders: Option<RawNeutralDefenders>,
+    /// J Boulton (JB-35): where your special force teams carry out
+    /// Aversion in the enemy's turn, a territory to the enemy unit type
+    /// they name (France: armor), or to `{unit: armor, when: after}`.
+    pub aversion: Option<BTreeMap<String, RawAversion>>,
+    /// J Boulton (JB-35): what your units named by an enemy team's
+    /// Aversion do: `stay` (the default) or `withdraw`.
+    pub averted: Option<RawAverted>,
+}
+
+/// An Aversion standing order: the enemy unit type named, or a mapping
+/// with when the teams act.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawAversion {
+    /// The unit type; the teams act just before the enemy's combat move.
+    Unit(String),
+    /// The unit type and when.
+    Full(RawAversionFull),
+}
+
+/// `{unit: armor, when: after}`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawAversionFull {
+    /// The enemy unit type the teams name.
+    pub unit: String,
+    /// Just before (the default) or just after the enemy's combat move.
+    pub when: Option<RawAversionWhen>,
+}
+
+/// Values of an Aversion's `when:`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawAversionWhen {
+    /// Just before the enemy's combat move.
+    Before,
+    /// Just after it.
+    After,
+}
+
+/// Values of `averted:`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawAverted {
+    /// It stays and rolls in no combat this turn.
+    Stay,
+    /// It pulls back into an adjacent friendly land territory nearer its
+    /// capital.
+    Withdraw,
 }
 
 /// Values of `standing: neutral_defenders:`.
@@ -552,6 +608,15 @@ mod tests {
             sorted(keys::SUBMARINE_WITHDRAWAL)
         );
         assert_eq!(
+            properties(&schema, "/$defs/RawAversionFull"),
+            sorted(keys::AVERSION)
+        );
+        assert_eq!(
+            enum_values(&schema, "RawAversionWhen"),
+            sorted(keys::AVERSION_WHEN)
+        );
+        assert_eq!(enum_values(&schema, "RawAverted"), sorted(keys::AVERTED));
+        assert_eq!(
             enum_values(&schema, "RawNever"),
             sorted(&[keys::RETREAT_NEVER])
         );
@@ -568,6 +633,7 @@ mod tests {
             "RawResearch",
             "RawAfterRound",
             "RawSubmarineWithdrawal",
+            "RawAversionFull",
         ] {
             assert_eq!(
                 schema["$defs"][def]["additionalProperties"],

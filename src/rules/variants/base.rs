@@ -12,7 +12,9 @@
 
 use super::{CombatRules, OptionSpec, RuleSetHooks, ShipBlocking, TakeOver};
 use crate::rules::events::Event;
-use crate::rules::orders::{MiddleEastPayment, NeutralDefenders, StandingOrders, SubmarinePolicy};
+use crate::rules::orders::{
+    Averted, MiddleEastPayment, NeutralDefenders, StandingOrders, SubmarinePolicy,
+};
 use crate::rules::problem::Problem;
 use crate::rules::production::{self, Complex};
 use crate::rules::state::GameState;
@@ -273,6 +275,22 @@ impl RuleSetHooks for Base {
                 "in this game ({}) submarines do not withdraw from a battle to another sea zone: \
                  submarines is fight, submerge or submerge_after_first_round",
                 game.files().game.name
+            ));
+        }
+        if (!standing.aversion.is_empty() || standing.averted != Averted::default())
+            && game.combat_rules().special_force_teams.is_none()
+        {
+            return Some(format!(
+                "in this game ({}) no special force team carries out Aversion: leave out \
+                 aversion and averted",
+                game.files().game.name
+            ));
+        }
+        if let Some(a) = standing.aversion.iter().find(|a| game.is_sea(a.space)) {
+            return Some(format!(
+                "aversion names {}, a sea zone: special force teams carry out no mission at sea \
+                 (JB-22); name the territory where they stand",
+                game.space_name(a.space)
             ));
         }
         if standing.neutral_defenders != NeutralDefenders::default() {

@@ -390,6 +390,12 @@ pub struct SpecialForceTeams {
     /// The teams of the searching side count among the ground units that
     /// roll detection (digest Part E 1; PROPOSAL: they do not).
     pub teams_search: bool,
+    /// At the start of its combat move a power rolls detection against the
+    /// enemy teams in the land it controls (JB-26 sweep trigger).
+    pub detection_sweep: bool,
+    /// One turn's Industrial Strikes on a territory take at most its IPC
+    /// value (digest Part E 8; PROPOSAL: no cap but the treasury).
+    pub strike_capped: bool,
 }
 
 /// The screen procedure against capital ships

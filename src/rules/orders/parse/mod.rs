@@ -21,9 +21,9 @@ mod take_over;
 use super::grammar::Names;
 use super::yaml::{self, Kind, Node};
 use super::{
-    BattlePlan, BystanderLosses, Load, Located, MiddleEastPayment, MoveOrder, NeutralDefenders,
-    OrderError, Orders, Origin, PowerId, ResearchOrder, Retreat, StandingOrders, SubmarinePolicy,
-    TakeOverOrder, UnitList, UnitTypeId, canonical, keys,
+    AversionOrder, Averted, BattlePlan, BystanderLosses, Load, Located, MiddleEastPayment,
+    MoveOrder, NeutralDefenders, OrderError, Orders, Origin, PowerId, ResearchOrder, Retreat,
+    StandingOrders, SubmarinePolicy, TakeOverOrder, UnitList, UnitTypeId, canonical, keys,
 };
 use crate::rules::names::{NameKey, did_you_mean};
 use crate::rules::{GameDef, SpaceId};
@@ -497,6 +497,13 @@ impl Parser<'_, '_> {
                 "lend_lease" => self.payment("lend_lease", value),
                 "oil_convoy" => self.payment("oil_convoy", value),
                 "rockets" => self.rockets(value),
+                "industrial_strike" => self.industrial_strike(value),
+                "averted" => {
+                    let origin = self.origin("averted", 0, value);
+                    self.orders.averted = self
+                        .averted(&origin, value)
+                        .map(|item| Located { item, origin });
+                }
                 "combat" => self.orders.combat = self.moves("combat", value),
                 "noncombat" => self.orders.noncombat = self.moves("noncombat", value),
                 "take_over" => self.take_over(value),

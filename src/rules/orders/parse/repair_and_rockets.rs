@@ -1,4 +1,5 @@
-//! The `repair:` and `rockets:` sections (Anniversary).
+//! The `repair:` and `rockets:` sections (Anniversary), and J Boulton's
+//! `industrial_strike:`, a mapping like `repair:`.
 
 use super::*;
 
@@ -7,47 +8,75 @@ impl Parser<'_, '_> {
 
     /// `repair:`, a mapping of territories to the damage repaired there.
     pub(super) fn repair(&mut self, value: &Node) {
-        let Some(entries) = self.section_map(
+        self.orders.repair = self.territory_numbers(
             "repair",
             value,
-            "repair maps each territory to the damage repaired on its industrial \
-                         complex (Germany: 3)",
-        ) else {
-            return;
+            "repair maps each territory to the damage repaired on its industrial complex \
+             (Germany: 3)",
+            ("points", "the damage repaired", "Germany: 3"),
+        );
+    }
+
+    /// `industrial_strike:` (J Boulton JB-31), a mapping of territories to
+    /// the number of special force teams there that strike its complex.
+    pub(super) fn industrial_strike(&mut self, value: &Node) {
+        self.orders.industrial_strike = self.territory_numbers(
+            "industrial_strike",
+            value,
+            "industrial_strike maps each territory to the number of your special force teams \
+             there that strike its industrial complex (United Kingdom: 2)",
+            ("teams", "the number of teams", "United Kingdom: 2"),
+        );
+    }
+
+    /// A section mapping territories to whole numbers from 1, each
+    /// territory once; `(field, what, example)` name the number in errors.
+    fn territory_numbers(
+        &mut self,
+        section: &'static str,
+        value: &Node,
+        expected: &str,
+        (field, what, example): (&str, &str, &str),
+    ) -> Vec<Located<(SpaceId, u32)>> {
+        let mut out = Vec::new();
+        let Some(entries) = self.section_map(section, value, expected) else {
+            return out;
         };
         let mut seen: Vec<(SpaceId, usize)> = Vec::new();
-        for (i, (key, points)) in entries.iter().enumerate() {
-            let origin = self.origin("repair", i + 1, key);
+        for (i, (key, number)) in entries.iter().enumerate() {
+            let origin = self.origin(section, i + 1, key);
             let Some(space) = self.space(&origin, key, "space") else {
                 continue;
             };
             if let Some((_, line)) = seen.iter().find(|(s, _)| *s == space) {
                 let reason = format!(
-                    "{} is given twice (first at line {line}); write its repair once",
-                    self.names.game().space_name(space)
+                    "{} is given twice (first at line {line}); write its {} once",
+                    self.names.game().space_name(space),
+                    section.replace('_', " ")
                 );
                 self.error(&origin, key, Some("space"), reason);
                 continue;
             }
             seen.push((space, key.line));
-            match points.kind {
+            match number.kind {
                 Kind::Int(n) if n >= 1 && u32::try_from(n).is_ok() => {
-                    self.orders.repair.push(Located {
+                    out.push(Located {
                         item: (space, u32::try_from(n).unwrap_or(0)),
                         origin,
                     });
                 }
                 _ => self.error(
                     &origin,
-                    points,
-                    Some("points"),
+                    number,
+                    Some(field),
                     format!(
-                        "the damage repaired is a whole number from 1 (Germany: 3), not \"{}\"",
-                        points.text().unwrap_or(points.describe())
+                        "{what} is a whole number from 1 ({example}), not \"{}\"",
+                        number.text().unwrap_or(number.describe())
                     ),
                 ),
             }
         }
+        out
     }
 
     /// `rockets:`, a list of `FROM -> TARGET`.

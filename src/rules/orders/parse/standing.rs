@@ -23,7 +23,7 @@ impl Parser<'_, '_> {
                     format!(
                         "standing orders are key: value lines (losses:, keep_one_land_unit:, \
                          submarines:, intercept:, bystander_losses:, middle_east_payment:, \
-                         neutral_defenders:), but here \
+                         neutral_defenders:, aversion:, averted:), but here \
                          they are {}",
                         value.describe()
                     ),
@@ -63,6 +63,12 @@ impl Parser<'_, '_> {
                 Some("neutral_defenders") => {
                     if let Some(n) = self.neutral_defenders(&origin, value) {
                         standing.neutral_defenders = n;
+                    }
+                }
+                Some("aversion") => standing.aversion = self.aversion(&origin, value),
+                Some("averted") => {
+                    if let Some(a) = self.averted(&origin, value) {
+                        standing.averted = a;
                     }
                 }
                 Some("intercept") => match value.kind {
@@ -265,6 +271,106 @@ impl Parser<'_, '_> {
                     reason.push_str(&format!(" Did you mean {s}?"));
                 }
                 self.error(origin, value, Some("middle_east_payment"), reason);
+                None
+            }
+        }
+    }
+
+    /// `aversion:` (J Boulton JB-35): a mapping of territories to the unit
+    /// type the teams there name, `France: armor` (just before the enemy's
+    /// combat move) or `France: {unit: armor, when: after}`.
+    fn aversion(&mut self, origin: &Origin, value: &Node) -> Vec<AversionOrder> {
+        let form = "aversion maps each territory where your special force teams stand to the \
+                    enemy unit type they name: France: armor, or France: {unit: armor, when: \
+                    after} (when: before, the default, or after the enemy's combat move)";
+        let mut out: Vec<AversionOrder> = Vec::new();
+        let Kind::Map(entries) = &value.kind else {
+            if value.kind != Kind::Null {
+                let reason = format!("{form}, but here it is {}", value.describe());
+                self.error(origin, value, Some("aversion"), reason);
+            }
+            return out;
+        };
+        for (key, entry) in entries {
+            let Some(space) = self.space(origin, key, "aversion") else {
+                continue;
+            };
+            if out.iter().any(|a| a.space == space) {
+                let reason = format!(
+                    "{} is given twice; name one unit type for the teams there",
+                    self.names.game().space_name(space)
+                );
+                self.error(origin, key, Some("aversion"), reason);
+                continue;
+            }
+            let mut after = false;
+            let mut unit_node = Some(entry);
+            if let Kind::Map(fields) = &entry.kind {
+                unit_node = None;
+                for (k, v) in fields {
+                    match k.text().and_then(|t| find_key(t, keys::AVERSION)) {
+                        Some("unit") => unit_node = Some(v),
+                        Some(_) => match v.text().and_then(|t| find_key(t, keys::AVERSION_WHEN)) {
+                            Some(w) => after = w == "after",
+                            None => {
+                                let reason = format!(
+                                    "when is before or after (the enemy's combat move), not \
+                                     \"{}\"",
+                                    v.text().unwrap_or(v.describe())
+                                );
+                                self.error(origin, v, Some("aversion"), reason);
+                            }
+                        },
+                        None => self.unknown_key(origin, k, "of an Aversion", keys::AVERSION),
+                    }
+                }
+            }
+            let Some(unit_node) = unit_node else {
+                self.error(
+                    origin,
+                    entry,
+                    Some("aversion"),
+                    format!("{form}: unit is missing"),
+                );
+                continue;
+            };
+            let Some(text) = self.text(origin, unit_node, "aversion", "a unit type") else {
+                continue;
+            };
+            match self.names.type_list(text) {
+                Ok(list) if list.len() == 1 => out.push(AversionOrder {
+                    space,
+                    unit: list[0],
+                    after,
+                }),
+                Ok(_) => {
+                    let reason = format!("{form}: one unit type a territory, not \"{text}\"");
+                    self.error(origin, unit_node, Some("aversion"), reason);
+                }
+                Err(reasons) => self.errors_at(origin, unit_node, "aversion", reasons),
+            }
+        }
+        out
+    }
+
+    /// One of [`keys::AVERTED`], or an error on `averted`.
+    pub(super) fn averted(&mut self, origin: &Origin, value: &Node) -> Option<Averted> {
+        let text = value.text().unwrap_or("");
+        match find_key(text, keys::AVERTED) {
+            Some("stay") => Some(Averted::Stay),
+            Some(_) => Some(Averted::Withdraw),
+            None => {
+                let shown = value.text().unwrap_or(value.describe());
+                let mut reason = format!(
+                    "\"{shown}\" is not a choice for a unit an enemy special force team \
+                     averts: stay (it stays and rolls in no combat this turn, the default) or \
+                     withdraw (it pulls back into an adjacent friendly territory nearer your \
+                     capital)."
+                );
+                if let Some(s) = did_you_mean(text, keys::AVERTED.iter().copied()) {
+                    reason.push_str(&format!(" Did you mean {s}?"));
+                }
+                self.error(origin, value, Some("averted"), reason);
                 None
             }
         }

@@ -13,9 +13,11 @@
 //! (JB-03, JB-18..20), the transport points model with its free special
 //! force team slot (Part A, JB-23), special force teams' moves, landings,
 //! drops, detection, mission roll, Disruption and Booby Trap (JB-04,
-//! JB-21..29, JB-33, `combat::special_force_teams`). Still to come: the
-//! missions that need a player's choice, and its orders (JB-30..32,
-//! JB-34..36).
+//! JB-21..29, JB-33, `combat::special_force_teams`), the detection sweep,
+//! Industrial Strike and Aversion (JB-26, JB-31, JB-35, JB-36,
+//! `combat::special_force_missions`). Still to come: the missions in
+//! battles that need a player's choice, and their orders (JB-30, JB-32,
+//! JB-34).
 //! Readings: `docs/rules/jboulton.md`.
 
 mod supply;
@@ -204,10 +206,11 @@ pub const SPECIAL_FORCE_TEAMS: OptionSpec = OptionSpec {
     name: "special_force_teams",
     pending: None,
     kind: OptionKind::Bool { default: true },
-    about: "special force teams (JB-04, JB-21..29, JB-33: cost 6, move 1, never roll and are \
-            never casualties) may be bought, may stand in and enter enemy land without a battle, \
-            land from sea transports and drop from air transports, face detection before \
-            battles and carry out Disruption and Booby Trap",
+    about: "special force teams (JB-04, JB-21..29, JB-31, JB-33, JB-35: cost 6, move 1, never \
+            roll and are never casualties) may be bought, may stand in and enter enemy land \
+            without a battle, land from sea transports and drop from air transports, face \
+            detection before battles and missions, and carry out Disruption, Booby Trap, \
+            Industrial Strike and Aversion",
 };
 
 /// How detection dice remove special force teams (JB-26, Part E 2).
@@ -237,6 +240,33 @@ pub const SFT_DETECTION_BY_TEAMS: OptionSpec = OptionSpec {
             fight, AA guns left out)",
 };
 
+/// The detection sweep at the start of a power's combat move (JB-26).
+pub const SFT_DETECTION_SWEEP: OptionSpec = OptionSpec {
+    name: "sft_detection_sweep",
+    pending: None,
+    kind: OptionKind::Bool { default: true },
+    about: "at the start of its combat move a power rolls detection once against each enemy \
+            special force team in a land territory it controls, one die per ground unit of its \
+            own there (JB-26 sweep trigger, digest PROPOSAL jb.detection_sweep: yes)",
+};
+
+/// How much one turn's Industrial Strikes may take from a treasury
+/// (Part E 8).
+pub const INDUSTRIAL_STRIKE_CAP: OptionSpec = OptionSpec {
+    name: "industrial_strike_cap",
+    pending: None,
+    kind: OptionKind::Choice {
+        default: "none",
+        choices: &["none", TERRITORY_VALUE],
+    },
+    about: "the IPCs one turn's Industrial Strikes on a territory may take (JB-31, digest Part \
+            E 8): no cap but the treasury, as AAE's strategic bombing (digest PROPOSAL), or at \
+            most the territory's IPC value",
+};
+
+/// Industrial Strikes capped at the territory's IPC value.
+const TERRITORY_VALUE: &str = "territory_value";
+
 /// The special force team's name in `games/aae-jboulton/units.yaml`.
 const SFT_NAME: &str = "special force team";
 
@@ -262,6 +292,8 @@ pub static OPTIONS: &[OptionSpec] = &[
     SPECIAL_FORCE_TEAMS,
     SFT_DETECTION,
     SFT_DETECTION_BY_TEAMS,
+    SFT_DETECTION_SWEEP,
+    INDUSTRIAL_STRIKE_CAP,
 ];
 
 /// The unit names of `games/aae-jboulton/units.yaml` the options withhold,
@@ -323,10 +355,10 @@ impl RuleSetHooks for JBoulton {
         Some(
             "the J Boulton house rules are not implemented yet (issue 18): mechanized infantry, \
              heavy armor, isolation, the battleship damage table, Normandy coastal fire, air \
-             transports, paratroopers, special force teams' moves, detection, Disruption and \
-             Booby Trap are played, but their missions that need a player's choice (AA \
-             Suppression, Industrial Strike, Supply Strike, Evasive, Aversion) and the orders \
-             for them are still to come",
+             transports, paratroopers, special force teams' moves, detection, Disruption, \
+             Booby Trap, Industrial Strike and Aversion are played, but their missions in \
+             battles that need a player's choice (AA Suppression, Supply Strike, Evasive) and \
+             the orders for them are still to come",
         )
     }
 
@@ -402,6 +434,8 @@ impl RuleSetHooks for JBoulton {
             special_force_teams: SPECIAL_FORCE_TEAMS.on(game).then(|| SpecialForceTeams {
                 pooled_detection: SFT_DETECTION.word(game).as_deref() == Some(POOLED),
                 teams_search: SFT_DETECTION_BY_TEAMS.on(game),
+                detection_sweep: SFT_DETECTION_SWEEP.on(game),
+                strike_capped: INDUSTRIAL_STRIKE_CAP.word(game).as_deref() == Some(TERRITORY_VALUE),
             }),
             ..Aae.combat_rules(game)
         }

@@ -1,0 +1,611 @@
+//! Special force teams outside battles (J Boulton JB-26, JB-31, JB-35,
+//! JB-36; `docs/rules/jboulton.md`), where the rule set has them
+//! (`CombatRules::special_force_teams`).
+//!
+//! - The detection sweep ([`sweep`]): at the start of its combat move a
+//!   power rolls detection once against each enemy team standing in a land
+//!   territory it controls, one die per ground unit of its own there (JB-26
+//!   sweep trigger, option `sft_detection_sweep`). It is made without being
+//!   ordered: its dice can only remove enemy teams, so no player would
+//!   decline them, and asking would cost a message.
+//! - Industrial Strike ([`check_strikes`], [`strike`]): ordered in stage 1
+//!   (`industrial_strike:`), made in the combat phase before the battles,
+//!   as rockets are: detection by the territory's side first (the mission
+//!   trigger), then the mission roll (1-2), then one die a striking team,
+//!   paid by the complex's owner from its treasury; the team is removed.
+//! - Aversion ([`aversion`], [`end_aversion`]): in the turn of the enemy
+//!   controlling its territory, a team named in its owner's standing orders
+//!   rolls for the mission (a 1) just before or just after that enemy's
+//!   combat move and names one of the enemy's units there; the unit's owner
+//!   has it stay and roll in no combat that turn, or pull back nearer its
+//!   capital. The team is removed at the end of that combat phase.
+
+use super::special_force_teams::{Trigger, detect_by, detection_dice, is_team};
+use super::{Ctx, Declarations, fights, label};
+use crate::dice::DiceSource;
+use crate::rules::conquest::{allied, capital};
+use crate::rules::events::Event;
+use crate::rules::model::Ability;
+use crate::rules::options::LOW_LUCK;
+use crate::rules::orders::{Averted, Located, OrderError};
+use crate::rules::state::GameState;
+use crate::rules::vocab::PowerId;
+use crate::rules::{GameDef, SpaceId};
+
+/// The highest mission roll that allows an Industrial Strike (JB-27).
+const STRIKE_UP_TO: u32 = 2;
+
+/// The mission roll Aversion needs (JB-27).
+const AVERSION_ROLL: u32 = 1;
+
+/// No battle plans: the missions outside battles read none.
+static NO_DECLARATIONS: Declarations = Declarations {
+    bombing_raids: Vec::new(),
+    submarines: Vec::new(),
+};
+
+/// The combat context of `power`'s turn outside its battles.
+fn context(game: &GameDef, power: PowerId) -> Ctx<'_> {
+    Ctx {
+        game,
+        power,
+        orders: &[],
+        plans: &[],
+        decl: &NO_DECLARATIONS,
+        battles: Vec::new(),
+        low_luck: LOW_LUCK.on(game),
+        rules: game.combat_rules(),
+    }
+}
+
+/// The special force teams in `space` (not aboard) whose owner passes `of`,
+/// in unit id order.
+fn teams(ctx: &Ctx, state: &GameState, space: SpaceId, of: impl Fn(PowerId) -> bool) -> Vec<u32> {
+    state
+        .units_at(space)
+        .filter(|u| u.cargo_of.is_none() && of(u.owner) && is_team(&ctx.rules, ctx.ut(u)))
+        .map(|u| u.id)
+        .collect()
+}
+
+/// The detection sweep of `power` at the start of its combat move (JB-26):
+/// in each land territory it controls, in board order, the enemy teams
+/// there face its own ground units' dice (`sft/<territory>/sweep/<owner>`).
+/// Without dice nothing changes and the answer is whether dice are needed.
+pub(crate) fn sweep(
+    game: &GameDef,
+    state: &mut GameState,
+    power: PowerId,
+    mut dice: Option<&mut (dyn DiceSource + '_)>,
+    events: &mut Vec<Event>,
+) -> bool {
+    let ctx = context(game, power);
+    if !ctx
+        .rules
+        .special_force_teams
+        .is_some_and(|r| r.detection_sweep)
+    {
+        return false;
+    }
+    for i in 0..game.space_count() {
+        let space = SpaceId(i);
+        if game.is_sea(space) || state.owner[i] != Some(power) {
+            continue;
+        }
+        let enemy = teams(&ctx, state, space, |o| !allied(game, o, power));
+        let Some(owner) = enemy
+            .first()
+            .and_then(|id| state.unit(*id))
+            .map(|u| u.owner)
+        else {
+            continue;
+        };
+        // The sweeper's own units roll, whoever owns the teams.
+        if detection_dice(&ctx, state, space, owner, 1, Trigger::Sweep(power)) == 0 {
+            continue;
+        }
+        match dice.as_deref_mut() {
+            None => return true,
+            Some(d) => detect_by(&ctx, state, space, &enemy, Trigger::Sweep(power), d, events),
+        }
+    }
+    false
+}
+
+/// `power`'s teams in `space` that may carry out a mission this turn: not
+/// landed or dropped this turn (JB-25; one that walked in acts).
+fn acting(ctx: &Ctx, state: &GameState, space: SpaceId) -> Vec<u32> {
+    teams(ctx, state, space, |o| o == ctx.power)
+        .into_iter()
+        .filter(|id| {
+            state
+                .unit(*id)
+                .is_some_and(|u| u.unloaded_from.is_none() && !state.paradropped.contains(id))
+        })
+        .collect()
+}
+
+/// Checks `power`'s Industrial Strike orders against the position after its
+/// combat move: each error names its order, field `industrial_strike`.
+pub(crate) fn check_strikes(
+    game: &GameDef,
+    state: &GameState,
+    power: PowerId,
+    orders: &[Located<(SpaceId, u32)>],
+) -> Vec<OrderError> {
+    let ctx = context(game, power);
+    orders
+        .iter()
+        .filter_map(|o| {
+            let (space, n) = o.item;
+            strike_problem(&ctx, state, space, n)
+                .err()
+                .map(|reason| OrderError::new(&o.origin, reason).field("industrial_strike"))
+        })
+        .collect()
+}
+
+/// The error for a stage's `averted:` word in a game whose rules read none
+/// (no special force teams, so no Aversion).
+pub(crate) fn check_averted(game: &GameDef, averted: Option<&Located<Averted>>) -> Vec<OrderError> {
+    match averted {
+        Some(a) if game.combat_rules().special_force_teams.is_none() => vec![
+            OrderError::new(
+                &a.origin,
+                format!(
+                    "in this game ({}) no special force team carries out Aversion: leave out \
+                     averted",
+                    game.files().game.name
+                ),
+            )
+            .field("averted"),
+        ],
+        _ => Vec::new(),
+    }
+}
+
+/// Why `n` of the mover's teams cannot strike the complex in `space`.
+fn strike_problem(ctx: &Ctx, state: &GameState, space: SpaceId, n: u32) -> Result<(), String> {
+    let game = ctx.game;
+    let name = game.space_name(space);
+    if ctx.rules.special_force_teams.is_none() {
+        return Err(format!(
+            "in this game ({}) no special force team carries out an Industrial Strike: leave out \
+             industrial_strike",
+            game.files().game.name
+        ));
+    }
+    if game.is_sea(space) {
+        return Err(format!(
+            "{name} is a sea zone: special force teams carry out no mission at sea (JB-22); an \
+             Industrial Strike is made in a territory with an enemy industrial complex"
+        ));
+    }
+    if state.owner[space.0].is_none_or(|c| allied(game, c, ctx.power)) {
+        return Err(format!(
+            "{name} is not held by an enemy: an Industrial Strike hits an enemy's industrial \
+             complex (JB-31)"
+        ));
+    }
+    if !state
+        .units_at(space)
+        .any(|u| ctx.ut(u).has(&Ability::Production))
+    {
+        return Err(format!(
+            "{name} has no industrial complex for an Industrial Strike (JB-31)"
+        ));
+    }
+    if state.battles.contains(&space) {
+        return Err(format!(
+            "a battle is fought in {name} this turn: an Industrial Strike is made where no \
+             battle is (JB-31 PROPOSAL, JB-36); teams in a battle carry out its missions"
+        ));
+    }
+    let ready = acting(ctx, state, space).len();
+    let all = teams(ctx, state, space, |o| o == ctx.power).len();
+    if ready < n as usize {
+        let power = &game.powers()[ctx.power].name;
+        let late = if all > ready {
+            format!(
+                " ({} more landed or dropped there this turn, and act from the next turn, JB-25)",
+                all - ready
+            )
+        } else {
+            String::new()
+        };
+        return Err(format!(
+            "{power} has {ready} special force team{} in {name} that may carry out a mission this \
+             turn{late}, and the order names {n}",
+            if ready == 1 { "" } else { "s" }
+        ));
+    }
+    Ok(())
+}
+
+/// `power`'s Industrial Strikes (JB-31), in the order written, after
+/// [`check_strikes`] passed: for each territory, its lowest-numbered teams
+/// that may act face detection by the territory's side (JB-26, the mission
+/// trigger: `sft/<territory>/detection/<power>`), roll for the mission
+/// (`sft/<territory>/mission/<power>`, 1-2 strikes; a higher roll calls it
+/// off, JB-28), and each striking team rolls one die
+/// (`sft/<territory>/industrial strike`): the complex's owner pays the total
+/// from its treasury, never below 0, at most the territory's IPC value under
+/// option `industrial_strike_cap: territory_value`. Striking teams are
+/// removed.
+pub(crate) fn strike(
+    game: &GameDef,
+    state: &mut GameState,
+    power: PowerId,
+    orders: &[Located<(SpaceId, u32)>],
+    dice: &mut dyn DiceSource,
+    events: &mut Vec<Event>,
+) {
+    const RULE: &str = "special force team Industrial Strike (J Boulton JB-31)";
+    let ctx = context(game, power);
+    let Some(rules) = ctx.rules.special_force_teams else {
+        return;
+    };
+    let power_name = game.powers()[power].name.clone();
+    for o in orders {
+        let (space, n) = o.item;
+        let name = game.space_name(space).to_owned();
+        let chosen: Vec<u32> = acting(&ctx, state, space)
+            .into_iter()
+            .take(n as usize)
+            .collect();
+        detect_by(&ctx, state, space, &chosen, Trigger::Mission, dice, events);
+        let left: Vec<u32> = chosen
+            .into_iter()
+            .filter(|id| state.unit(*id).is_some())
+            .collect();
+        if left.is_empty() {
+            continue;
+        }
+        let l = label(&["sft", &name, "mission", &power_name]);
+        let rolls = dice.roll_many(&l, left.len(), 6);
+        let mut strikers = Vec::new();
+        for (&id, &r) in left.iter().zip(&rolls) {
+            let detail = if r <= STRIKE_UP_TO {
+                strikers.push(id);
+                format!(
+                    "{power_name}'s special force team (unit {id}) in {name}: mission roll {r} \
+                     ({l}); Industrial Strike (JB-31)"
+                )
+            } else {
+                format!(
+                    "{power_name}'s special force team (unit {id}) in {name}: mission roll {r} \
+                     ({l}); an Industrial Strike needs 1 or 2, so it calls the mission off and \
+                     stays, to try again in a later turn (JB-28)"
+                )
+            };
+            events.push(Event::Decision {
+                space,
+                rule: RULE.into(),
+                detail,
+            });
+        }
+        let Some(victim) = state.owner[space.0] else {
+            continue;
+        };
+        if strikers.is_empty() {
+            continue;
+        }
+        let dl = label(&["sft", &name, "industrial strike"]);
+        let values = dice.roll_many(&dl, strikers.len(), 6);
+        let total: u32 = values.iter().sum();
+        events.push(Event::Fire {
+            space,
+            label: dl.as_str().to_owned(),
+            side: "attacker".into(),
+            group: "industrial strike".into(),
+            hits_at: 0,
+            dice: values.clone(),
+            sure_hits: 0,
+            hits: 0,
+        });
+        let value = game.territory(space).and_then(|t| t.ipc).unwrap_or(0);
+        let capped = if rules.strike_capped {
+            total.min(value)
+        } else {
+            total
+        };
+        let paid = capped.min(state.ipcs[victim]);
+        state.ipcs[victim] -= paid;
+        let mut detail = format!(
+            "Industrial Strike by {} special force team{} (JB-31) rolled {total}",
+            strikers.len(),
+            if strikers.len() == 1 { "" } else { "s" }
+        );
+        if capped < total {
+            detail.push_str(&format!(
+                "; capped at {value}, the territory's IPC value (option industrial_strike_cap)"
+            ));
+        }
+        if paid < capped {
+            detail.push_str(&format!("; capped at the {paid} IPCs in the treasury"));
+        }
+        events.push(Event::Bombed {
+            space,
+            victim,
+            damage: paid,
+            detail,
+        });
+        for id in strikers {
+            remove(
+                state,
+                id,
+                "rule: its Industrial Strike made, the team goes home to refit and is removed \
+                 (JB-27, JB-31)",
+                events,
+            );
+        }
+    }
+}
+
+/// Removes team `id`, saying why.
+fn remove(state: &mut GameState, id: u32, reason: &str, events: &mut Vec<Event>) {
+    let Some(u) = state.unit(id).cloned() else {
+        return;
+    };
+    events.push(Event::Casualty {
+        space: u.at,
+        power: u.owner,
+        unit: u.unit,
+        destroyed: true,
+        reason: reason.to_owned(),
+    });
+    state.units.retain(|c| c.id != id);
+}
+
+/// Where `power`'s units stood (not aboard) as its combat move began: the
+/// units an Aversion made just before that move may name.
+pub(crate) fn positions(state: &GameState, power: PowerId) -> Vec<(u32, SpaceId)> {
+    state
+        .units
+        .iter()
+        .filter(|u| u.owner == power && u.cargo_of.is_none())
+        .map(|u| (u.id, u.at))
+        .collect()
+}
+
+/// The Aversions of the teams of `power`'s enemies in the land `power`
+/// controls (JB-35), made after its combat move for both timings (dice
+/// depend on their labels alone, so the order of rolling changes nothing):
+/// each standing order `aversion` of an enemy names a territory, a unit
+/// type and before or after. Each of its teams there (unit id order, not
+/// yet `spent`) names a different unit of `power` of that type: before, one
+/// that stood there as the combat move began (`started`); after, one
+/// standing there now. The mission roll (`sft/<territory>/aversion/<owner>`)
+/// needs a 1; then `averted` (the unit owner's word) decides: withdraw, when
+/// the unit is still there and an adjacent friendly land territory is
+/// nearer its capital (its move used); else it stays and rolls in no
+/// combat this turn (`GameState::averted`). Teams that carried it out join
+/// `spent`, removed by [`end_aversion`]. Without dice nothing changes and
+/// the answer is whether dice are needed.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn aversion(
+    game: &GameDef,
+    state: &mut GameState,
+    power: PowerId,
+    started: &[(u32, SpaceId)],
+    averted: Averted,
+    mut dice: Option<&mut (dyn DiceSource + '_)>,
+    events: &mut Vec<Event>,
+    spent: &mut Vec<u32>,
+) -> bool {
+    const RULE: &str = "special force team Aversion (J Boulton JB-35)";
+    let ctx = context(game, power);
+    if ctx.rules.special_force_teams.is_none() {
+        return false;
+    }
+    let mover = game.powers()[power].name.clone();
+    for after in [false, true] {
+        for owner in 0..game.powers().len() {
+            if allied(game, owner, power) {
+                continue;
+            }
+            let orders = state.standing[owner].aversion.clone();
+            for a in orders.iter().filter(|a| a.after == after) {
+                let space = a.space;
+                if game.is_sea(space) || state.owner[space.0] != Some(power) {
+                    continue;
+                }
+                let mine: Vec<u32> = teams(&ctx, state, space, |o| o == owner)
+                    .into_iter()
+                    .filter(|id| !spent.contains(id))
+                    .collect();
+                if mine.is_empty() {
+                    continue;
+                }
+                let of_type = |id: &u32| {
+                    state.unit(*id).is_some_and(|u| {
+                        u.owner == power
+                            && u.unit == a.unit
+                            && u.cargo_of.is_none()
+                            && fights(ctx.ut(u))
+                    })
+                };
+                let named: Vec<u32> = if after {
+                    state
+                        .units_at(space)
+                        .map(|u| u.id)
+                        .filter(|id| of_type(id))
+                        .collect()
+                } else {
+                    started
+                        .iter()
+                        .filter(|(id, at)| *at == space && of_type(id))
+                        .map(|(id, _)| *id)
+                        .collect()
+                };
+                let name = game.space_name(space).to_owned();
+                let owner_name = game.powers()[owner].name.clone();
+                let when = if after { "after" } else { "before" };
+                if named.is_empty() {
+                    events.push(Event::Decision {
+                        space,
+                        rule: RULE.into(),
+                        detail: format!(
+                            "{owner_name}'s special force teams in {name} find no {} of \
+                             {mover}'s there {when} its combat move to avert",
+                            game.unit_types()[a.unit].name
+                        ),
+                    });
+                    continue;
+                }
+                let Some(d) = dice.as_deref_mut() else {
+                    return true;
+                };
+                let pairs: Vec<(u32, u32)> = mine.into_iter().zip(named).collect();
+                let l = label(&["sft", &name, "aversion", &owner_name]);
+                let rolls = d.roll_many(&l, pairs.len(), 6);
+                for ((team, unit), r) in pairs.into_iter().zip(rolls) {
+                    let head = format!(
+                        "{owner_name}'s special force team (unit {team}) in {name}, {when} \
+                         {mover}'s combat move: mission roll {r} ({l})"
+                    );
+                    if r != AVERSION_ROLL {
+                        events.push(Event::Decision {
+                            space,
+                            rule: RULE.into(),
+                            detail: format!(
+                                "{head}; Aversion needs a 1, so it calls the mission off and \
+                                 stays, to try again in a later turn (JB-28)"
+                            ),
+                        });
+                        continue;
+                    }
+                    spent.push(team);
+                    let outcome = avert(&ctx, state, space, unit, averted);
+                    events.push(Event::Decision {
+                        space,
+                        rule: RULE.into(),
+                        detail: format!("{head}; Aversion: {outcome}"),
+                    });
+                }
+            }
+        }
+    }
+    false
+}
+
+/// What the averted `unit` does by its owner's word `averted`, done to
+/// `state`, in words.
+fn avert(ctx: &Ctx, state: &mut GameState, space: SpaceId, unit: u32, averted: Averted) -> String {
+    let game = ctx.game;
+    let Some(u) = state.unit(unit).cloned() else {
+        return String::new();
+    };
+    let t = ctx.ut(&u);
+    let what = format!("{}'s {} (unit {unit})", game.powers()[u.owner].name, t.name);
+    let mut why_not = String::new();
+    if averted == Averted::Withdraw {
+        if u.at != space {
+            why_not = format!(
+                "; it cannot pull back, its combat move (ordered before the roll) having taken it \
+                 to {}",
+                game.space_name(u.at)
+            );
+        } else if let Some(to) = withdrawal(ctx, state, space, u.owner) {
+            if let Some(m) = state.units.iter_mut().find(|m| m.id == unit) {
+                m.at = to;
+                m.combat_moved = true;
+                m.moved = m.moved.max(t.movement.unwrap_or(1));
+            }
+            return format!(
+                "{what} pulls back from {} to {}, nearer its capital, its move used (its \
+                 owner's word: withdraw)",
+                game.space_name(space),
+                game.space_name(to)
+            );
+        } else {
+            why_not = "; it cannot pull back, no adjacent friendly land territory being nearer \
+                       its capital"
+                .to_owned();
+        }
+    }
+    state.averted.push(unit);
+    let now = state.unit(unit).map_or(space, |m| m.at);
+    let place = if now == space {
+        "stays where it is".to_owned()
+    } else {
+        format!("goes on to {} as its orders say", game.space_name(now))
+    };
+    format!(
+        "{what} {place} and rolls in no combat this turn (its owner's word: {}){why_not}",
+        averted.word()
+    )
+}
+
+/// The adjacent land territory friendly to `owner` with the fewest land
+/// steps to its capital, fewer than from `space` (ties: board order).
+fn withdrawal(ctx: &Ctx, state: &GameState, space: SpaceId, owner: PowerId) -> Option<SpaceId> {
+    let game = ctx.game;
+    let home = capital(game, owner)?;
+    // Land steps from the capital, breadth first.
+    let mut steps: Vec<Option<u32>> = vec![None; game.space_count()];
+    steps[home.0] = Some(0);
+    let mut frontier = vec![home];
+    let mut n = 0;
+    while !frontier.is_empty() {
+        n += 1;
+        let mut next = Vec::new();
+        for s in frontier {
+            for &m in game.neighbours(s) {
+                if !game.is_sea(m) && steps[m.0].is_none() {
+                    steps[m.0] = Some(n);
+                    next.push(m);
+                }
+            }
+        }
+        frontier = next;
+    }
+    let here = steps[space.0]?;
+    game.neighbours(space)
+        .iter()
+        .copied()
+        .filter(|&m| !game.is_sea(m))
+        .filter(|&m| state.owner[m.0].is_some_and(|o| allied(game, o, owner)))
+        .filter_map(|m| steps[m.0].filter(|&d| d < here).map(|d| (d, m)))
+        .min_by_key(|&(d, m)| (d, m.0))
+        .map(|(_, m)| m)
+}
+
+/// The end of `power`'s combat phase: the teams that carried out Aversion
+/// this turn are removed (JB-35), and the averted units' turn is over.
+pub(crate) fn end_aversion(state: &mut GameState, spent: &[u32], events: &mut Vec<Event>) {
+    for &id in spent {
+        remove(
+            state,
+            id,
+            "rule: its Aversion made, the team is removed at the end of the enemy's combat phase \
+             (JB-35)",
+            events,
+        );
+    }
+    state.averted.clear();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pulling back goes to the neighbour nearest the capital: from Poland
+    /// a German unit goes to Germany, not to Czechoslovakia or back east.
+    #[test]
+    fn an_averted_unit_pulls_back_toward_its_capital() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
+        let state = GameState::initial(&jb);
+        let germany = jb.power("Germany").unwrap();
+        let ctx = context(&jb, germany);
+        let poland = jb.space("Poland").unwrap();
+        assert_eq!(
+            withdrawal(&ctx, &state, poland, germany),
+            jb.space("Germany")
+        );
+        // Nothing is nearer the capital than the capital itself.
+        let home = jb.space("Germany").unwrap();
+        assert_eq!(withdrawal(&ctx, &state, home, germany), None);
+    }
+}
