@@ -259,7 +259,7 @@ fn encode_as(game: &GameDef, state: &GameState, text: Text) -> String {
     // position a log records holds one, and texts of version 2 written
     // before it stay as they were.
     if !averted.is_empty() {
-        line(format!("averted {}", ids_text(averted)));
+        line!("averted {}", ids_text(averted));
     }
     // Written for damaged battleships only (J Boulton, JB-41..44); version
     // 2 then says there are none.
