@@ -252,6 +252,7 @@ fn setup(
                 path: vec![from, s],
                 land: None,
                 rail: false,
+                drops: Vec::new(),
             },
             origin: Origin::default(),
         });

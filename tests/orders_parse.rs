@@ -117,6 +117,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
             path: vec![space("Poland"), space("Ukraine S.S.R."), space("Rumania")],
             land: None,
             rail: false,
+            drops: Vec::new(),
         }
     );
     assert_eq!(o.combat[1].origin.index, 2);
@@ -132,6 +133,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
             path: vec![space("Germany"), space("Baltic Sea")],
             land: Some(space("Poland")),
             rail: false,
+            drops: Vec::new(),
         }
     );
     assert_eq!(
@@ -286,6 +288,7 @@ fn keys_and_names_ignore_case_and_phone_habits() {
             path: vec![space("Poland"), space("East Poland")],
             land: None,
             rail: false,
+            drops: Vec::new(),
         }
     );
     let m = ok("standing:\n  Keep one land unit: yes\n  Submarines: Submerge\n");
@@ -939,6 +942,7 @@ fn random_move(rng: &mut Rng) -> MoveOrder {
             path: random_path(rng, 2),
             land: rng.chance().then(|| random_space(rng)),
             rail: false,
+            drops: Vec::new(),
         }
     }
 }

@@ -125,6 +125,7 @@ impl Board {
             path: self.path(path),
             land: land.map(|l| self.s(l)),
             rail: false,
+            drops: Vec::new(),
         }
     }
 

@@ -156,6 +156,7 @@ fn move_order(out: &mut String, names: &Names<'_>, order: &MoveOrder) {
             path,
             land,
             rail,
+            drops,
         } => {
             let mut target = names.show_path(path);
             if let Some(l) = land {
@@ -170,6 +171,18 @@ fn move_order(out: &mut String, names: &Names<'_>, order: &MoveOrder) {
                 scalar(&names.show_units(units)),
                 scalar(&target)
             );
+            // Written only when given, so moves without it keep their digest.
+            if !drops.is_empty() {
+                out.push_str("    drop:\n");
+                for d in drops {
+                    let text = format!(
+                        "{} to {}",
+                        names.show_units(&d.units),
+                        names.game().space_name(d.to)
+                    );
+                    let _ = writeln!(out, "      - {}", scalar(&text));
+                }
+            }
         }
         MoveOrder::Transport {
             path,

@@ -46,7 +46,7 @@ pub fn top_level() -> Vec<&'static str> {
 pub const TRANSPORT: &[&str] = &["transport", "load", "unload"];
 
 /// Keys a plain move may carry besides its `UNITS: PATH` entry.
-pub const MOVE_EXTRA: &[&str] = &["land"];
+pub const MOVE_EXTRA: &[&str] = &["land", "drop"];
 
 /// Keys of a battle plan.
 pub const BATTLE_PLAN: &[&str] = &[

@@ -60,6 +60,11 @@ pub enum MoveOrder {
         /// units in the non-combat move, one rail point each, up to the rule
         /// set's spaces whatever their movement.
         rail: bool,
+        /// Air transports in the combat move: which of their cargo is
+        /// dropped where along the path (`drop: 1 special force team to
+        /// Morocco`; J Boulton JB-12). Empty: all of it is dropped where
+        /// the path ends.
+        drops: Vec<AirDrop>,
     },
     /// One transport's move with its cargo: load in the sea zone where it
     /// is (or along its path), move, and unload into one territory.
@@ -78,6 +83,16 @@ pub enum MoveOrder {
         /// amphibious assault).
         unload_units: Option<UnitList>,
     },
+}
+
+/// Part of an air transport's cargo dropped into a territory on its path
+/// (`1 special force team to Morocco`; J Boulton JB-12).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AirDrop {
+    /// The units dropped.
+    pub units: UnitList,
+    /// The territory they are dropped into.
+    pub to: SpaceId,
 }
 
 /// Cargo that a transport takes on.

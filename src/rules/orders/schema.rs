@@ -27,6 +27,8 @@ const PATH_PATTERN: &str = r"^\s*[^,>]+?(\s*(->|→)\s*[^,>]+?)*\s*$";
 const MOVE_TARGET_PATTERN: &str = r"^\s*[^,>]+?(\s*(->|→)\s*[^,>]+?)+\s*(,\s*[Ll][Aa][Nn][Dd]\s+[^,]+)?(,\s*[Rr][Aa][Ii][Ll]\s*)?$";
 /// Cargo grammar: `2 infantry from Germany [at Baltic Sea]`.
 const LOAD_PATTERN: &str = r"^.+\s[Ff][Rr][Oo][Mm]\s.+$";
+/// Air drop grammar: `1 special force team to Morocco`.
+const DROP_PATTERN: &str = r"^.+\s[Tt][Oo]\s.+$";
 /// Take-over grammar: `2 infantry, 1 fighter of United Kingdom in Moscow`.
 const TAKE_OVER_PATTERN: &str = r"^.+\s[Oo][Ff]\s.+\s[Ii][Nn]\s.+$";
 
@@ -193,11 +195,12 @@ pub enum RawLoad {
     Many(#[schemars(inner(regex(pattern = LOAD_PATTERN)))] Vec<String>),
 }
 
-/// `UNITS: PATH[, land SPACE][, rail]`, optionally with `land: SPACE`. Its schema is
+/// `UNITS: PATH[, land SPACE][, rail]`, optionally with `land: SPACE` and
+/// `drop: UNITS to TERRITORY` (one or a list). Its schema is
 /// written by hand (a mapping whose one free key is the unit list), from
 /// [`keys::MOVE_EXTRA`].
 #[derive(Debug, Deserialize)]
-pub struct RawPlainMove(pub BTreeMap<String, String>);
+pub struct RawPlainMove(pub BTreeMap<String, serde_json::Value>);
 
 impl JsonSchema for RawPlainMove {
     fn schema_name() -> Cow<'static, str> {
@@ -205,15 +208,25 @@ impl JsonSchema for RawPlainMove {
     }
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        let drop = "UNITS to TERRITORY: cargo an air transport drops into a territory on its \
+                    path in the combat move (J Boulton: 1 special force team to Morocco); one \
+                    string or a list. The rest is dropped where the path ends, or carried on \
+                    when some drop is named.";
         let extras: serde_json::Map<String, serde_json::Value> = keys::MOVE_EXTRA
             .iter()
-            .map(|k| {
-                let description = "Where the aircraft of a combat move will land: a \
-                                   territory or sea zone (a carrier's).";
-                (
-                    (*k).to_owned(),
-                    serde_json::json!({"type": "string", "description": description}),
-                )
+            .map(|&k| {
+                let schema = if k == "drop" {
+                    let one = serde_json::json!({"type": "string", "pattern": DROP_PATTERN});
+                    serde_json::json!({
+                        "description": drop,
+                        "oneOf": [one, {"type": "array", "items": one, "minItems": 1}]
+                    })
+                } else {
+                    let description = "Where the aircraft of a combat move will land: a \
+                                       territory or sea zone (a carrier's).";
+                    serde_json::json!({"type": "string", "description": description})
+                };
+                (k.to_owned(), schema)
             })
             .collect();
         json_schema!({

@@ -21,9 +21,9 @@ mod take_over;
 use super::grammar::Names;
 use super::yaml::{self, Kind, Node};
 use super::{
-    BattlePlan, BystanderLosses, Load, Located, MiddleEastPayment, MoveOrder, NeutralDefenders,
-    OrderError, Orders, Origin, PowerId, ResearchOrder, Retreat, StandingOrders, SubmarinePolicy,
-    TakeOverOrder, UnitList, UnitTypeId, canonical, keys,
+    AirDrop, BattlePlan, BystanderLosses, Load, Located, MiddleEastPayment, MoveOrder,
+    NeutralDefenders, OrderError, Orders, Origin, PowerId, ResearchOrder, Retreat, StandingOrders,
+    SubmarinePolicy, TakeOverOrder, UnitList, UnitTypeId, canonical, keys,
 };
 use crate::rules::names::{NameKey, did_you_mean};
 use crate::rules::{GameDef, SpaceId};

@@ -79,10 +79,36 @@ impl Parser<'_, '_> {
     ) -> Option<MoveOrder> {
         let mut units: Option<(&Node, &Node)> = None;
         let mut land: Option<&Node> = None;
+        let mut drops = Vec::new();
         let mut ok = true;
         for (key, value) in entries {
             let written = key.text().unwrap_or("");
-            if find_key(written, keys::MOVE_EXTRA).is_some() {
+            if find_key(written, keys::MOVE_EXTRA) == Some("drop") {
+                let expected = "the units dropped and where, such as 1 special force team to \
+                                Morocco";
+                for (text, at) in self.texts_with_nodes(origin, value, "drop", expected) {
+                    match rfind_word(text, "to").map(|to| self.unload_part(text, to)) {
+                        Some(Ok((units, to))) => drops.push(AirDrop { units, to }),
+                        Some(Err(reasons)) => {
+                            self.errors_at(origin, at, "drop", reasons);
+                            ok = false;
+                        }
+                        None => {
+                            self.error(
+                                origin,
+                                at,
+                                Some("drop"),
+                                format!(
+                                    "\"{}\" does not say where the units are dropped; write \
+                                     UNITS to TERRITORY (1 special force team to Morocco)",
+                                    text.trim()
+                                ),
+                            );
+                            ok = false;
+                        }
+                    }
+                }
+            } else if find_key(written, keys::MOVE_EXTRA).is_some() {
                 land = Some(value);
             } else if find_key(written, keys::TRANSPORT).is_some() {
                 self.error(
@@ -106,7 +132,7 @@ impl Parser<'_, '_> {
                 }
                 reason.push_str(
                     " Write one move per order (UNITS: PATH), optionally with land: SPACE \
-                     for aircraft.",
+                     for aircraft and drop: UNITS to TERRITORY for air transports.",
                 );
                 self.error(origin, key, None, reason);
                 ok = false;
@@ -125,7 +151,14 @@ impl Parser<'_, '_> {
             return None;
         };
         let units_text = key.text().unwrap_or("");
-        let order = self.plain_move(origin, key, units_text, value, value.text(), land);
+        let order = self
+            .plain_move(origin, key, units_text, value, value.text(), land)
+            .map(|mut order| {
+                if let MoveOrder::Move { drops: d, .. } = &mut order {
+                    *d = drops;
+                }
+                order
+            });
         if ok { order } else { None }
     }
 
@@ -238,6 +271,7 @@ impl Parser<'_, '_> {
             path: path?,
             land,
             rail,
+            drops: Vec::new(),
         })
     }
 
