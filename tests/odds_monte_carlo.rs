@@ -272,6 +272,7 @@ fn setup(
                 ignore: false,
                 submarines: None,
                 screen: 0,
+                landing: None,
             },
             origin: Origin::default(),
         });

@@ -7,8 +7,9 @@ use std::sync::OnceLock;
 
 use adjutant::rules::orders::parse::{Message, parse_message};
 use adjutant::rules::orders::{
-    BattlePlan, BystanderLosses, Load, MiddleEastPayment, MoveOrder, NeutralDefenders, OrderError,
-    Orders, Retreat, StandingOrders, SubmarinePolicy, TakeOverOrder, UnitCount,
+    AirDrop, BattlePlan, BystanderLosses, LandingAllotment, Load, MiddleEastPayment, MoveOrder,
+    NeutralDefenders, OrderError, Orders, Retreat, StandingOrders, SubmarinePolicy, TakeOverOrder,
+    UnitCount,
 };
 use adjutant::rules::{GameDef, SpaceId, load_dir};
 
@@ -166,6 +167,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
                 ignore: false,
                 submarines: None,
                 screen: 0,
+                landing: None,
             },
             BattlePlan {
                 space: None,
@@ -177,6 +179,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
                 ignore: false,
                 submarines: None,
                 screen: 0,
+                landing: None,
             },
         ]
     );
@@ -942,7 +945,12 @@ fn random_move(rng: &mut Rng) -> MoveOrder {
             path: random_path(rng, 2),
             land: rng.chance().then(|| random_space(rng)),
             rail: false,
-            drops: Vec::new(),
+            drops: (0..rng.below(3))
+                .map(|_| AirDrop {
+                    units: random_units(rng),
+                    to: random_space(rng),
+                })
+                .collect(),
         }
     }
 }
@@ -1014,6 +1022,13 @@ fn random_orders(rng: &mut Rng) -> Orders {
             ignore: space.is_some() && rng.chance(),
             submarines,
             screen: 0,
+            landing: rng
+                .chance()
+                .then(|| LandingAllotment {
+                    surprise: random_types(rng),
+                    lost: random_types(rng),
+                })
+                .filter(|l| !l.surprise.is_empty() || !l.lost.is_empty()),
         }));
     }
     o.take_over = (0..rng.below(3))

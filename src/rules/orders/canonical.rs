@@ -273,6 +273,15 @@ fn battle_plan(out: &mut String, names: &Names<'_>, plan: &BattlePlan) {
     if plan.screen > 0 {
         let _ = writeln!(out, "    screen: {}", plan.screen);
     }
+    // Written only when given, so plans without it keep their digest.
+    if let Some(l) = &plan.landing {
+        out.push_str("    landing:\n");
+        for (key, types) in [("surprise", &l.surprise), ("lost", &l.lost)] {
+            if !types.is_empty() {
+                let _ = writeln!(out, "      {key}: {}", scalar(&names.show_types(types)));
+            }
+        }
+    }
 }
 
 fn standing(out: &mut String, names: &Names<'_>, s: &StandingOrders) {

@@ -57,7 +57,12 @@ pub const BATTLE_PLAN: &[&str] = &[
     "submarines",
     "ignore",
     "screen",
+    "landing",
 ];
+
+/// Keys of a battle plan's `landing:` (J Boulton JB-16): who takes the
+/// pooled landing roll's 6s and 1s first.
+pub const LANDING: &[&str] = &["surprise", "lost"];
 
 /// The key of `battles` that holds the plan for every battle without its own.
 pub const DEFAULT_PLAN: &str = "default";

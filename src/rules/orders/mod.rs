@@ -152,6 +152,21 @@ pub struct BattlePlan {
     /// fleet's escort screen at its capital ships before the battle, where
     /// the rule set has the screen (Advanced AAE AAAE-48); 0: none.
     pub screen: u32,
+    /// How the attacker allots the pooled landing roll of the units it
+    /// drops here (J Boulton JB-16); `None`: in unit id order.
+    pub landing: Option<LandingAllotment>,
+}
+
+/// The attacker's allotment of a territory's pooled landing roll (J Boulton
+/// JB-16: the defender rolls, the attacker decides which dropped unit gets
+/// each result), given before the dice as two orders of preference.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LandingAllotment {
+    /// Who takes the 6s (surprise) first: unit types, first listed first;
+    /// types not listed after them, each type in unit id order.
+    pub surprise: Vec<UnitTypeId>,
+    /// Among the units left, who takes the 1s (lost) first, the same way.
+    pub lost: Vec<UnitTypeId>,
 }
 
 /// A take-over of an ally's units (AAE: the Soviet Patriotic War), written

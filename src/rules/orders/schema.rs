@@ -279,6 +279,20 @@ pub struct RawBattlePlan {
     /// sea zone try to get through the escort screen at the defenders'
     /// capital ships before the battle.
     pub screen: Option<u32>,
+    /// J Boulton (JB-16): how you allot the defender's landing roll to the
+    /// units you drop here: who takes the 6s (surprise) first and who the 1s
+    /// (lost); unit types, first listed first.
+    pub landing: Option<RawLanding>,
+}
+
+/// The attacker's allotment of the landing roll (J Boulton JB-16).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawLanding {
+    /// Who takes the 6s first (`[paratrooper]`); types not listed after.
+    pub surprise: Option<RawTypeList>,
+    /// Among the rest, who takes the 1s first (`[special force team]`).
+    pub lost: Option<RawTypeList>,
 }
 
 /// When to retreat.
@@ -549,6 +563,10 @@ mod tests {
             properties(&schema, "/$defs/RawPlainMove"),
             sorted(keys::MOVE_EXTRA)
         );
+        assert_eq!(
+            properties(&schema, "/$defs/RawLanding"),
+            sorted(keys::LANDING)
+        );
         let mut retreat = properties(&schema, "/$defs/RawAfterRound");
         retreat.extend(properties(&schema, "/$defs/RawWhenAttackersBelow"));
         retreat.extend(properties(&schema, "/$defs/RawWhenOddsBelow"));
@@ -577,6 +595,7 @@ mod tests {
         for def in [
             "RawTransport",
             "RawBattlePlan",
+            "RawLanding",
             "RawStanding",
             "RawResearch",
             "RawAfterRound",
