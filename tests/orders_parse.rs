@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use adjutant::rules::orders::parse::{Message, parse_message};
 use adjutant::rules::orders::{
-    AirDrop, BattlePlan, BystanderLosses, LandingAllotment, Load, MiddleEastPayment, MoveOrder,
+    BattlePlan, BystanderLosses, DropOff, LandingAllotment, Load, MiddleEastPayment, MoveOrder,
     NeutralDefenders, OrderError, Orders, Retreat, StandingOrders, SubmarinePolicy, TakeOverOrder,
     UnitCount,
 };
@@ -148,6 +148,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
             }],
             unload: Some(space("Finland")),
             unload_units: None,
+            drops: Vec::new(),
         }
     );
     assert_eq!(o.combat[3].origin.text, "transport: Baltic Sea");
@@ -325,6 +326,7 @@ fn transports_load_at_points_of_their_path() {
             ],
             unload: Some(space("Norway")),
             unload_units: None,
+            drops: Vec::new(),
         }
     );
 }
@@ -340,6 +342,7 @@ fn a_transport_may_unload_part_of_its_cargo() {
             load: vec![],
             unload: Some(space("Finland")),
             unload_units: Some(units(&[(1, "infantry"), (1, "artillery")])),
+            drops: Vec::new(),
         }
     );
     let e = errors("combat:\n  - transport: Baltic Sea\n    unload: 1 infantri to Finland\n");
@@ -938,6 +941,12 @@ fn random_move(rng: &mut Rng) -> MoveOrder {
             load,
             unload,
             unload_units,
+            drops: (0..rng.below(2))
+                .map(|_| DropOff {
+                    units: random_units(rng),
+                    to: random_space(rng),
+                })
+                .collect(),
         }
     } else {
         MoveOrder::Move {
@@ -946,7 +955,7 @@ fn random_move(rng: &mut Rng) -> MoveOrder {
             land: rng.chance().then(|| random_space(rng)),
             rail: false,
             drops: (0..rng.below(3))
-                .map(|_| AirDrop {
+                .map(|_| DropOff {
                     units: random_units(rng),
                     to: random_space(rng),
                 })

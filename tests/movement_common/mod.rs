@@ -148,6 +148,7 @@ impl Board {
                 .collect(),
             unload: unload.map(|u| self.s(u)),
             unload_units: None,
+            drops: Vec::new(),
         }
     }
 

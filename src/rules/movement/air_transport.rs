@@ -25,7 +25,7 @@ use super::{Mover, air, path, supply};
 use crate::rules::SpaceId;
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind, UnitType};
-use crate::rules::orders::{AirDrop, OrderError, Origin};
+use crate::rules::orders::{DropOff, OrderError, Origin};
 use crate::rules::state::GameState;
 use crate::rules::vocab::{UnitCount, UnitList};
 
@@ -45,7 +45,7 @@ impl Mover<'_> {
         units: &UnitList,
         path: &[SpaceId],
         land: Option<SpaceId>,
-        drops: &[AirDrop],
+        drops: &[DropOff],
         events: &mut Vec<Event>,
     ) -> bool {
         let types = self.game.unit_types();
@@ -381,7 +381,7 @@ impl Mover<'_> {
         origin: &Origin,
         cargo: &UnitList,
         path: &[SpaceId],
-        drops: &[AirDrop],
+        drops: &[DropOff],
     ) -> Vec<(usize, SpaceId)> {
         let err = |reason: String| OrderError::new(origin, reason).field("drop");
         if drops.is_empty() {

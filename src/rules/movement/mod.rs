@@ -33,7 +33,7 @@ use crate::rules::GameDef;
 use crate::rules::SpaceId;
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind, UnitType};
-use crate::rules::orders::{AirDrop, Located, MoveOrder, OrderError, Origin};
+use crate::rules::orders::{DropOff, Located, MoveOrder, OrderError, Origin};
 use crate::rules::research::{self};
 use crate::rules::state::{GameState, Unit};
 use crate::rules::vocab::Technology;
@@ -241,6 +241,7 @@ impl<'a> Mover<'a> {
                     load,
                     unload,
                     unload_units,
+                    drops,
                 } => transport::order(
                     self,
                     state,
@@ -248,6 +249,7 @@ impl<'a> Mover<'a> {
                     path,
                     load,
                     unload.map(|to| (to, unload_units.as_ref())),
+                    drops,
                     events,
                 ),
             }
@@ -634,7 +636,7 @@ impl<'a> Mover<'a> {
         units: &UnitList,
         path: &[SpaceId],
         land: Option<SpaceId>,
-        drops: &[AirDrop],
+        drops: &[DropOff],
         events: &mut Vec<Event>,
     ) {
         let before = self.errors.len();

@@ -12,8 +12,8 @@ use std::fmt::Write;
 
 use super::grammar::Names;
 use super::{
-    BattlePlan, BystanderLosses, MiddleEastPayment, MoveOrder, NeutralDefenders, Orders, Retreat,
-    StandingOrders, SubmarinePolicy, keys,
+    BattlePlan, BystanderLosses, DropOff, MiddleEastPayment, MoveOrder, NeutralDefenders, Orders,
+    Retreat, StandingOrders, SubmarinePolicy, keys,
 };
 use crate::rules::GameDef;
 
@@ -171,24 +171,14 @@ fn move_order(out: &mut String, names: &Names<'_>, order: &MoveOrder) {
                 scalar(&names.show_units(units)),
                 scalar(&target)
             );
-            // Written only when given, so moves without it keep their digest.
-            if !drops.is_empty() {
-                out.push_str("    drop:\n");
-                for d in drops {
-                    let text = format!(
-                        "{} to {}",
-                        names.show_units(&d.units),
-                        names.game().space_name(d.to)
-                    );
-                    let _ = writeln!(out, "      - {}", scalar(&text));
-                }
-            }
+            drop_offs(out, names, drops);
         }
         MoveOrder::Transport {
             path,
             load,
             unload,
             unload_units,
+            drops,
         } => {
             let _ = writeln!(out, "  - transport: {}", scalar(&names.show_path(path)));
             if !load.is_empty() {
@@ -213,7 +203,25 @@ fn move_order(out: &mut String, names: &Names<'_>, order: &MoveOrder) {
                 };
                 let _ = writeln!(out, "    unload: {}", scalar(&text));
             }
+            drop_offs(out, names, drops);
         }
+    }
+}
+
+/// A move's `drop:` list, written only when given, so moves without it
+/// keep their digest.
+fn drop_offs(out: &mut String, names: &Names<'_>, drops: &[DropOff]) {
+    if drops.is_empty() {
+        return;
+    }
+    out.push_str("    drop:\n");
+    for d in drops {
+        let text = format!(
+            "{} to {}",
+            names.show_units(&d.units),
+            names.game().space_name(d.to)
+        );
+        let _ = writeln!(out, "      - {}", scalar(&text));
     }
 }
 

@@ -43,7 +43,7 @@ pub fn top_level() -> Vec<&'static str> {
 }
 
 /// Keys of a transport's move (`- transport: Baltic Sea`).
-pub const TRANSPORT: &[&str] = &["transport", "load", "unload"];
+pub const TRANSPORT: &[&str] = &["transport", "load", "unload", "drop"];
 
 /// Keys a plain move may carry besides its `UNITS: PATH` entry.
 pub const MOVE_EXTRA: &[&str] = &["land", "drop"];

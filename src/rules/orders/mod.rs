@@ -64,7 +64,7 @@ pub enum MoveOrder {
         /// dropped where along the path (`drop: 1 special force team to
         /// Morocco`; J Boulton JB-12). Empty: all of it is dropped where
         /// the path ends.
-        drops: Vec<AirDrop>,
+        drops: Vec<DropOff>,
     },
     /// One transport's move with its cargo: load in the sea zone where it
     /// is (or along its path), move, and unload into one territory.
@@ -82,13 +82,18 @@ pub enum MoveOrder {
         /// `None` unloads all of it (the units that can attack, in an
         /// amphibious assault).
         unload_units: Option<UnitList>,
+        /// Special force teams put ashore on the way, the transport sailing
+        /// on (`drop: 1 special force team to Norway`; J Boulton JB-23).
+        drops: Vec<DropOff>,
     },
 }
 
-/// Part of an air transport's cargo dropped into a territory on its path
-/// (`1 special force team to Morocco`; J Boulton JB-12).
+/// Part of a transport's cargo set down on its way without stopping (`1
+/// special force team to Morocco`): dropped by an air transport into a
+/// territory on its path (J Boulton JB-12), or put ashore by a sea
+/// transport that sails on (JB-23).
 #[derive(Debug, Clone, PartialEq)]
-pub struct AirDrop {
+pub struct DropOff {
     /// The units dropped.
     pub units: UnitList,
     /// The territory they are dropped into.

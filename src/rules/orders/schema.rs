@@ -183,6 +183,20 @@ pub struct RawTransport {
     /// enemy-held in a combat move), or part of the cargo and where:
     /// `1 infantry to Finland`.
     pub unload: Option<String>,
+    /// J Boulton (JB-23): a special force team put ashore on the way, the
+    /// transport sailing on: `1 special force team to Norway`; one string or
+    /// a list.
+    pub drop: Option<RawDrop>,
+}
+
+/// Units set down on the way: one `UNITS to TERRITORY` or a list of them.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawDrop {
+    /// One.
+    One(#[schemars(regex(pattern = DROP_PATTERN))] String),
+    /// Several.
+    Many(#[schemars(inner(regex(pattern = DROP_PATTERN)))] Vec<String>),
 }
 
 /// Cargo: one `UNITS from TERRITORY [at SEA ZONE]` or a list of them.

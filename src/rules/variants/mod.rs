@@ -348,6 +348,10 @@ pub struct SpecialForceTeams {
     /// The teams of the searching side count among the ground units that
     /// roll detection (digest Part E 1; PROPOSAL: they do not).
     pub teams_search: bool,
+    /// How many teams a sea transport may put ashore on its move in a turn,
+    /// sailing on (J Boulton JB-23, one team per drop-off; PROPOSAL: one a
+    /// turn); 0: a team lands only by unloading, which stops the transport.
+    pub sea_drop_offs: u32,
 }
 
 /// The screen procedure against capital ships

@@ -21,7 +21,7 @@ mod take_over;
 use super::grammar::Names;
 use super::yaml::{self, Kind, Node};
 use super::{
-    AirDrop, BattlePlan, BystanderLosses, LandingAllotment, Load, Located, MiddleEastPayment,
+    BattlePlan, BystanderLosses, DropOff, LandingAllotment, Load, Located, MiddleEastPayment,
     MoveOrder, NeutralDefenders, OrderError, Orders, Origin, PowerId, ResearchOrder, Retreat,
     StandingOrders, SubmarinePolicy, TakeOverOrder, UnitList, UnitTypeId, canonical, keys,
 };

@@ -237,6 +237,22 @@ pub const SFT_DETECTION_BY_TEAMS: OptionSpec = OptionSpec {
             fight, AA guns left out)",
 };
 
+/// How many special force teams a sea transport may put ashore on its move
+/// in a turn, sailing on (JB-23).
+pub const SFT_DROP_OFFS: OptionSpec = OptionSpec {
+    name: "sft_drop_offs",
+    pending: None,
+    kind: OptionKind::Int {
+        default: 1,
+        min: 0,
+        max: 5,
+    },
+    about: "how many special force teams a sea transport may put ashore during its move in a \
+            turn and sail on (JB-23: 'may drop one SFT without having to stop there'; digest \
+            PROPOSAL: one drop per transport per turn); 0: a team lands only by unloading, which \
+            stops the transport",
+};
+
 /// The special force team's name in `games/aae-jboulton/units.yaml`.
 const SFT_NAME: &str = "special force team";
 
@@ -262,6 +278,7 @@ pub static OPTIONS: &[OptionSpec] = &[
     SPECIAL_FORCE_TEAMS,
     SFT_DETECTION,
     SFT_DETECTION_BY_TEAMS,
+    SFT_DROP_OFFS,
 ];
 
 /// The unit names of `games/aae-jboulton/units.yaml` the options withhold,
@@ -402,6 +419,10 @@ impl RuleSetHooks for JBoulton {
             special_force_teams: SPECIAL_FORCE_TEAMS.on(game).then(|| SpecialForceTeams {
                 pooled_detection: SFT_DETECTION.word(game).as_deref() == Some(POOLED),
                 teams_search: SFT_DETECTION_BY_TEAMS.on(game),
+                sea_drop_offs: SFT_DROP_OFFS
+                    .number(game)
+                    .and_then(|n| u32::try_from(n).ok())
+                    .unwrap_or(1),
             }),
             ..Aae.combat_rules(game)
         }
