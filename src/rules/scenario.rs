@@ -234,26 +234,18 @@ pub fn run(game: &GameDef, scenario: &Scenario) -> Result<Outcome, ScenarioError
             None => apply_orders(game, &state, power, &m.orders),
         });
         let mut fail = |what: String| outcome.failures.push(format!("step {n}: {what}"));
-        match (&checked, &result) {
-            (Some(Ok(())), Err(errors)) => fail(format!(
-                "checking the message without dice accepted it, but applying it with the dice \
-                 refused it:\n    {}",
-                errors
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("\n    ")
-            )),
-            (Some(Err(errors)), Ok(_)) => fail(format!(
-                "checking the message without dice refused it, but applying it with the dice \
-                 accepted it:\n    {}",
-                errors
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("\n    ")
-            )),
-            _ => {}
+        let disagreement = match (&checked, &result) {
+            (Some(Ok(())), Err(errors)) => Some(("accepted", "refused", errors)),
+            (Some(Err(errors)), Ok(_)) => Some(("refused", "accepted", errors)),
+            _ => None,
+        };
+        if let Some((check, apply, errors)) = disagreement {
+            let list: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            fail(format!(
+                "checking the message without dice {check} it, but applying it with the dice \
+                 {apply} it:\n    {}",
+                list.join("\n    ")
+            ));
         }
         match result {
             Ok((next, events)) => {

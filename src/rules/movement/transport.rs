@@ -420,19 +420,7 @@ pub fn order(
         });
     }
     for &(id, zone, to) in &dropped {
-        let (movement, unit_type) = {
-            let u = state.unit(id).expect("aboard");
-            (mover.utype(u).movement.unwrap_or(0), u.unit)
-        };
-        let unit = state.unit_mut(id).expect("aboard");
-        unit.cargo_of = None;
-        unit.at = to;
-        unit.moved = movement;
-        unit.unloaded_from = Some(zone);
-        unit.unloaded_by = Some(transport);
-        unit.combat_moved |= mover.combat;
-        mover.used.insert(id);
-        mover.moved_by.insert(id, origin.clone());
+        let unit_type = go_ashore(mover, state, origin, id, transport, zone, to);
         // Alone it makes no assault and starts no battle (JB-23 PROPOSAL).
         events.push(Event::Moved {
             power: mover.power,
@@ -447,20 +435,8 @@ pub fn order(
     if let Some(to) = unload {
         let mut landed: BTreeMap<usize, u32> = BTreeMap::new();
         for &id in &landing {
-            let movement = mover
-                .utype(state.unit(id).expect("cargo"))
-                .movement
-                .unwrap_or(0);
-            let unit = state.unit_mut(id).expect("cargo");
-            unit.cargo_of = None;
-            unit.at = to;
-            unit.moved = movement;
-            unit.unloaded_from = Some(end);
-            unit.unloaded_by = Some(transport);
-            unit.combat_moved |= mover.combat;
-            *landed.entry(unit.unit).or_default() += 1;
-            mover.used.insert(id);
-            mover.moved_by.insert(id, origin.clone());
+            let unit_type = go_ashore(mover, state, origin, id, transport, end, to);
+            *landed.entry(unit_type).or_default() += 1;
         }
         state.unit_mut(transport).expect("chosen").unloaded_to = Some(to);
         events.push(Event::Moved {
@@ -479,6 +455,36 @@ pub fn order(
     if mover.combat && mover.enemy_ships(state, end) > 0 {
         mover.battle(state, end, events);
     }
+}
+
+/// Puts cargo unit `id` of `transport` ashore in `to` from `zone`: it has
+/// no movement left ("a unit cannot move ... after unloading") and is
+/// marked as landed this turn. Returns its unit type.
+#[allow(clippy::too_many_arguments)]
+fn go_ashore(
+    mover: &mut Mover,
+    state: &mut GameState,
+    origin: &Origin,
+    id: u32,
+    transport: u32,
+    zone: SpaceId,
+    to: SpaceId,
+) -> usize {
+    let movement = mover
+        .utype(state.unit(id).expect("cargo"))
+        .movement
+        .unwrap_or(0);
+    let unit = state.unit_mut(id).expect("cargo");
+    unit.cargo_of = None;
+    unit.at = to;
+    unit.moved = movement;
+    unit.unloaded_from = Some(zone);
+    unit.unloaded_by = Some(transport);
+    unit.combat_moved |= mover.combat;
+    let unit_type = unit.unit;
+    mover.used.insert(id);
+    mover.moved_by.insert(id, origin.clone());
+    unit_type
 }
 
 /// Checks a transport order's `drop:` (J Boulton JB-23): special force
