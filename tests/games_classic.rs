@@ -657,6 +657,7 @@ place:
             path: vec![space("Ukraine S.S.R."), space("Caucasus")],
             land: None,
             rail: false,
+            drops: Vec::new(),
         }
     );
     assert_eq!(
@@ -666,6 +667,7 @@ place:
             path: vec![space("Central Mediteranean"), space("East Mediteranean")],
             land: None,
             rail: false,
+            drops: Vec::new(),
         }
     );
 }

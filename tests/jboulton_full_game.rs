@@ -53,6 +53,20 @@ const PLAYERS: &str = "match: jb-scripted-01\nplayers:\n  \
 struct Trace {
     labels: BTreeSet<String>,
     events: Vec<String>,
+    /// Special force teams of one flight landed in two territories (a
+    /// message with `drop:` whose team landings name two of them).
+    multi_drop: bool,
+}
+
+/// The territories of the landing rolls of special force teams in one
+/// message's events (`... special force team ... (paradrop/T/landing...`).
+fn team_landings(events: &[String]) -> BTreeSet<String> {
+    events
+        .iter()
+        .filter(|e| e.contains("special force team"))
+        .filter_map(|e| e.split("(paradrop/").nth(1))
+        .filter_map(|rest| rest.split_once("/landing").map(|(t, _)| t.to_owned()))
+        .collect()
 }
 
 impl Trace {
@@ -112,6 +126,10 @@ fn evidence() -> Vec<(&'static str, Seen)> {
         }),
         // Germany's special force teams walk in with its attackers: the
         // defender rolls to detect them.
+        (
+            "an air transport dropped special force teams into two territories in one flight",
+            |t| t.multi_drop,
+        ),
         ("a special force team faced detection", |t| {
             t.label(|l| l.starts_with("sft/") && l.contains("/detection/"))
         }),
@@ -232,6 +250,9 @@ fn play_and_verify(n: u32, trace: &mut Trace) {
             Err(e) => panic!("the match failed on these orders: {e}\n{yaml}"),
         };
         messages += 1;
+        if yaml.contains("drop:") && team_landings(&receipt.events).len() >= 2 {
+            trace.multi_drop = true;
+        }
         trace.events.extend(receipt.events);
         read_labels(&log_path, trace);
     }

@@ -252,6 +252,7 @@ fn setup(
                 path: vec![from, s],
                 land: None,
                 rail: false,
+                drops: Vec::new(),
             },
             origin: Origin::default(),
         });
@@ -271,6 +272,7 @@ fn setup(
                 ignore: false,
                 submarines: None,
                 screen: 0,
+                landing: None,
             },
             origin: Origin::default(),
         });

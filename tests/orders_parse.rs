@@ -7,7 +7,8 @@ use std::sync::OnceLock;
 
 use adjutant::rules::orders::parse::{Message, parse_message};
 use adjutant::rules::orders::{
-    AversionOrder, Averted, BattlePlan, BystanderLosses, Load, MiddleEastPayment, MoveOrder,
+    AversionOrder, Averted, BattlePlan, BystanderLosses, DropOff, LandingAllotment, Load,
+    MiddleEastPayment, MoveOrder,
     NeutralDefenders, OrderError, Orders, Retreat, StandingOrders, SubmarinePolicy, TakeOverOrder,
     UnitCount,
 };
@@ -118,6 +119,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
             path: vec![space("Poland"), space("Ukraine S.S.R."), space("Rumania")],
             land: None,
             rail: false,
+            drops: Vec::new(),
         }
     );
     assert_eq!(o.combat[1].origin.index, 2);
@@ -133,6 +135,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
             path: vec![space("Germany"), space("Baltic Sea")],
             land: Some(space("Poland")),
             rail: false,
+            drops: Vec::new(),
         }
     );
     assert_eq!(
@@ -146,6 +149,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
             }],
             unload: Some(space("Finland")),
             unload_units: None,
+            drops: Vec::new(),
         }
     );
     assert_eq!(o.combat[3].origin.text, "transport: Baltic Sea");
@@ -165,6 +169,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
                 ignore: false,
                 submarines: None,
                 screen: 0,
+                landing: None,
             },
             BattlePlan {
                 space: None,
@@ -176,6 +181,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
                 ignore: false,
                 submarines: None,
                 screen: 0,
+                landing: None,
             },
         ]
     );
@@ -287,6 +293,7 @@ fn keys_and_names_ignore_case_and_phone_habits() {
             path: vec![space("Poland"), space("East Poland")],
             land: None,
             rail: false,
+            drops: Vec::new(),
         }
     );
     let m = ok("standing:\n  Keep one land unit: yes\n  Submarines: Submerge\n");
@@ -320,6 +327,7 @@ fn transports_load_at_points_of_their_path() {
             ],
             unload: Some(space("Norway")),
             unload_units: None,
+            drops: Vec::new(),
         }
     );
 }
@@ -335,6 +343,7 @@ fn a_transport_may_unload_part_of_its_cargo() {
             load: vec![],
             unload: Some(space("Finland")),
             unload_units: Some(units(&[(1, "infantry"), (1, "artillery")])),
+            drops: Vec::new(),
         }
     );
     let e = errors("combat:\n  - transport: Baltic Sea\n    unload: 1 infantri to Finland\n");
@@ -941,6 +950,12 @@ fn random_move(rng: &mut Rng) -> MoveOrder {
             load,
             unload,
             unload_units,
+            drops: (0..rng.below(2))
+                .map(|_| DropOff {
+                    units: random_units(rng),
+                    to: random_space(rng),
+                })
+                .collect(),
         }
     } else {
         MoveOrder::Move {
@@ -948,6 +963,12 @@ fn random_move(rng: &mut Rng) -> MoveOrder {
             path: random_path(rng, 2),
             land: rng.chance().then(|| random_space(rng)),
             rail: false,
+            drops: (0..rng.below(3))
+                .map(|_| DropOff {
+                    units: random_units(rng),
+                    to: random_space(rng),
+                })
+                .collect(),
         }
     }
 }
@@ -1031,6 +1052,13 @@ fn random_orders(rng: &mut Rng) -> Orders {
             ignore: space.is_some() && rng.chance(),
             submarines,
             screen: 0,
+            landing: rng
+                .chance()
+                .then(|| LandingAllotment {
+                    surprise: random_types(rng),
+                    lost: random_types(rng),
+                })
+                .filter(|l| !l.surprise.is_empty() || !l.lost.is_empty()),
         }));
     }
     o.take_over = (0..rng.below(3))

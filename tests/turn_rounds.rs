@@ -60,6 +60,7 @@ fn mv(
             path: path.iter().map(|s| sp(game, s)).collect(),
             land: None,
             rail: false,
+            drops: Vec::new(),
         },
         origin: origin(section, index),
     }

@@ -19,7 +19,7 @@ use super::names::NameKey;
 use super::orders::OrderError;
 use super::orders::parse::parse_message;
 use super::state::{GameState, Phase};
-use super::turn::{apply_orders, apply_orders_with_dice};
+use super::turn::{apply_orders, apply_orders_with_dice, check_orders};
 use super::{GameDef, SpaceId};
 use crate::rules::vocab::PowerId;
 use crate::rules::vocab::Technology;
@@ -220,11 +220,33 @@ pub fn run(game: &GameDef, scenario: &Scenario) -> Result<Outcome, ScenarioError
         };
         let mut dice =
             step_dice(step.dice.as_ref()).map_err(|e| ScenarioError(format!("step {n}: {e}")))?;
-        let result = parse_message(game, &step.orders).and_then(|m| match dice.as_mut() {
+        let parsed = parse_message(game, &step.orders);
+        // A match checks a message without dice before it reveals them:
+        // the check must accept exactly what the dice then apply.
+        let checked = dice.is_some().then(|| {
+            parsed
+                .as_ref()
+                .map_err(Clone::clone)
+                .and_then(|m| check_orders(game, &state, power, &m.orders))
+        });
+        let result = parsed.and_then(|m| match dice.as_mut() {
             Some(d) => apply_orders_with_dice(game, &state, power, &m.orders, d),
             None => apply_orders(game, &state, power, &m.orders),
         });
         let mut fail = |what: String| outcome.failures.push(format!("step {n}: {what}"));
+        let disagreement = match (&checked, &result) {
+            (Some(Ok(())), Err(errors)) => Some(("accepted", "refused", errors)),
+            (Some(Err(errors)), Ok(_)) => Some(("refused", "accepted", errors)),
+            _ => None,
+        };
+        if let Some((check, apply, errors)) = disagreement {
+            let list: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            fail(format!(
+                "checking the message without dice {check} it, but applying it with the dice \
+                 {apply} it:\n    {}",
+                list.join("\n    ")
+            ));
+        }
         match result {
             Ok((next, events)) => {
                 let described: Vec<String> = events.iter().map(|e| e.describe(game)).collect();

@@ -354,10 +354,6 @@ fn stage_one(
             Err(e) => errors.extend(e),
         }
     }
-    // J Boulton heavy battleship damage: the repair cost is rolled at the
-    // coast and paid from what the purchase left (JB-43).
-    research_needs_dice |=
-        combat::ship_damage::heavy_repairs(game, state, power, dice.as_deref_mut(), events);
     state.phase = Phase::CombatMove;
     // J Boulton: the detection sweep at the start of the combat move
     // (JB-26); where each unit stood then, for an Aversion made just
@@ -366,6 +362,13 @@ fn stage_one(
     let started = missions::positions(state, power);
     match movement::combat_move(game, state, power, &orders.combat, events) {
         Ok(()) => {
+            // J Boulton heavy battleship damage (JB-43): the repair cost is
+            // rolled at the coast and paid from what the purchase left, for
+            // the ships the combat move left there: a ship ordered away is
+            // not repaired, whatever the dice, so checking the orders
+            // without dice and applying them with dice agree.
+            research_needs_dice |=
+                combat::ship_damage::heavy_repairs(game, state, power, dice.as_deref_mut(), events);
             errors.extend(neutrals::pay(game, state, power, events));
             game.rule_set()
                 .combat_move_ended(game, state, power, events);

@@ -14,6 +14,9 @@
 //!   carriers, the landing roll, the surprise first strike on a 6, the
 //!   paratrooper attacking at 2), and fly home to Germany in the
 //!   non-combat move;
+//! - a glider (an air transport with special force teams only) flies
+//!   over one enemy territory into another, dropping a team into each and
+//!   carrying a third, if it has one, home again (JB-12);
 //! - an air transport carries an infantry to Sicily, and the Allies send
 //!   warships to the sea zones beside it, so that the island is out of
 //!   supply at the start of Germany's turn (JB-39);
@@ -310,12 +313,25 @@ fn germany_stage_one(b: &Board) -> Script {
         "special force team",
         2usize.saturating_sub(teams),
     );
-    // Three air transports (one may sit on Sicily), a paratrooper for each.
+    // Four air transports (one may sit on Sicily, one is a glider for
+    // special force teams), a paratrooper for each of the others.
     let planes = b.count(germany, "air transport");
-    let planes = planes + buy(&mut script, "air transport", 3usize.saturating_sub(planes));
-    // A paratrooper for each plane; the bot leaves them where they are
-    // placed, so they wait for the planes' return.
-    buy(&mut script, "paratrooper", planes);
+    let planes = planes + buy(&mut script, "air transport", 4usize.saturating_sub(planes));
+    // A paratrooper for each plane but the glider; the bot leaves them
+    // where they are placed, so they wait for the planes' return.
+    buy(&mut script, "paratrooper", planes.saturating_sub(1));
+    // Two teams waiting in Germany for the glider.
+    let home = b.game.space("Germany").unwrap();
+    let waiting = b
+        .fresh(germany, "special force team")
+        .iter()
+        .filter(|u| u.at == home)
+        .count();
+    buy(
+        &mut script,
+        "special force team",
+        2usize.saturating_sub(waiting),
+    );
     // A submarine a turn keeps a German fleet at sea for the Allied
     // battleships to fight.
     buy(&mut script, "submarine", 1);
@@ -361,6 +377,8 @@ fn germany_stage_one(b: &Board) -> Script {
         }
     }
 
+    let gliders = glider_flight(b, &mut script);
+
     // Each territory where planes and paratroopers wait together drops
     // them on the enemy territory in reach (there and back: 3 spaces),
     // one with an AA gun first.
@@ -377,7 +395,8 @@ fn germany_stage_one(b: &Board) -> Script {
             .fresh(germany, "air transport")
             .iter()
             .filter(|u| u.at == s)
-            .count();
+            .count()
+            - gliders.iter().filter(|&&g| g == s).count();
         let troops = b
             .fresh(germany, "paratrooper")
             .iter()
@@ -444,6 +463,52 @@ fn strike_team(b: &Board, u: &Unit, attacked: &[(SpaceId, SpaceId)], script: &mu
             script.strikes.push(next);
         }
     }
+}
+
+/// One air transport and the special force teams waiting with it (two or
+/// three) fly over an enemy territory into another in reach, dropping one
+/// team into each (JB-12) and carrying a third on to the landing, home
+/// again in the non-combat move. Returns the start of the flight, if any.
+fn glider_flight(b: &Board, script: &mut Script) -> Vec<SpaceId> {
+    let germany = b.state.current_power(b.game);
+    let teams = b.fresh(germany, "special force team");
+    for p in b.fresh(germany, "air transport") {
+        let s = p.at;
+        let n = teams.iter().filter(|u| u.at == s).count().min(3);
+        if n < 2 {
+            continue;
+        }
+        let prev = b.bfs(s, |x| b.passable(x));
+        let mut flights: Vec<(usize, SpaceId, SpaceId, Vec<SpaceId>)> = b
+            .spaces()
+            .filter(|&t| b.enemy_land(germany, t) && !b.capital(t))
+            .filter_map(|t| b.path(&prev, s, t))
+            .filter(|p| p.len() <= 4)
+            .filter_map(|p| {
+                let over = p[1..p.len() - 1]
+                    .iter()
+                    .copied()
+                    .find(|&m| b.enemy_land(germany, m))?;
+                Some((p.len(), over, *p.last().unwrap(), p))
+            })
+            .collect();
+        flights.sort();
+        for (_, over, to, path) in flights {
+            let order = format!(
+                "1 air transport, {n} special force team: {}, land {}\n    drop: [1 special \
+                 force team to {}, 1 special force team to {}]",
+                b.written(&path),
+                b.name(s),
+                b.name(over),
+                b.name(to)
+            );
+            if b.legal("combat", &order) {
+                script.moves.push(order);
+                return vec![s];
+            }
+        }
+    }
+    Vec::new()
 }
 
 /// Germany's stage 2: an air transport carries an infantry to Sicily

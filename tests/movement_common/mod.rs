@@ -125,6 +125,7 @@ impl Board {
             path: self.path(path),
             land: land.map(|l| self.s(l)),
             rail: false,
+            drops: Vec::new(),
         }
     }
 
@@ -147,6 +148,7 @@ impl Board {
                 .collect(),
             unload: unload.map(|u| self.s(u)),
             unload_units: None,
+            drops: Vec::new(),
         }
     }
 

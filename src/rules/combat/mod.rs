@@ -162,6 +162,14 @@ pub fn check_plans(
         {
             errors.push(OrderError::new(&plan.origin, why).field("submarines"));
         }
+        if let Some(why) = plan
+            .item
+            .landing
+            .as_ref()
+            .and_then(|l| paradrop::landing_problem(game, l))
+        {
+            errors.push(OrderError::new(&plan.origin, why).field("landing"));
+        }
     }
     errors
 }

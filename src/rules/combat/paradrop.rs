@@ -173,12 +173,9 @@ pub(crate) fn land(
     let rolls: Vec<(u32, u32, String)> = if rules.pooled_landing_roll {
         let l = label(&["paradrop", &name, "landing"]);
         let values = dice.roll_many(&l, dropped.len(), 6);
-        // The attacker allots the pool: in unit id order until an order
-        // can say otherwise (paratroopers alike, special force teams alike).
-        dropped
-            .iter()
-            .zip(values)
-            .map(|(&id, v)| (id, v, l.as_str().to_owned()))
+        allot(ctx, state, space, &dropped, &values, events)
+            .into_iter()
+            .map(|(id, v)| (id, v, l.as_str().to_owned()))
             .collect()
     } else {
         let mut out = Vec::new();
@@ -252,6 +249,112 @@ pub(crate) fn land(
         });
     }
     surprised
+}
+
+/// The attacker allots the pooled landing roll `values` to the units
+/// `dropped` (ids, ascending; JB-16): by its battle plan's `landing`, the
+/// 6s to the units its `surprise` list ranks first, then the 1s among the
+/// rest to those its `lost` list ranks first (types not listed after the
+/// listed ones, each type in unit id order), the other results to the
+/// others in unit id order; with no `landing`, die by die in unit id
+/// order. Returns (unit, die) in unit id order.
+fn allot(
+    ctx: &Ctx,
+    state: &GameState,
+    space: SpaceId,
+    dropped: &[u32],
+    values: &[u32],
+    events: &mut Vec<Event>,
+) -> Vec<(u32, u32)> {
+    let Some(plan) = ctx.plan(space).and_then(|p| p.item.landing.as_ref()) else {
+        return dropped
+            .iter()
+            .copied()
+            .zip(values.iter().copied())
+            .collect();
+    };
+    let rank = |list: &[usize], id: &u32| {
+        let t = state.unit(*id).map_or(usize::MAX, |u| u.unit);
+        (list.iter().position(|&x| x == t).unwrap_or(list.len()), *id)
+    };
+    let mut units = dropped.to_vec();
+    units.sort_by_key(|id| rank(&plan.surprise, id));
+    let sixes = values.iter().filter(|&&v| v == 6).count();
+    let mut rest = units.split_off(sixes.min(units.len()));
+    let mut out: Vec<(u32, u32)> = units.into_iter().map(|id| (id, 6)).collect();
+    rest.sort_by_key(|id| rank(&plan.lost, id));
+    let ones = values.iter().filter(|&&v| v == 1).count();
+    let mut others = rest.split_off(ones.min(rest.len()));
+    out.extend(rest.into_iter().map(|id| (id, 1)));
+    others.sort_unstable();
+    let middle = values.iter().copied().filter(|v| (2..=5).contains(v));
+    out.extend(others.into_iter().zip(middle));
+    out.sort_unstable();
+    let names = |list: &[usize]| {
+        list.iter()
+            .map(|&t| ctx.game.unit_types()[t].name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut how = Vec::new();
+    if !plan.surprise.is_empty() {
+        how.push(format!("6s first to {}", names(&plan.surprise)));
+    }
+    if !plan.lost.is_empty() {
+        how.push(format!("1s first to {}", names(&plan.lost)));
+    }
+    events.push(Event::Decision {
+        space,
+        rule: RULE.into(),
+        detail: format!(
+            "{} allots the landing roll {values:?} by its battle plan ({}) (JB-16)",
+            ctx.game.powers()[ctx.power].name,
+            how.join("; ")
+        ),
+    });
+    out
+}
+
+/// Why a battle plan's `landing` cannot be played in `game`, if it cannot
+/// (JB-16): the game drops nothing, the match rolls a die per unit, or a
+/// listed unit type is never dropped.
+pub(crate) fn landing_problem(
+    game: &crate::rules::GameDef,
+    landing: &crate::rules::orders::LandingAllotment,
+) -> Option<String> {
+    let rules = game.combat_rules();
+    let Some(air) = rules.air_transports else {
+        return Some(
+            "this game drops no units from air transports, so there is no landing roll to allot \
+             (J Boulton JB-16)"
+                .into(),
+        );
+    };
+    if !air.pooled_landing_roll {
+        return Some(
+            "this match rolls a landing die of its own for each dropped unit (option \
+             landing_roll_allocation: per_unit), so there is no pool to allot"
+                .into(),
+        );
+    }
+    let types = game.unit_types();
+    let droppable = |t: usize| {
+        types[t].has(&Ability::Paradrop) || super::is_special_force_team(&rules, &types[t])
+    };
+    let wrong = landing
+        .surprise
+        .iter()
+        .chain(&landing.lost)
+        .find(|&&t| !droppable(t))?;
+    let valid: Vec<&str> = (0..types.len())
+        .filter(|&t| droppable(t))
+        .map(|t| types[t].name.as_str())
+        .collect();
+    Some(format!(
+        "{} is never dropped: the landing roll is allotted among {}",
+        types[*wrong].name,
+        valid.join(" and ")
+    ))
 }
 
 /// The surprise first strike of the paratroopers in `surprised` (JB-17):

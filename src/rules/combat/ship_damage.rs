@@ -13,10 +13,10 @@
 //! friendly coast at the end of its owner's last turn and has not moved in
 //! the combat move; heavy damage costs two dice of IPCs, rolled in the
 //! owner's first stage at that coast (`repair/<power>/<sea zone>/<unit
-//! type>`, two dice per ship in unit id order) and paid from what the
-//! purchase left as soon as it covers the cost; the ship is then repaired at
-//! the start of that turn's non-combat move and may not move in its combat
-//! move.
+//! type>`, two dice per ship in unit id order) after the combat move and
+//! paid from what the purchase left as soon as it covers the cost; the ship
+//! is then repaired at the start of that turn's non-combat move. A ship its
+//! owner moves in the combat move is not repaired that turn.
 
 use super::{Ctx, label};
 use crate::dice::DiceSource;
@@ -226,10 +226,14 @@ pub fn dock(game: &GameDef, state: &mut GameState, power: PowerId, rules: &Comba
     state.ship_damage = list;
 }
 
-/// In `power`'s first stage, after its purchase: the repair cost of each
-/// heavily damaged battleship docked since its last turn is rolled (once,
-/// kept while it stays) and paid from the IPCs the purchase left when they
-/// cover it (JB-43). Returns `true` when dice are needed and not given.
+/// In `power`'s first stage, after its purchase and its combat move: the
+/// repair cost of each heavily damaged battleship docked since its last
+/// turn that the combat move left at its coast is rolled (once, kept while
+/// it stays) and paid from the IPCs the purchase left when they cover it
+/// (JB-43: repaired, it moves only in the non-combat move). A ship ordered
+/// away in the combat move is its owner's choice not to repair it this
+/// turn: no roll, no payment, and the quote lapses as it leaves the coast.
+/// Returns `true` when dice are needed and not given.
 pub fn heavy_repairs(
     game: &GameDef,
     state: &mut GameState,
@@ -245,15 +249,33 @@ pub fn heavy_repairs(
     {
         return false;
     }
-    let docked: Vec<(u32, SpaceId)> = state
+    let mut docked: Vec<(u32, SpaceId)> = Vec::new();
+    for d in state
         .ship_damage
         .iter()
         .filter(|d| d.heavy && !d.repair_paid)
-        .filter_map(|d| {
-            let u = state.unit(d.unit)?;
-            (u.owner == power && d.docked_at == Some(u.at)).then_some((d.unit, u.at))
-        })
-        .collect();
+    {
+        let (Some(u), Some(coast)) = (state.unit(d.unit), d.docked_at) else {
+            continue;
+        };
+        if u.owner != power {
+            continue;
+        }
+        if u.combat_moved {
+            events.push(Event::Decision {
+                space: coast,
+                rule: RULE.to_owned(),
+                detail: format!(
+                    "the heavily damaged {} (unit {}) left its coast in the combat move: it is \
+                     not repaired this turn (JB-43)",
+                    game.unit_types()[u.unit].name,
+                    d.unit
+                ),
+            });
+        } else if u.at == coast {
+            docked.push((d.unit, coast));
+        }
+    }
     let unrolled: Vec<(u32, SpaceId)> = docked
         .iter()
         .copied()
@@ -331,7 +353,7 @@ pub fn heavy_repairs(
             rule: RULE.to_owned(),
             detail: format!(
                 "{} pays {cost} IPCs for the repair of unit {id}: repaired at the start of the \
-                 non-combat move; it does not move in the combat move",
+                 non-combat move, in which it may move",
                 game.powers()[power].name
             ),
         });

@@ -200,7 +200,20 @@ fn lose(state: &mut GameState, u: &Unit, reason: String, events: &mut Vec<Event>
         destroyed: true,
         reason,
     });
-    state.units.retain(|v| v.id != u.id);
+    // Cargo still aboard an air transport (J Boulton JB-12: special force
+    // teams carried on to its landing) is lost with it.
+    for c in state.units.iter().filter(|c| c.cargo_of == Some(u.id)) {
+        events.push(Event::Casualty {
+            space: u.at,
+            power: c.owner,
+            unit: c.unit,
+            destroyed: true,
+            reason: "rule: aboard an aircraft lost for want of a landing".into(),
+        });
+    }
+    state
+        .units
+        .retain(|v| v.id != u.id && v.cargo_of != Some(u.id));
 }
 
 /// Movement an aircraft has left this turn.

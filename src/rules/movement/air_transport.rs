@@ -13,16 +13,21 @@
 //! they are the plane's cargo until AA fire and the landing roll
 //! (`combat::paradrop`) and are listed in `GameState::paradropped`; the
 //! plane names its landing with `land:` like any aircraft and flies on to
-//! it in the non-combat move (JB-15). An air transport never attacks
-//! (JB-07 PROPOSAL), so it makes no combat move without a paratrooper.
+//! it in the non-combat move (JB-15). Special force teams are dropped the
+//! same way, and a plane carrying teams only may drop them one at a time
+//! into several territories of its path (JB-12, the order's `drop:`): its
+//! path ends at the last drop, and the teams no drop names stay aboard and
+//! get off where it lands in the non-combat move. An air transport never
+//! attacks (JB-07 PROPOSAL), so it makes no combat move without something
+//! to drop.
 
 use super::{Mover, air, path, supply};
 use crate::rules::SpaceId;
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind, UnitType};
-use crate::rules::orders::{OrderError, Origin};
+use crate::rules::orders::{DropOff, OrderError, Origin};
 use crate::rules::state::GameState;
-use crate::rules::vocab::UnitList;
+use crate::rules::vocab::{UnitCount, UnitList};
 
 /// An aircraft that carries cargo (J Boulton's air transport).
 pub(crate) fn is_air_transport(t: &UnitType) -> bool {
@@ -32,6 +37,7 @@ pub(crate) fn is_air_transport(t: &UnitType) -> bool {
 impl Mover<'_> {
     /// An order with air transports: checked and applied here (returns
     /// `true`, errors recorded) when the rule set has air transports.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn air_lift(
         &mut self,
         state: &mut GameState,
@@ -39,6 +45,7 @@ impl Mover<'_> {
         units: &UnitList,
         path: &[SpaceId],
         land: Option<SpaceId>,
+        drops: &[DropOff],
         events: &mut Vec<Event>,
     ) -> bool {
         let types = self.game.unit_types();
@@ -70,7 +77,14 @@ impl Mover<'_> {
         let steps = path.len() - 1;
         let rules = self.game.combat_rules();
         let teams = rules.special_force_teams.is_some();
-        if cargo.is_empty() && self.combat {
+        // Cargo named in the non-combat move that is still aboard a plane
+        // since the combat move (JB-12: teams carried on to the landing).
+        let (aboard, cargo) = if self.combat {
+            (Vec::new(), cargo)
+        } else {
+            self.aboard_named(state, start, &cargo)
+        };
+        if cargo.is_empty() && aboard.is_empty() && self.combat {
             self.errors.push(err(
                 "units",
                 if teams {
@@ -166,6 +180,7 @@ impl Mover<'_> {
                 }
             }
         }
+        let dropped_at = self.check_drops(state, origin, &cargo, path, drops);
         if self.errors.len() > before {
             return true;
         }
@@ -184,6 +199,22 @@ impl Mover<'_> {
                 Ok(mut ids) => cargo_ids.append(&mut ids),
                 Err(reason) => self.errors.push(err("units", reason)),
             }
+        }
+        // Cargo still aboard since the combat move flies with its own plane.
+        if let Some(&id) = aboard.iter().find(|&&id| {
+            state
+                .unit(id)
+                .is_none_or(|u| u.cargo_of.is_none_or(|p| !plane_ids.contains(&p)))
+        }) {
+            let name = state.unit(id).map_or("", |u| self.uname(u.unit));
+            self.errors.push(err(
+                "units",
+                format!(
+                    "the {name} (unit {id}) aboard an air transport in {} flies on with its own \
+                     plane, which this order does not move (JB-12)",
+                    self.sname(start)
+                ),
+            ));
         }
         if !cargo.is_empty() {
             for &id in plane_ids.iter().chain(&cargo_ids) {
@@ -218,7 +249,9 @@ impl Mover<'_> {
                     ),
                 ));
             }
-        } else if !cargo.is_empty() && (self.game.is_sea(end) || hostile(self, end)) {
+        } else if (!cargo.is_empty() || self.carries(state, &plane_ids))
+            && (self.game.is_sea(end) || hostile(self, end))
+        {
             self.errors.push(err(
                 "path",
                 format!(
@@ -234,19 +267,47 @@ impl Mover<'_> {
         }
         self.relocate(state, &plane_ids, path, origin);
         self.relocate(state, &cargo_ids, path, origin);
+        let mut drop_zones = Vec::new();
         if self.combat {
-            // The dropped units in unit id order, each on the plane of its
-            // seat.
+            // The cargo in unit id order, each on the plane of its seat:
+            // dropped where the path ends or, with `drop:`, where its drop
+            // says, leaving the plane there; what no drop names stays
+            // aboard to the landing (JB-12).
+            let mut dropped_at = dropped_at;
             for id in &cargo_ids {
                 let Some(t) = state.unit(*id).map(|u| u.unit) else {
                     continue;
                 };
                 let seat = seats.iter().position(|s| s.0 == t);
                 let plane = seat.map(|n| seats.remove(n).1);
+                let zone = if drops.is_empty() {
+                    Some(end)
+                } else {
+                    dropped_at
+                        .iter()
+                        .position(|d| d.0 == t)
+                        .map(|n| dropped_at.remove(n).1)
+                };
                 if let Some(u) = state.unit_mut(*id) {
                     u.cargo_of = plane.and_then(|i| plane_ids.get(i).copied());
+                    if let Some(zone) = zone.filter(|&z| z != end) {
+                        u.at = zone;
+                        u.cargo_of = None;
+                    }
                 }
-                state.paradropped.push(*id);
+                if let Some(zone) = zone {
+                    state.paradropped.push(*id);
+                    if !drop_zones.contains(&zone) {
+                        drop_zones.push(zone);
+                    }
+                }
+            }
+        } else {
+            // Cargo gets off where the plane lands (JB-11).
+            for u in &mut state.units {
+                if u.cargo_of.is_some_and(|p| plane_ids.contains(&p)) {
+                    u.cargo_of = None;
+                }
             }
         }
         events.push(Event::Moved {
@@ -256,8 +317,173 @@ impl Mover<'_> {
             combat: self.combat,
         });
         if self.combat {
+            // Each drop is settled in the combat phase (the landing roll),
+            // in the order of the path.
+            for &zone in path.iter().filter(|s| drop_zones.contains(s)) {
+                self.battle(state, zone, events);
+            }
             self.battle(state, end, events);
         }
         true
+    }
+
+    /// Splits the cargo an order names in the non-combat move into the
+    /// units still aboard the mover's air transports in `start` since the
+    /// combat move (ids, lowest first) and the rest, which boards now.
+    fn aboard_named(
+        &self,
+        state: &GameState,
+        start: SpaceId,
+        cargo: &UnitList,
+    ) -> (Vec<u32>, UnitList) {
+        let types = self.game.unit_types();
+        let mut aboard = Vec::new();
+        let mut rest = UnitList::new();
+        for c in cargo {
+            let mut ids: Vec<u32> = state
+                .units_at(start)
+                .filter(|u| u.owner == self.power && u.unit == c.unit)
+                .filter(|u| {
+                    u.cargo_of
+                        .and_then(|p| state.unit(p))
+                        .is_some_and(|p| is_air_transport(&types[p.unit]))
+                })
+                .map(|u| u.id)
+                .collect();
+            ids.sort_unstable();
+            ids.truncate(c.count as usize);
+            let left = c.count - ids.len() as u32;
+            aboard.extend(ids);
+            if left > 0 {
+                rest.push(UnitCount {
+                    unit: c.unit,
+                    count: left,
+                });
+            }
+        }
+        (aboard, rest)
+    }
+
+    /// True when one of `planes` has cargo aboard.
+    fn carries(&self, state: &GameState, planes: &[u32]) -> bool {
+        state
+            .units
+            .iter()
+            .any(|u| u.cargo_of.is_some_and(|p| planes.contains(&p)))
+    }
+
+    /// Checks an order's `drop:` entries against its cargo and path (JB-12)
+    /// and returns where each dropped unit goes (unit type, territory), in
+    /// the order written.
+    fn check_drops(
+        &mut self,
+        state: &GameState,
+        origin: &Origin,
+        cargo: &UnitList,
+        path: &[SpaceId],
+        drops: &[DropOff],
+    ) -> Vec<(usize, SpaceId)> {
+        let err = |reason: String| OrderError::new(origin, reason).field("drop");
+        if drops.is_empty() {
+            return Vec::new();
+        }
+        if !self.combat {
+            self.errors.push(err(
+                "units are dropped only in the combat move; in the non-combat move the cargo \
+                 gets off where its air transport lands (JB-07, JB-11)"
+                    .into(),
+            ));
+            return Vec::new();
+        }
+        let types = self.game.unit_types();
+        let end = *path.last().expect("checked by the caller");
+        let paratrooper = cargo
+            .iter()
+            .find(|c| types[c.unit].has(&Ability::Paradrop))
+            .map(|c| types[c.unit].name.as_str());
+        let mut out = Vec::new();
+        for d in drops {
+            let to = self.sname(d.to);
+            if !path[1..].contains(&d.to) {
+                self.errors.push(err(format!(
+                    "{to} is not on the path: an air transport drops units into territories it \
+                     enters on its way ({}) (JB-12)",
+                    path[1..]
+                        .iter()
+                        .filter(|&&s| !self.game.is_sea(s))
+                        .map(|&s| self.sname(s))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+                continue;
+            }
+            if self.game.is_sea(d.to)
+                || !(self.hostile_land(state, d.to) || self.defenders(state, d.to) > 0)
+            {
+                self.errors.push(err(format!(
+                    "paratroopers and special force teams are dropped into a hostile \
+                     territory, and {to} is not one (JB-12, JB-20)"
+                )));
+                continue;
+            }
+            if let Some(name) = paratrooper
+                && d.to != end
+            {
+                self.errors.push(err(format!(
+                    "an air transport carrying a {name} drops its cargo into one territory, \
+                     where its path ends ({}), not into {to} (JB-12)",
+                    self.sname(end)
+                )));
+                continue;
+            }
+            for c in &d.units {
+                out.extend(std::iter::repeat_n((c.unit, d.to), c.count as usize));
+            }
+        }
+        for c in drops.iter().flat_map(|d| &d.units) {
+            let dropped = out.iter().filter(|d| d.0 == c.unit).count() as u32;
+            let carried: u32 = cargo
+                .iter()
+                .filter(|k| k.unit == c.unit)
+                .map(|k| k.count)
+                .sum();
+            if dropped > carried {
+                self.errors.push(err(format!(
+                    "the drops name {dropped} {}, and the order carries only {carried}",
+                    types[c.unit].name
+                )));
+                return out;
+            }
+        }
+        if !out.is_empty() && !drops.iter().any(|d| d.to == end) {
+            self.errors.push(err(format!(
+                "the path ends in {}, where nothing is dropped: an air transport's combat move \
+                 ends at its last drop, and it carries what it does not drop on to its landing \
+                 (JB-12)",
+                self.sname(end)
+            )));
+        }
+        out
+    }
+}
+
+/// At the end of the non-combat move: cargo still aboard the mover's air
+/// transports gets off where they stand (JB-11); planes that could not land
+/// were lost with it.
+pub(crate) fn unload_landed(mover: &Mover, state: &mut GameState) {
+    if mover.game.combat_rules().air_transports.is_none() {
+        return;
+    }
+    let types = mover.game.unit_types();
+    let planes: Vec<u32> = state
+        .units
+        .iter()
+        .filter(|u| u.owner == mover.power && is_air_transport(&types[u.unit]))
+        .map(|u| u.id)
+        .collect();
+    for u in &mut state.units {
+        if u.cargo_of.is_some_and(|p| planes.contains(&p)) {
+            u.cargo_of = None;
+        }
     }
 }

@@ -33,7 +33,7 @@ use crate::rules::GameDef;
 use crate::rules::SpaceId;
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind, UnitType};
-use crate::rules::orders::{Located, MoveOrder, OrderError, Origin};
+use crate::rules::orders::{DropOff, Located, MoveOrder, OrderError, Origin};
 use crate::rules::research::{self};
 use crate::rules::state::{GameState, Unit};
 use crate::rules::vocab::Technology;
@@ -114,6 +114,7 @@ pub fn noncombat_move_after(
     }
     mover.run(state, moves, events);
     air::check_landings(&mut mover, state, events);
+    air_transport::unload_landed(&mover, state);
     land::check_aa_guns(&mut mover, state);
     sea::check_submarine_limit(&mut mover, state);
     mover.finish()
@@ -131,6 +132,7 @@ pub fn lose_unlanded_aircraft(
 ) {
     let mover = Mover::new(game, power, false);
     air::lose_unlanded(&mover, state, events);
+    air_transport::unload_landed(&mover, state);
 }
 
 /// Why a ship that fought a sea battle this turn does not move in the
@@ -228,13 +230,18 @@ impl<'a> Mover<'a> {
                     units, path, rail, ..
                 } if *rail => rail::order(self, state, &located.origin, units, path, events),
                 MoveOrder::Move {
-                    units, path, land, ..
-                } => self.move_units(state, &located.origin, units, path, *land, events),
+                    units,
+                    path,
+                    land,
+                    drops,
+                    ..
+                } => self.move_units(state, &located.origin, units, path, *land, drops, events),
                 MoveOrder::Transport {
                     path,
                     load,
                     unload,
                     unload_units,
+                    drops,
                 } => transport::order(
                     self,
                     state,
@@ -242,6 +249,7 @@ impl<'a> Mover<'a> {
                     path,
                     load,
                     unload.map(|to| (to, unload_units.as_ref())),
+                    drops,
                     events,
                 ),
             }
@@ -620,6 +628,7 @@ impl<'a> Mover<'a> {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn move_units(
         &mut self,
         state: &mut GameState,
@@ -627,6 +636,7 @@ impl<'a> Mover<'a> {
         units: &UnitList,
         path: &[SpaceId],
         land: Option<SpaceId>,
+        drops: &[DropOff],
         events: &mut Vec<Event>,
     ) {
         let before = self.errors.len();
@@ -638,8 +648,19 @@ impl<'a> Mover<'a> {
             return;
         }
         if self.paradrop(state, origin, units, path, land, events)
-            || self.air_lift(state, origin, units, path, land, events)
+            || self.air_lift(state, origin, units, path, land, drops, events)
         {
+            return;
+        }
+        if !drops.is_empty() {
+            self.errors.push(
+                OrderError::new(
+                    origin,
+                    "only air transports drop units along their path (J Boulton JB-12); leave \
+                     out drop:",
+                )
+                .field("drop"),
+            );
             return;
         }
         path::check(self, state, origin, path, units);

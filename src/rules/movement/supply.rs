@@ -1,10 +1,8 @@
 //! Units the J Boulton house rules hold back in the combat move: out of
 //! supply (JB-40), aircraft that began the turn in an isolated territory do
-//! not fly and land units from there do not blitz; a heavily damaged
-//! battleship whose repair is paid moves only in the non-combat move
-//! (JB-43). The rule set marks them at the start of the turn
-//! ([`GameState::isolated`]); in every other rule set the list is empty and
-//! nothing here applies.
+//! not fly and land units from there do not blitz. The rule set marks them
+//! at the start of the turn ([`GameState::isolated`]); in every other rule
+//! set the list is empty and nothing here applies.
 
 use super::Mover;
 use crate::rules::SpaceId;
@@ -14,7 +12,7 @@ use crate::rules::state::GameState;
 
 /// Checks the units `ids` moving along `path` against their supply.
 pub fn check(mover: &mut Mover, state: &GameState, origin: &Origin, ids: &[u32], path: &[SpaceId]) {
-    if !mover.combat || (state.isolated.is_empty() && state.ship_damage.is_empty()) {
+    if !mover.combat || state.isolated.is_empty() {
         return;
     }
     let game = mover.game;
@@ -34,21 +32,6 @@ pub fn check(mover: &mut Mover, state: &GameState, origin: &Origin, ids: &[u32],
                 format!(
                     "{name} in {start} is out of supply this turn and may not fly in the combat \
                      move (J Boulton JB-40); it may fly in the non-combat move"
-                ),
-            )
-            .field("units"),
-        );
-    }
-    if let Some(&id) = ids
-        .iter()
-        .find(|id| state.ship_damage_of(**id).is_some_and(|d| d.repair_paid))
-    {
-        mover.errors.push(
-            OrderError::new(
-                origin,
-                format!(
-                    "the battleship (unit {id}) in {start} is being repaired: paid for this \
-                     turn, it may move only in the non-combat move (J Boulton JB-43)"
                 ),
             )
             .field("units"),

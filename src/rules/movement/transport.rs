@@ -27,7 +27,8 @@
 //!   aboard and may be unloaded into the same territory in the non-combat
 //!   move. J Boulton's special force teams land with the assault; a
 //!   transport that lands only teams, in either move, makes no assault and
-//!   starts no battle (JB-22, JB-23).
+//!   starts no battle (JB-22, JB-23); `drop:` puts a team ashore on the
+//!   move, the transport sailing on, once a turn by default (JB-23).
 
 use std::collections::BTreeMap;
 
@@ -35,11 +36,12 @@ use super::{Mover, path, sea};
 use crate::rules::SpaceId;
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind};
-use crate::rules::orders::{Load, OrderError, Origin};
+use crate::rules::orders::{DropOff, Load, OrderError, Origin};
 use crate::rules::state::{GameState, Unit};
 use crate::rules::vocab::{UnitCount, UnitList};
 
 /// Checks and applies one transport order.
+#[allow(clippy::too_many_arguments)]
 pub fn order(
     mover: &mut Mover,
     state: &mut GameState,
@@ -47,6 +49,7 @@ pub fn order(
     path: &[SpaceId],
     loads: &[Load],
     unload: Option<(SpaceId, Option<&UnitList>)>,
+    drops: &[DropOff],
     events: &mut Vec<Event>,
 ) {
     // Where the cargo goes ashore, and which part of it (all when `None`).
@@ -235,6 +238,9 @@ pub fn order(
         );
     }
 
+    // J Boulton JB-23: special force teams put ashore on the way.
+    let dropped = drop_offs(mover, state, origin, transport, path, &boarding, drops);
+
     // Unloading: where, and what goes ashore.
     let rules = mover.game.combat_rules();
     let end = *path.last().expect("a path has a start");
@@ -262,6 +268,7 @@ pub fn order(
                 .filter(|u| u.cargo_of == Some(transport) && u.owner == mover.power)
                 .map(|u| u.id)
                 .chain(boarding.iter().map(|b| b.0))
+                .filter(|id| !dropped.iter().any(|d| d.0 == *id))
                 .collect();
             // `unload: 1 infantry to Finland`: only that part of the cargo
             // goes ashore; the rest stays aboard (and may follow into the
@@ -412,23 +419,24 @@ pub fn order(
             combat: mover.combat,
         });
     }
+    for &(id, zone, to) in &dropped {
+        let unit_type = go_ashore(mover, state, origin, id, transport, zone, to);
+        // Alone it makes no assault and starts no battle (JB-23 PROPOSAL).
+        events.push(Event::Moved {
+            power: mover.power,
+            units: vec![UnitCount {
+                unit: unit_type,
+                count: 1,
+            }],
+            path: vec![zone, to],
+            combat: mover.combat,
+        });
+    }
     if let Some(to) = unload {
         let mut landed: BTreeMap<usize, u32> = BTreeMap::new();
         for &id in &landing {
-            let movement = mover
-                .utype(state.unit(id).expect("cargo"))
-                .movement
-                .unwrap_or(0);
-            let unit = state.unit_mut(id).expect("cargo");
-            unit.cargo_of = None;
-            unit.at = to;
-            unit.moved = movement;
-            unit.unloaded_from = Some(end);
-            unit.unloaded_by = Some(transport);
-            unit.combat_moved |= mover.combat;
-            *landed.entry(unit.unit).or_default() += 1;
-            mover.used.insert(id);
-            mover.moved_by.insert(id, origin.clone());
+            let unit_type = go_ashore(mover, state, origin, id, transport, end, to);
+            *landed.entry(unit_type).or_default() += 1;
         }
         state.unit_mut(transport).expect("chosen").unloaded_to = Some(to);
         events.push(Event::Moved {
@@ -447,6 +455,167 @@ pub fn order(
     if mover.combat && mover.enemy_ships(state, end) > 0 {
         mover.battle(state, end, events);
     }
+}
+
+/// Puts cargo unit `id` of `transport` ashore in `to` from `zone`: it has
+/// no movement left ("a unit cannot move ... after unloading") and is
+/// marked as landed this turn. Returns its unit type.
+#[allow(clippy::too_many_arguments)]
+fn go_ashore(
+    mover: &mut Mover,
+    state: &mut GameState,
+    origin: &Origin,
+    id: u32,
+    transport: u32,
+    zone: SpaceId,
+    to: SpaceId,
+) -> usize {
+    let movement = mover
+        .utype(state.unit(id).expect("cargo"))
+        .movement
+        .unwrap_or(0);
+    let unit = state.unit_mut(id).expect("cargo");
+    unit.cargo_of = None;
+    unit.at = to;
+    unit.moved = movement;
+    unit.unloaded_from = Some(zone);
+    unit.unloaded_by = Some(transport);
+    unit.combat_moved |= mover.combat;
+    let unit_type = unit.unit;
+    mover.used.insert(id);
+    mover.moved_by.insert(id, origin.clone());
+    unit_type
+}
+
+/// Checks a transport order's `drop:` (J Boulton JB-23): special force
+/// teams aboard, or boarding on its path, put ashore into a territory
+/// beside a zone of its path, the transport sailing on; at most the rule
+/// set's number a turn, only on a move (an order with a path), never into
+/// a territory it could not land in. Returns (team, zone it goes ashore
+/// from, territory), teams already aboard first, lowest ids first.
+fn drop_offs(
+    mover: &mut Mover,
+    state: &GameState,
+    origin: &Origin,
+    transport: u32,
+    path: &[SpaceId],
+    boarding: &[(u32, SpaceId, usize)],
+    drops: &[DropOff],
+) -> Vec<(u32, SpaceId, SpaceId)> {
+    if drops.is_empty() {
+        return Vec::new();
+    }
+    let err = |reason: String| OrderError::new(origin, reason).field("drop");
+    let rules = mover.game.combat_rules();
+    let Some(teams) = rules.special_force_teams else {
+        mover.errors.push(err(
+            "a transport sets nothing ashore on its way in this game: its cargo lands with \
+             unload:"
+                .into(),
+        ));
+        return Vec::new();
+    };
+    let game = mover.game;
+    let types = game.unit_types();
+    let team = |t: usize| crate::rules::combat::is_special_force_team(&rules, &types[t]);
+    if let Some(c) = drops.iter().flat_map(|d| &d.units).find(|c| !team(c.unit)) {
+        mover.errors.push(err(format!(
+            "{} cannot be put ashore on the way: only a special force team is, the transport \
+             sailing on; any other unit lands with unload:, which stops the transport (JB-23)",
+            types[c.unit].name
+        )));
+        return Vec::new();
+    }
+    let wanted: u32 = drops.iter().flat_map(|d| &d.units).map(|c| c.count).sum();
+    if path.len() < 2 {
+        mover.errors.push(err(
+            "a transport puts a special force team ashore on its move, and this one does not \
+             move: land the team with unload: (JB-23)"
+                .into(),
+        ));
+        return Vec::new();
+    }
+    if wanted > teams.sea_drop_offs {
+        mover.errors.push(err(format!(
+            "a transport puts at most {} special force team{} ashore on its move in a turn, and \
+             this order sets {wanted} ashore (JB-23; option sft_drop_offs)",
+            teams.sea_drop_offs,
+            if teams.sea_drop_offs == 1 { "" } else { "s" }
+        )));
+        return Vec::new();
+    }
+    // The teams aboard, each with the first index of the path where it is.
+    let mut aboard: Vec<(u32, usize)> = state
+        .units
+        .iter()
+        .filter(|u| u.cargo_of == Some(transport) && u.owner == mover.power && team(u.unit))
+        .map(|u| (u.id, 0))
+        .chain(
+            boarding
+                .iter()
+                .filter(|b| state.unit(b.0).is_some_and(|u| team(u.unit)))
+                .map(|b| (b.0, b.2)),
+        )
+        .collect();
+    aboard.sort_unstable_by_key(|&(id, k)| (k, id));
+    let mut out = Vec::new();
+    for d in drops {
+        let to = d.to;
+        if game.is_sea(to) || path::impassable(mover, to) {
+            mover.errors.push(err(format!(
+                "{} is not a territory a special force team may go ashore in",
+                mover.sname(to)
+            )));
+            return out;
+        }
+        for _ in 0..d.units.iter().map(|c| c.count).sum::<u32>() {
+            if aboard.is_empty() {
+                mover.errors.push(err(format!(
+                    "the transport in {} carries no more special force team to put ashore",
+                    mover.sname(path[0])
+                )));
+                return out;
+            }
+            let found = aboard.iter().enumerate().find_map(|(n, &(id, k))| {
+                path[k..]
+                    .iter()
+                    .find(|&&z| game.adjacent(z, to))
+                    .map(|&z| (n, id, z))
+            });
+            let Some((n, id, zone)) = found else {
+                let mut shores: Vec<&str> = Vec::new();
+                for &z in path {
+                    for &t in game.neighbours(z) {
+                        if !game.is_sea(t) && !shores.contains(&mover.sname(t)) {
+                            shores.push(mover.sname(t));
+                        }
+                    }
+                }
+                mover.errors.push(err(format!(
+                    "{} does not border the transport's path where its team is aboard; the \
+                     path borders {}",
+                    mover.sname(to),
+                    shores.join(", ")
+                )));
+                return out;
+            };
+            if mover.combat && mover.enemy_ships(state, zone) > 0 {
+                mover.errors.push(err(format!(
+                    "a special force team is not put ashore from {}, where enemy ships are",
+                    mover.sname(zone)
+                )));
+                return out;
+            }
+            let hostile = mover.hostile_land(state, to) || mover.defenders(state, to) > 0;
+            if hostile && let Some(why) = closed_landing(mover, state, zone, to) {
+                mover.errors.push(err(why));
+                return out;
+            }
+            aboard.remove(n);
+            out.push((id, zone, to));
+        }
+    }
+    out
 }
 
 /// The points of the one unit among `cargo` (unit types) that rides free on

@@ -12,7 +12,8 @@ use std::fmt::Write;
 
 use super::grammar::Names;
 use super::{
-    Averted, BattlePlan, BystanderLosses, MiddleEastPayment, MoveOrder, NeutralDefenders, Orders,
+    Averted, BattlePlan, BystanderLosses, DropOff, MiddleEastPayment, MoveOrder, NeutralDefenders,
+    Orders,
     Retreat, StandingOrders, SubmarinePolicy, keys,
 };
 use crate::rules::GameDef;
@@ -170,6 +171,7 @@ fn move_order(out: &mut String, names: &Names<'_>, order: &MoveOrder) {
             path,
             land,
             rail,
+            drops,
         } => {
             let mut target = names.show_path(path);
             if let Some(l) = land {
@@ -184,12 +186,14 @@ fn move_order(out: &mut String, names: &Names<'_>, order: &MoveOrder) {
                 scalar(&names.show_units(units)),
                 scalar(&target)
             );
+            drop_offs(out, names, drops);
         }
         MoveOrder::Transport {
             path,
             load,
             unload,
             unload_units,
+            drops,
         } => {
             let _ = writeln!(out, "  - transport: {}", scalar(&names.show_path(path)));
             if !load.is_empty() {
@@ -214,7 +218,25 @@ fn move_order(out: &mut String, names: &Names<'_>, order: &MoveOrder) {
                 };
                 let _ = writeln!(out, "    unload: {}", scalar(&text));
             }
+            drop_offs(out, names, drops);
         }
+    }
+}
+
+/// A move's `drop:` list, written only when given, so moves without it
+/// keep their digest.
+fn drop_offs(out: &mut String, names: &Names<'_>, drops: &[DropOff]) {
+    if drops.is_empty() {
+        return;
+    }
+    out.push_str("    drop:\n");
+    for d in drops {
+        let text = format!(
+            "{} to {}",
+            names.show_units(&d.units),
+            names.game().space_name(d.to)
+        );
+        let _ = writeln!(out, "      - {}", scalar(&text));
     }
 }
 
@@ -273,6 +295,15 @@ fn battle_plan(out: &mut String, names: &Names<'_>, plan: &BattlePlan) {
     // Written only when given, so plans without it keep their digest.
     if plan.screen > 0 {
         let _ = writeln!(out, "    screen: {}", plan.screen);
+    }
+    // Written only when given, so plans without it keep their digest.
+    if let Some(l) = &plan.landing {
+        out.push_str("    landing:\n");
+        for (key, types) in [("surprise", &l.surprise), ("lost", &l.lost)] {
+            if !types.is_empty() {
+                let _ = writeln!(out, "      {key}: {}", scalar(&names.show_types(types)));
+            }
+        }
     }
 }
 

@@ -45,10 +45,10 @@ pub fn top_level() -> Vec<&'static str> {
 }
 
 /// Keys of a transport's move (`- transport: Baltic Sea`).
-pub const TRANSPORT: &[&str] = &["transport", "load", "unload"];
+pub const TRANSPORT: &[&str] = &["transport", "load", "unload", "drop"];
 
 /// Keys a plain move may carry besides its `UNITS: PATH` entry.
-pub const MOVE_EXTRA: &[&str] = &["land"];
+pub const MOVE_EXTRA: &[&str] = &["land", "drop"];
 
 /// Keys of a battle plan.
 pub const BATTLE_PLAN: &[&str] = &[
@@ -59,7 +59,12 @@ pub const BATTLE_PLAN: &[&str] = &[
     "submarines",
     "ignore",
     "screen",
+    "landing",
 ];
+
+/// Keys of a battle plan's `landing:` (J Boulton JB-16): who takes the
+/// pooled landing roll's 6s and 1s first.
+pub const LANDING: &[&str] = &["surprise", "lost"];
 
 /// The key of `battles` that holds the plan for every battle without its own.
 pub const DEFAULT_PLAN: &str = "default";

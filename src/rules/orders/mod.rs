@@ -60,6 +60,11 @@ pub enum MoveOrder {
         /// units in the non-combat move, one rail point each, up to the rule
         /// set's spaces whatever their movement.
         rail: bool,
+        /// Air transports in the combat move: which of their cargo is
+        /// dropped where along the path (`drop: 1 special force team to
+        /// Morocco`; J Boulton JB-12). Empty: all of it is dropped where
+        /// the path ends.
+        drops: Vec<DropOff>,
     },
     /// One transport's move with its cargo: load in the sea zone where it
     /// is (or along its path), move, and unload into one territory.
@@ -77,7 +82,22 @@ pub enum MoveOrder {
         /// `None` unloads all of it (the units that can attack, in an
         /// amphibious assault).
         unload_units: Option<UnitList>,
+        /// Special force teams put ashore on the way, the transport sailing
+        /// on (`drop: 1 special force team to Norway`; J Boulton JB-23).
+        drops: Vec<DropOff>,
     },
+}
+
+/// Part of a transport's cargo set down on its way without stopping (`1
+/// special force team to Morocco`): dropped by an air transport into a
+/// territory on its path (J Boulton JB-12), or put ashore by a sea
+/// transport that sails on (JB-23).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DropOff {
+    /// The units dropped.
+    pub units: UnitList,
+    /// The territory they are dropped into.
+    pub to: SpaceId,
 }
 
 /// Cargo that a transport takes on.
@@ -137,6 +157,21 @@ pub struct BattlePlan {
     /// fleet's escort screen at its capital ships before the battle, where
     /// the rule set has the screen (Advanced AAE AAAE-48); 0: none.
     pub screen: u32,
+    /// How the attacker allots the pooled landing roll of the units it
+    /// drops here (J Boulton JB-16); `None`: in unit id order.
+    pub landing: Option<LandingAllotment>,
+}
+
+/// The attacker's allotment of a territory's pooled landing roll (J Boulton
+/// JB-16: the defender rolls, the attacker decides which dropped unit gets
+/// each result), given before the dice as two orders of preference.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LandingAllotment {
+    /// Who takes the 6s (surprise) first: unit types, first listed first;
+    /// types not listed after them, each type in unit id order.
+    pub surprise: Vec<UnitTypeId>,
+    /// Among the units left, who takes the 1s (lost) first, the same way.
+    pub lost: Vec<UnitTypeId>,
 }
 
 /// A take-over of an ally's units (AAE: the Soviet Patriotic War), written

@@ -27,6 +27,8 @@ const PATH_PATTERN: &str = r"^\s*[^,>]+?(\s*(->|→)\s*[^,>]+?)*\s*$";
 const MOVE_TARGET_PATTERN: &str = r"^\s*[^,>]+?(\s*(->|→)\s*[^,>]+?)+\s*(,\s*[Ll][Aa][Nn][Dd]\s+[^,]+)?(,\s*[Rr][Aa][Ii][Ll]\s*)?$";
 /// Cargo grammar: `2 infantry from Germany [at Baltic Sea]`.
 const LOAD_PATTERN: &str = r"^.+\s[Ff][Rr][Oo][Mm]\s.+$";
+/// Air drop grammar: `1 special force team to Morocco`.
+const DROP_PATTERN: &str = r"^.+\s[Tt][Oo]\s.+$";
 /// Take-over grammar: `2 infantry, 1 fighter of United Kingdom in Moscow`.
 const TAKE_OVER_PATTERN: &str = r"^.+\s[Oo][Ff]\s.+\s[Ii][Nn]\s.+$";
 
@@ -188,6 +190,20 @@ pub struct RawTransport {
     /// enemy-held in a combat move), or part of the cargo and where:
     /// `1 infantry to Finland`.
     pub unload: Option<String>,
+    /// J Boulton (JB-23): a special force team put ashore on the way, the
+    /// transport sailing on: `1 special force team to Norway`; one string or
+    /// a list.
+    pub drop: Option<RawDrop>,
+}
+
+/// Units set down on the way: one `UNITS to TERRITORY` or a list of them.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawDrop {
+    /// One.
+    One(#[schemars(regex(pattern = DROP_PATTERN))] String),
+    /// Several.
+    Many(#[schemars(inner(regex(pattern = DROP_PATTERN)))] Vec<String>),
 }
 
 /// Cargo: one `UNITS from TERRITORY [at SEA ZONE]` or a list of them.
@@ -200,11 +216,12 @@ pub enum RawLoad {
     Many(#[schemars(inner(regex(pattern = LOAD_PATTERN)))] Vec<String>),
 }
 
-/// `UNITS: PATH[, land SPACE][, rail]`, optionally with `land: SPACE`. Its schema is
+/// `UNITS: PATH[, land SPACE][, rail]`, optionally with `land: SPACE` and
+/// `drop: UNITS to TERRITORY` (one or a list). Its schema is
 /// written by hand (a mapping whose one free key is the unit list), from
 /// [`keys::MOVE_EXTRA`].
 #[derive(Debug, Deserialize)]
-pub struct RawPlainMove(pub BTreeMap<String, String>);
+pub struct RawPlainMove(pub BTreeMap<String, serde_json::Value>);
 
 impl JsonSchema for RawPlainMove {
     fn schema_name() -> Cow<'static, str> {
@@ -212,15 +229,25 @@ impl JsonSchema for RawPlainMove {
     }
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        let drop = "UNITS to TERRITORY: cargo an air transport drops into a territory on its \
+                    path in the combat move (J Boulton: 1 special force team to Morocco); one \
+                    string or a list. The rest is dropped where the path ends, or carried on \
+                    when some drop is named.";
         let extras: serde_json::Map<String, serde_json::Value> = keys::MOVE_EXTRA
             .iter()
-            .map(|k| {
-                let description = "Where the aircraft of a combat move will land: a \
-                                   territory or sea zone (a carrier's).";
-                (
-                    (*k).to_owned(),
-                    serde_json::json!({"type": "string", "description": description}),
-                )
+            .map(|&k| {
+                let schema = if k == "drop" {
+                    let one = serde_json::json!({"type": "string", "pattern": DROP_PATTERN});
+                    serde_json::json!({
+                        "description": drop,
+                        "oneOf": [one, {"type": "array", "items": one, "minItems": 1}]
+                    })
+                } else {
+                    let description = "Where the aircraft of a combat move will land: a \
+                                       territory or sea zone (a carrier's).";
+                    serde_json::json!({"type": "string", "description": description})
+                };
+                (k.to_owned(), schema)
             })
             .collect();
         json_schema!({
@@ -273,6 +300,20 @@ pub struct RawBattlePlan {
     /// sea zone try to get through the escort screen at the defenders'
     /// capital ships before the battle.
     pub screen: Option<u32>,
+    /// J Boulton (JB-16): how you allot the defender's landing roll to the
+    /// units you drop here: who takes the 6s (surprise) first and who the 1s
+    /// (lost); unit types, first listed first.
+    pub landing: Option<RawLanding>,
+}
+
+/// The attacker's allotment of the landing roll (J Boulton JB-16).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawLanding {
+    /// Who takes the 6s first (`[paratrooper]`); types not listed after.
+    pub surprise: Option<RawTypeList>,
+    /// Among the rest, who takes the 1s first (`[special force team]`).
+    pub lost: Option<RawTypeList>,
 }
 
 /// When to retreat.
@@ -592,6 +633,10 @@ mod tests {
             properties(&schema, "/$defs/RawPlainMove"),
             sorted(keys::MOVE_EXTRA)
         );
+        assert_eq!(
+            properties(&schema, "/$defs/RawLanding"),
+            sorted(keys::LANDING)
+        );
         let mut retreat = properties(&schema, "/$defs/RawAfterRound");
         retreat.extend(properties(&schema, "/$defs/RawWhenAttackersBelow"));
         retreat.extend(properties(&schema, "/$defs/RawWhenOddsBelow"));
@@ -629,6 +674,7 @@ mod tests {
         for def in [
             "RawTransport",
             "RawBattlePlan",
+            "RawLanding",
             "RawStanding",
             "RawResearch",
             "RawAfterRound",

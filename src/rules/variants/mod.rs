@@ -396,6 +396,10 @@ pub struct SpecialForceTeams {
     /// One turn's Industrial Strikes on a territory take at most its IPC
     /// value (digest Part E 8; PROPOSAL: no cap but the treasury).
     pub strike_capped: bool,
+    /// How many teams a sea transport may put ashore on its move in a turn,
+    /// sailing on (J Boulton JB-23, one team per drop-off; PROPOSAL: one a
+    /// turn); 0: a team lands only by unloading, which stops the transport.
+    pub sea_drop_offs: u32,
 }
 
 /// The screen procedure against capital ships

@@ -64,6 +64,7 @@ impl Parser<'_, '_> {
             ignore: false,
             submarines: None,
             screen: 0,
+            landing: None,
         };
         let entries = match &node.kind {
             Kind::Map(entries) => entries,
@@ -109,6 +110,7 @@ impl Parser<'_, '_> {
                     }
                 }
                 Some("submarines") => plan.submarines = self.submarine_policy(origin, value),
+                Some("landing") => plan.landing = self.landing(origin, value),
                 Some("screen") => match value.kind {
                     Kind::Int(n) if n >= 0 => plan.screen = u32::try_from(n).unwrap_or(u32::MAX),
                     _ => self.error(
@@ -140,6 +142,47 @@ impl Parser<'_, '_> {
             }
         }
         (self.errors.len() == errors_before).then_some(plan)
+    }
+
+    /// `{surprise: TYPES, lost: TYPES}`: the attacker's allotment of the
+    /// landing roll (J Boulton JB-16).
+    pub(super) fn landing(&mut self, origin: &Origin, node: &Node) -> Option<LandingAllotment> {
+        let Kind::Map(entries) = &node.kind else {
+            self.error(
+                origin,
+                node,
+                Some("landing"),
+                format!(
+                    "landing is written {{surprise: [paratrooper], lost: [special force team]}}: \
+                     who takes the landing roll's 6s first and who its 1s, but here it is {}",
+                    node.describe()
+                ),
+            );
+            return None;
+        };
+        let before = self.errors.len();
+        let mut allotment = LandingAllotment::default();
+        for (key, value) in entries {
+            match key.text().and_then(|k| find_key(k, keys::LANDING)) {
+                Some("surprise") => {
+                    allotment.surprise = self.type_order(origin, &[value], "surprise");
+                }
+                Some(_) => allotment.lost = self.type_order(origin, &[value], "lost"),
+                None => self.unknown_key(origin, key, "of landing", keys::LANDING),
+            }
+        }
+        if self.errors.len() == before && allotment.surprise.is_empty() && allotment.lost.is_empty()
+        {
+            self.error(
+                origin,
+                node,
+                Some("landing"),
+                "landing names no unit type: write {surprise: [paratrooper]}, {lost: [special \
+                 force team]} or both"
+                    .to_owned(),
+            );
+        }
+        (self.errors.len() == before).then_some(allotment)
     }
 
     /// `never`, `{after_round: N}`, `{when_attackers_below: N}` or

@@ -21,7 +21,8 @@ mod take_over;
 use super::grammar::Names;
 use super::yaml::{self, Kind, Node};
 use super::{
-    AversionOrder, Averted, BattlePlan, BystanderLosses, Load, Located, MiddleEastPayment,
+    AversionOrder, Averted, BattlePlan, BystanderLosses, DropOff, LandingAllotment, Load, Located,
+    MiddleEastPayment,
     MoveOrder, NeutralDefenders, OrderError, Orders, Origin, PowerId, ResearchOrder, Retreat,
     StandingOrders, SubmarinePolicy, TakeOverOrder, UnitList, UnitTypeId, canonical, keys,
 };
@@ -384,6 +385,12 @@ impl Parser<'_, '_> {
     /// An order of loss: unit types, from one string, a list, or pieces that
     /// YAML split off at commas inside `{...}` (see [`Self::rejoined`]).
     fn loss_order(&mut self, origin: &Origin, pieces: &[&Node]) -> Vec<UnitTypeId> {
+        self.type_order(origin, pieces, "losses")
+    }
+
+    /// Unit types in an order of preference for `field`, written as an
+    /// order of loss is.
+    fn type_order(&mut self, origin: &Origin, pieces: &[&Node], field: &str) -> Vec<UnitTypeId> {
         let Some(first) = pieces.first() else {
             return Vec::new();
         };
@@ -392,14 +399,14 @@ impl Parser<'_, '_> {
             texts.extend(self.list_texts(
                 origin,
                 node,
-                "losses",
+                field,
                 "unit types such as infantry, armor",
             ));
         }
         match self.names.type_list(&texts.join(", ")) {
             Ok(list) => list,
             Err(reasons) => {
-                self.errors_at(origin, first, "losses", reasons);
+                self.errors_at(origin, first, field, reasons);
                 Vec::new()
             }
         }

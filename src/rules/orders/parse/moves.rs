@@ -79,10 +79,13 @@ impl Parser<'_, '_> {
     ) -> Option<MoveOrder> {
         let mut units: Option<(&Node, &Node)> = None;
         let mut land: Option<&Node> = None;
+        let mut drops = Vec::new();
         let mut ok = true;
         for (key, value) in entries {
             let written = key.text().unwrap_or("");
-            if find_key(written, keys::MOVE_EXTRA).is_some() {
+            if find_key(written, keys::MOVE_EXTRA) == Some("drop") {
+                ok &= self.drop_offs(origin, value, &mut drops);
+            } else if find_key(written, keys::MOVE_EXTRA).is_some() {
                 land = Some(value);
             } else if find_key(written, keys::TRANSPORT).is_some() {
                 self.error(
@@ -106,7 +109,7 @@ impl Parser<'_, '_> {
                 }
                 reason.push_str(
                     " Write one move per order (UNITS: PATH), optionally with land: SPACE \
-                     for aircraft.",
+                     for aircraft and drop: UNITS to TERRITORY for air transports.",
                 );
                 self.error(origin, key, None, reason);
                 ok = false;
@@ -125,7 +128,14 @@ impl Parser<'_, '_> {
             return None;
         };
         let units_text = key.text().unwrap_or("");
-        let order = self.plain_move(origin, key, units_text, value, value.text(), land);
+        let order = self
+            .plain_move(origin, key, units_text, value, value.text(), land)
+            .map(|mut order| {
+                if let MoveOrder::Move { drops: d, .. } = &mut order {
+                    *d = drops;
+                }
+                order
+            });
         if ok { order } else { None }
     }
 
@@ -238,6 +248,7 @@ impl Parser<'_, '_> {
             path: path?,
             land,
             rail,
+            drops: Vec::new(),
         })
     }
 
@@ -251,6 +262,7 @@ impl Parser<'_, '_> {
         let mut load = Vec::new();
         let mut unload = None;
         let mut unload_units = None;
+        let mut drops = Vec::new();
         let mut ok = true;
         for (key, value) in entries {
             let Some(word) = key.text().and_then(|k| find_key(k, keys::TRANSPORT)) else {
@@ -274,6 +286,7 @@ impl Parser<'_, '_> {
                         }
                     }
                 }
+                "drop" => ok &= self.drop_offs(origin, value, &mut drops),
                 "load" => {
                     let expected = "cargo such as 2 infantry from Germany";
                     for (text, at) in self.texts_with_nodes(origin, value, "load", expected) {
@@ -317,10 +330,41 @@ impl Parser<'_, '_> {
                 load,
                 unload,
                 unload_units,
+                drops,
             })
         } else {
             None
         }
+    }
+
+    /// `drop: UNITS to TERRITORY`, one or a list (J Boulton JB-12, JB-23),
+    /// appended to `drops`; `false` when some entry is wrong (reported).
+    fn drop_offs(&mut self, origin: &Origin, value: &Node, drops: &mut Vec<DropOff>) -> bool {
+        let mut ok = true;
+        let expected = "the units set down and where, such as 1 special force team to Norway";
+        for (text, at) in self.texts_with_nodes(origin, value, "drop", expected) {
+            match rfind_word(text, "to").map(|to| self.unload_part(text, to)) {
+                Some(Ok((units, to))) => drops.push(DropOff { units, to }),
+                Some(Err(reasons)) => {
+                    self.errors_at(origin, at, "drop", reasons);
+                    ok = false;
+                }
+                None => {
+                    self.error(
+                        origin,
+                        at,
+                        Some("drop"),
+                        format!(
+                            "\"{}\" does not say where the units are set down; write UNITS to \
+                             TERRITORY (1 special force team to Norway)",
+                            text.trim()
+                        ),
+                    );
+                    ok = false;
+                }
+            }
+        }
+        ok
     }
 
     /// Like [`Self::list_texts`], with the node of each text for its line.

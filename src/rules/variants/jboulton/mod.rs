@@ -267,6 +267,22 @@ pub const INDUSTRIAL_STRIKE_CAP: OptionSpec = OptionSpec {
 /// Industrial Strikes capped at the territory's IPC value.
 const TERRITORY_VALUE: &str = "territory_value";
 
+/// How many special force teams a sea transport may put ashore on its move
+/// in a turn, sailing on (JB-23).
+pub const SFT_DROP_OFFS: OptionSpec = OptionSpec {
+    name: "sft_drop_offs",
+    pending: None,
+    kind: OptionKind::Int {
+        default: 1,
+        min: 0,
+        max: 5,
+    },
+    about: "how many special force teams a sea transport may put ashore during its move in a \
+            turn and sail on (JB-23: 'may drop one SFT without having to stop there'; digest \
+            PROPOSAL: one drop per transport per turn); 0: a team lands only by unloading, which \
+            stops the transport",
+};
+
 /// The special force team's name in `games/aae-jboulton/units.yaml`.
 const SFT_NAME: &str = "special force team";
 
@@ -294,6 +310,7 @@ pub static OPTIONS: &[OptionSpec] = &[
     SFT_DETECTION_BY_TEAMS,
     SFT_DETECTION_SWEEP,
     INDUSTRIAL_STRIKE_CAP,
+    SFT_DROP_OFFS,
 ];
 
 /// The unit names of `games/aae-jboulton/units.yaml` the options withhold,
@@ -436,6 +453,10 @@ impl RuleSetHooks for JBoulton {
                 teams_search: SFT_DETECTION_BY_TEAMS.on(game),
                 detection_sweep: SFT_DETECTION_SWEEP.on(game),
                 strike_capped: INDUSTRIAL_STRIKE_CAP.word(game).as_deref() == Some(TERRITORY_VALUE),
+                sea_drop_offs: SFT_DROP_OFFS
+                    .number(game)
+                    .and_then(|n| u32::try_from(n).ok())
+                    .unwrap_or(1),
             }),
             ..Aae.combat_rules(game)
         }
