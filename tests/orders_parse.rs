@@ -8,9 +8,8 @@ use std::sync::OnceLock;
 use adjutant::rules::orders::parse::{Message, parse_message};
 use adjutant::rules::orders::{
     AversionOrder, Averted, BattlePlan, BystanderLosses, DropOff, LandingAllotment, Load,
-    MiddleEastPayment, MoveOrder,
-    NeutralDefenders, OrderError, Orders, Retreat, StandingOrders, SubmarinePolicy, TakeOverOrder,
-    UnitCount,
+    MiddleEastPayment, MoveOrder, NeutralDefenders, OrderError, Orders, Retreat, StandingOrders,
+    SubmarinePolicy, TakeOverOrder, UnitCount,
 };
 use adjutant::rules::{GameDef, SpaceId, load_dir};
 

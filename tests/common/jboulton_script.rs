@@ -305,14 +305,6 @@ fn germany_stage_one(b: &Board) -> Script {
             buy(&mut script, name, 1);
         }
     }
-    // Two special force teams: one walks in with the attackers, the other
-    // makes for an enemy industrial complex to strike it (JB-31).
-    let teams = b.count(germany, "special force team");
-    buy(
-        &mut script,
-        "special force team",
-        2usize.saturating_sub(teams),
-    );
     // Four air transports (one may sit on Sicily, one is a glider for
     // special force teams), a paratrooper for each of the others.
     let planes = b.count(germany, "air transport");
@@ -320,17 +312,14 @@ fn germany_stage_one(b: &Board) -> Script {
     // A paratrooper for each plane but the glider; the bot leaves them
     // where they are placed, so they wait for the planes' return.
     buy(&mut script, "paratrooper", planes.saturating_sub(1));
-    // Two teams waiting in Germany for the glider.
-    let home = b.game.space("Germany").unwrap();
-    let waiting = b
-        .fresh(germany, "special force team")
-        .iter()
-        .filter(|u| u.at == home)
-        .count();
+    // Four special force teams: two wait at home for the glider (placed
+    // there, they fly the next turn), one walks in with the attackers, one
+    // makes for an enemy industrial complex to strike it (JB-31).
+    let teams = b.count(germany, "special force team");
     buy(
         &mut script,
         "special force team",
-        2usize.saturating_sub(waiting),
+        4usize.saturating_sub(teams),
     );
     // A submarine a turn keeps a German fleet at sea for the Allied
     // battleships to fight.
@@ -354,6 +343,9 @@ fn germany_stage_one(b: &Board) -> Script {
             }
         }
     }
+    // The glider first: the bot's repair keeps the first of the orders that
+    // compete for the same teams.
+    let gliders = glider_flight(b, &mut script);
     // The last team walks toward the nearest enemy industrial complex
     // not under attack, one land space a turn, and once beside one walks in
     // and strikes it at once (a team that walked in acts, JB-25).
@@ -376,8 +368,6 @@ fn germany_stage_one(b: &Board) -> Script {
             }
         }
     }
-
-    let gliders = glider_flight(b, &mut script);
 
     // Each territory where planes and paratroopers wait together drops
     // them on the enemy territory in reach (there and back: 3 spaces),

@@ -13,8 +13,7 @@ use std::fmt::Write;
 use super::grammar::Names;
 use super::{
     Averted, BattlePlan, BystanderLosses, DropOff, MiddleEastPayment, MoveOrder, NeutralDefenders,
-    Orders,
-    Retreat, StandingOrders, SubmarinePolicy, keys,
+    Orders, Retreat, StandingOrders, SubmarinePolicy, keys,
 };
 use crate::rules::GameDef;
 

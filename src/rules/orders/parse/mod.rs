@@ -22,9 +22,9 @@ use super::grammar::Names;
 use super::yaml::{self, Kind, Node};
 use super::{
     AversionOrder, Averted, BattlePlan, BystanderLosses, DropOff, LandingAllotment, Load, Located,
-    MiddleEastPayment,
-    MoveOrder, NeutralDefenders, OrderError, Orders, Origin, PowerId, ResearchOrder, Retreat,
-    StandingOrders, SubmarinePolicy, TakeOverOrder, UnitList, UnitTypeId, canonical, keys,
+    MiddleEastPayment, MoveOrder, NeutralDefenders, OrderError, Orders, Origin, PowerId,
+    ResearchOrder, Retreat, StandingOrders, SubmarinePolicy, TakeOverOrder, UnitList, UnitTypeId,
+    canonical, keys,
 };
 use crate::rules::names::{NameKey, did_you_mean};
 use crate::rules::{GameDef, SpaceId};
