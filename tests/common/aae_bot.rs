@@ -1590,7 +1590,26 @@ impl<'a> Bot<'a> {
                         land: None,
                     });
                 } else {
-                    push_move(&mut draft.noncombat, vec![(u.unit, 1)], path, None);
+                    // Never merged into an air transport's order, which
+                    // names only air transports and their cargo.
+                    let types = self.game.unit_types();
+                    let carries = |list: &List| {
+                        list.iter().any(|&(t, _)| {
+                            types[t].kind == Some(UnitKind::Air)
+                                && types[t].transport_capacity.is_some()
+                        })
+                    };
+                    match draft.noncombat.iter_mut().find(|m| {
+                        matches!(m, Move::Units { units, path: p, land: None }
+                            if *p == path && !carries(units))
+                    }) {
+                        Some(Move::Units { units, .. }) => add(units, u.unit, 1),
+                        _ => draft.noncombat.push(Move::Units {
+                            units: vec![(u.unit, 1)],
+                            path,
+                            land: None,
+                        }),
+                    }
                 }
             }
         }
