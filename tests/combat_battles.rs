@@ -112,6 +112,7 @@ fn plan(
         ignore: false,
         submarines: None,
         screen: 0,
+        teams: Default::default(),
     }
 }
 

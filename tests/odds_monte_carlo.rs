@@ -271,6 +271,7 @@ fn setup(
                 ignore: false,
                 submarines: None,
                 screen: 0,
+                teams: Default::default(),
             },
             origin: Origin::default(),
         });

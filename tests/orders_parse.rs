@@ -164,6 +164,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
                 ignore: false,
                 submarines: None,
                 screen: 0,
+                teams: Default::default(),
             },
             BattlePlan {
                 space: None,
@@ -175,6 +176,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
                 ignore: false,
                 submarines: None,
                 screen: 0,
+                teams: Default::default(),
             },
         ]
     );
@@ -1010,6 +1012,7 @@ fn random_orders(rng: &mut Rng) -> Orders {
             ignore: space.is_some() && rng.chance(),
             submarines,
             screen: 0,
+            teams: Default::default(),
         }));
     }
     o.take_over = (0..rng.below(3))
@@ -1054,6 +1057,7 @@ fn random_orders(rng: &mut Rng) -> Orders {
             } else {
                 NeutralDefenders::InTurn
             },
+            teams: Default::default(),
         }));
     }
     o

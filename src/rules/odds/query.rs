@@ -570,6 +570,7 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
         bystander_losses: Default::default(),
         middle_east_payment: Default::default(),
         neutral_defenders: Default::default(),
+        teams: Default::default(),
     };
     let def_chooser = Chooser::Defender {
         standing: &standing,

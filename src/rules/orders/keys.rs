@@ -57,6 +57,7 @@ pub const BATTLE_PLAN: &[&str] = &[
     "submarines",
     "ignore",
     "screen",
+    "special_force_teams",
 ];
 
 /// The key of `battles` that holds the plan for every battle without its own.
@@ -85,7 +86,30 @@ pub const STANDING: &[&str] = &[
     "bystander_losses",
     "middle_east_payment",
     "neutral_defenders",
+    "special_force_teams",
 ];
+
+/// Keys of a battle plan's `special_force_teams:` (J Boulton).
+pub const TEAM_PLAN: &[&str] = &["missions", "disruption"];
+
+/// Keys of the standing orders' `special_force_teams:` (J Boulton).
+pub const TEAM_STANDING: &[&str] = &["missions", "evasive", "save", "to", "round"];
+
+/// The special force teams' missions inside a battle (J Boulton JB-27),
+/// as `Mission::word` writes them.
+pub const MISSIONS: &[&str] = &[
+    "disruption",
+    "aa_suppression",
+    "supply_strike",
+    "booby_trap",
+    "evasive",
+];
+
+/// `missions: none`: the teams try no mission.
+pub const NO_MISSION: &str = "none";
+
+/// Values of `special_force_teams: evasive:`.
+pub const EVASIONS: &[&str] = &["slip_out", "sacrifice"];
 
 /// Values of `standing: neutral_defenders:`.
 pub const NEUTRAL_DEFENDERS: &[&str] = &["receive", "in_turn"];

@@ -12,6 +12,7 @@ pub mod header;
 pub mod keys;
 pub mod parse;
 pub mod schema;
+pub mod special_force_teams;
 mod yaml;
 
 use crate::rules::SpaceId;
@@ -137,6 +138,9 @@ pub struct BattlePlan {
     /// fleet's escort screen at its capital ships before the battle, where
     /// the rule set has the screen (Advanced AAE AAAE-48); 0: none.
     pub screen: u32,
+    /// The missions of the attacker's special force teams in this battle
+    /// (J Boulton JB-27..32).
+    pub teams: special_force_teams::TeamPlan,
 }
 
 /// A take-over of an ally's units (AAE: the Soviet Patriotic War), written
@@ -236,6 +240,9 @@ pub struct StandingOrders {
     /// Whether it asks to receive the neutral defenders its side gains
     /// when the enemy violates a neutral (Advanced AAE, AAAE-19, 20).
     pub neutral_defenders: NeutralDefenders,
+    /// The missions of its defending special force teams (J Boulton
+    /// JB-27, JB-33, JB-34).
+    pub teams: special_force_teams::TeamStanding,
 }
 
 /// A power's word on the neutral defenders its side gains (Advanced AAE

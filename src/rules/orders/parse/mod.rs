@@ -15,6 +15,7 @@ mod payments;
 mod purchase;
 mod repair_and_rockets;
 mod research;
+mod special_force_teams;
 mod standing;
 mod take_over;
 
@@ -370,6 +371,12 @@ impl Parser<'_, '_> {
     /// An order of loss: unit types, from one string, a list, or pieces that
     /// YAML split off at commas inside `{...}` (see [`Self::rejoined`]).
     fn loss_order(&mut self, origin: &Origin, pieces: &[&Node]) -> Vec<UnitTypeId> {
+        self.type_order(origin, pieces, "losses")
+    }
+
+    /// Unit types, first first, written as an order of loss is; `field`
+    /// names them in errors.
+    fn type_order(&mut self, origin: &Origin, pieces: &[&Node], field: &str) -> Vec<UnitTypeId> {
         let Some(first) = pieces.first() else {
             return Vec::new();
         };
@@ -378,14 +385,14 @@ impl Parser<'_, '_> {
             texts.extend(self.list_texts(
                 origin,
                 node,
-                "losses",
+                field,
                 "unit types such as infantry, armor",
             ));
         }
         match self.names.type_list(&texts.join(", ")) {
             Ok(list) => list,
             Err(reasons) => {
-                self.errors_at(origin, first, "losses", reasons);
+                self.errors_at(origin, first, field, reasons);
                 Vec::new()
             }
         }
