@@ -712,9 +712,10 @@ pub(crate) fn check_plan(
     }
     let name = ctx.game.space_name(space);
     let mut out = Vec::new();
+    // Teams about to be dropped there are still aboard their planes.
     let teams = state
         .units_at(space)
-        .any(|u| u.owner == ctx.power && u.cargo_of.is_none() && is_team(&ctx.rules, ctx.ut(u)));
+        .any(|u| u.owner == ctx.power && is_team(&ctx.rules, ctx.ut(u)));
     if !teams {
         out.push(format!(
             "the battle plan for {name} orders special force team missions, but no special \

@@ -137,20 +137,23 @@ impl Tables {
         a: usize,
         d: usize,
         bombard: Option<&Pmf>,
-        def_silenced: Option<&Pmf>,
+        (att_silenced, def_silenced): (Option<&Pmf>, Option<&Pmf>),
         mut f: impl FnMut(usize, usize, f64, &Pmf),
     ) {
         let strike = self.first_strike(a, d);
+        // J Boulton: attackers booby-trapped or whose shot a Disruption
+        // fired already hold their fire in round 1 (JB-29, JB-33).
+        let all = att_silenced.unwrap_or(&self.att_all[a]);
         let owned;
         let rest: &Pmf = match (strike, bombard) {
             (true, None) => &self.att_rest[a],
-            (false, None) => &self.att_all[a],
+            (false, None) => all,
             (true, Some(b)) => {
                 owned = self.att_rest[a].convolve(b);
                 &owned
             }
             (false, Some(b)) => {
-                owned = self.att_all[a].convolve(b);
+                owned = all.convolve(b);
                 &owned
             }
         };
@@ -291,13 +294,15 @@ pub(crate) fn states(att: &Side, def: &Side) -> usize {
 }
 
 /// Solves the battle exactly. `bombard` is the distribution of bombardment
-/// hits in the first round (none: `None`). Sides must not need restricted
-/// hits or defenders striking first (see `super::fixed_order`).
+/// hits in the first round (none: `None`); `pre_strike` that of the hits
+/// the defender takes before round 1 without firing back (J Boulton's
+/// Disruption, JB-29). Sides must not need restricted hits or defenders
+/// striking first (see `super::fixed_order`).
 pub(crate) fn solve(
     att: &Side,
     def: &Side,
     low_luck: bool,
-    bombard: Option<&Pmf>,
+    (bombard, pre_strike): (Option<&Pmf>, Option<&Pmf>),
     policy: Policy,
 ) -> Solved {
     let t = Tables::new(att, def, low_luck);
@@ -319,6 +324,12 @@ pub(crate) fn solve(
         .iter()
         .any(|s| s.silent_first_round)
         .then(|| fire_table(def, low_luck, |s| !s.silent_first_round).swap_remove(0));
+    // Likewise attackers (J Boulton: booby-trapped, or Disruption strikers).
+    let att_silenced = att
+        .slots
+        .iter()
+        .any(|s| s.silent_first_round)
+        .then(|| fire_table(att, low_luck, |s| !s.silent_first_round).swap_remove(0));
     let mut mass = vec![0.0; n];
     let mut ends = vec![0.0; n];
     let mut rounds = 0.0;
@@ -333,16 +344,35 @@ pub(crate) fn solve(
             rounds: 0.0,
         };
     }
-    mass[0] = 1.0;
+    let mut end_of: Vec<Option<End>> = vec![None; n];
+    match pre_strike.filter(|p| !p.is_zero()) {
+        None => mass[0] = 1.0,
+        // The defender starts the battle with the strike's hits taken; a
+        // strike that destroys it ends the battle before round 1.
+        Some(p) => {
+            for (i, &pi) in p.p.iter().enumerate() {
+                let d = (p.lo + i).min(hd);
+                if d == hd {
+                    ends[t.idx(0, hd)] += pi;
+                    end_of[t.idx(0, hd)] = Some(End::AttackerWins);
+                } else {
+                    mass[t.idx(0, d)] += pi;
+                }
+            }
+        }
+    }
     let explicit = match policy {
         Policy::AfterRound(r) => r.max(1),
         _ => 1,
     };
-    let mut end_of: Vec<Option<End>> = vec![None; n];
     for r in 1..=explicit {
         let mut next = vec![0.0; n];
         let b = if r == 1 { bombard } else { None };
-        let silenced = if r == 1 { def_silenced.as_ref() } else { None };
+        let silenced = if r == 1 {
+            (att_silenced.as_ref(), def_silenced.as_ref())
+        } else {
+            (None, None)
+        };
         for a in 0..ha {
             for d in 0..hd {
                 let m = mass[t.idx(a, d)];
@@ -391,7 +421,7 @@ pub(crate) fn solve(
             let p0 = t.p0(a, d, None);
             let c = m / (1.0 - p0);
             rounds += c;
-            t.round(a, d, None, None, |a2, d1, coef, rest| {
+            t.round(a, d, None, (None, None), |a2, d1, coef, rest| {
                 add_row(&mut mass[a2 * width..(a2 + 1) * width], d1, c * coef, rest);
             });
             mass[i] = 0.0;
@@ -433,7 +463,7 @@ fn win_probabilities(t: &Tables) -> Vec<f64> {
             }
             let p0 = t.p0(a, d, None);
             let mut acc = 0.0;
-            t.round(a, d, None, None, |a2, d1, coef, rest| {
+            t.round(a, d, None, (None, None), |a2, d1, coef, rest| {
                 acc += coef * dot_row(&w[a2 * width..(a2 + 1) * width], d1, rest);
             });
             // `w[a][d]` was 0 while summing, so the self-loop added nothing.

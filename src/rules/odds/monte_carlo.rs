@@ -218,6 +218,16 @@ fn one(battle: &Battle, types: usize, rng: &mut ChaCha8Rng) -> (End, Vec<u32>, V
             att.bury();
         }
     }
+    // J Boulton Disruption (JB-29): the strikers' shots before round 1,
+    // never answered.
+    let mut pre = Hits::default();
+    for g in &battle.pre_strike {
+        pre.add(HitClass::Any, roll(rng, g, battle.low_luck));
+    }
+    if pre.total() > 0 && def.len() > 0 {
+        allocate(&mut def.cands, pre);
+        def.bury();
+    }
     let mut round = 0u32;
     let (mut gone_att, mut gone_def) = (vec![0u32; types], vec![0u32; types]);
     let end = loop {
@@ -277,7 +287,7 @@ fn one(battle: &Battle, types: usize, rng: &mut ChaCha8Rng) -> (End, Vec<u32>, V
         let mut hits = fire(
             rng,
             &att,
-            |s| !(first && s.first_strike),
+            |s| !((first && s.first_strike) || (round == 1 && s.silent_first_round)),
             &def,
             true,
             a_spots,

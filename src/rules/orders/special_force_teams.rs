@@ -166,4 +166,33 @@ impl TeamStanding {
     pub fn evasive_round(&self) -> u32 {
         self.round.unwrap_or(1)
     }
+
+    /// The orders as a player writes them, in one line (`{missions:
+    /// [evasive, booby_trap], evasive: sacrifice}`), for replies.
+    pub fn written(&self, game: &crate::rules::GameDef) -> String {
+        let mut parts = Vec::new();
+        if let Some(m) = &self.missions {
+            let words: Vec<&str> = m.iter().map(|m| m.word()).collect();
+            parts.push(if words.is_empty() {
+                "missions: none".to_owned()
+            } else {
+                format!("missions: [{}]", words.join(", "))
+            });
+        }
+        parts.push(format!("evasive: {}", self.evasive.word()));
+        if !self.save.is_empty() {
+            let t: Vec<&str> = self
+                .save
+                .iter()
+                .map(|u| game.unit_types()[*u].name.as_str())
+                .collect();
+            parts.push(format!("save: [{}]", t.join(", ")));
+        }
+        if !self.to.is_empty() {
+            let t: Vec<&str> = self.to.iter().map(|s| game.space_name(*s)).collect();
+            parts.push(format!("to: [{}]", t.join(", ")));
+        }
+        parts.push(format!("round: {}", self.evasive_round()));
+        format!("{{{}}}", parts.join(", "))
+    }
 }

@@ -12,10 +12,10 @@
 //! JB-07..17, `movement::air_transport`, `combat::paradrop`), paratroopers
 //! (JB-03, JB-18..20), the transport points model with its free special
 //! force team slot (Part A, JB-23), special force teams' moves, landings,
-//! drops, detection, mission roll, Disruption and Booby Trap (JB-04,
-//! JB-21..29, JB-33, `combat::special_force_teams`). Still to come: the
-//! missions that need a player's choice, and its orders (JB-30..32,
-//! JB-34..36).
+//! drops, detection, mission roll and the missions inside battles with
+//! their orders (JB-04, JB-21..30, JB-32..34, `combat::special_force_teams`,
+//! `orders::special_force_teams`). Still to come: the missions outside
+//! battles (JB-31, JB-35, JB-36).
 //! Readings: `docs/rules/jboulton.md`.
 
 mod supply;
@@ -204,10 +204,11 @@ pub const SPECIAL_FORCE_TEAMS: OptionSpec = OptionSpec {
     name: "special_force_teams",
     pending: None,
     kind: OptionKind::Bool { default: true },
-    about: "special force teams (JB-04, JB-21..29, JB-33: cost 6, move 1, never roll and are \
-            never casualties) may be bought, may stand in and enter enemy land without a battle, \
-            land from sea transports and drop from air transports, face detection before \
-            battles and carry out Disruption and Booby Trap",
+    about: "special force teams (JB-04, JB-21..30, JB-32..34: cost 6, move 1, never roll and \
+            are never casualties) may be bought, may stand in and enter enemy land without a \
+            battle, land from sea transports and drop from air transports, face detection before \
+            battles and carry out the missions inside battles their orders want (Disruption, AA \
+            Suppression, Supply Strike, Booby Trap, Evasive)",
 };
 
 /// How detection dice remove special force teams (JB-26, Part E 2).
@@ -323,10 +324,9 @@ impl RuleSetHooks for JBoulton {
         Some(
             "the J Boulton house rules are not implemented yet (issue 18): mechanized infantry, \
              heavy armor, isolation, the battleship damage table, Normandy coastal fire, air \
-             transports, paratroopers, special force teams' moves, detection, Disruption and \
-             Booby Trap are played, but their missions that need a player's choice (AA \
-             Suppression, Industrial Strike, Supply Strike, Evasive, Aversion) and the orders \
-             for them are still to come",
+             transports, paratroopers, special force teams' moves, detection and missions \
+             inside battles are played, but their missions outside battles (Industrial \
+             Strike, Aversion) and the orders for them are still to come",
         )
     }
 
