@@ -12,21 +12,15 @@ impl Parser<'_, '_> {
         let mut plan = TeamPlan::default();
         let mut i = 0;
         while i < entries.len() {
-            let (key, value) = &entries[i];
+            let key = &entries[i].0;
             i += 1;
             match key.text().and_then(|k| find_key(k, keys::TEAM_PLAN)) {
                 Some("missions") => {
-                    let extra = Self::rejoined(entries, i - 1, is_mission);
-                    let mut pieces = vec![value];
-                    pieces.extend(entries[i..i + extra].iter().map(|(k, _)| k));
-                    i += extra;
+                    let pieces = split_pieces(entries, &mut i, is_mission);
                     plan.missions = self.missions(origin, &pieces, true);
                 }
                 Some(_) => {
-                    let extra = Self::rejoined(entries, i - 1, |t| self.is_units(t));
-                    let mut pieces = vec![value];
-                    pieces.extend(entries[i..i + extra].iter().map(|(k, _)| k));
-                    i += extra;
+                    let pieces = split_pieces(entries, &mut i, |t| self.is_units(t));
                     plan.disruption = self.type_order(origin, &pieces, "disruption");
                 }
                 None => self.unknown_key(
@@ -55,10 +49,7 @@ impl Parser<'_, '_> {
             i += 1;
             match key.text().and_then(|k| find_key(k, keys::TEAM_STANDING)) {
                 Some("missions") => {
-                    let extra = Self::rejoined(entries, i - 1, is_mission);
-                    let mut pieces = vec![value];
-                    pieces.extend(entries[i..i + extra].iter().map(|(k, _)| k));
-                    i += extra;
+                    let pieces = split_pieces(entries, &mut i, is_mission);
                     standing.missions = self.missions(origin, &pieces, false);
                 }
                 Some("evasive") => {
@@ -82,10 +73,7 @@ impl Parser<'_, '_> {
                     }
                 }
                 Some("save") => {
-                    let extra = Self::rejoined(entries, i - 1, |t| self.is_units(t));
-                    let mut pieces = vec![value];
-                    pieces.extend(entries[i..i + extra].iter().map(|(k, _)| k));
-                    i += extra;
+                    let pieces = split_pieces(entries, &mut i, |t| self.is_units(t));
                     standing.save = self.type_order(origin, &pieces, "save");
                 }
                 Some("to") => {
@@ -259,6 +247,21 @@ impl Parser<'_, '_> {
         }
         Some(out)
     }
+}
+
+/// The value of entry `*i - 1` with the keys YAML split off it inside
+/// `{...}` that `is_piece` reads ([`Parser::rejoined`]); `*i` moves past
+/// them.
+fn split_pieces<'n>(
+    entries: &'n [(Node, Node)],
+    i: &mut usize,
+    is_piece: impl Fn(&str) -> bool,
+) -> Vec<&'n Node> {
+    let extra = Parser::rejoined(entries, *i - 1, is_piece);
+    let mut pieces = vec![&entries[*i - 1].1];
+    pieces.extend(entries[*i..*i + extra].iter().map(|(k, _)| k));
+    *i += extra;
+    pieces
 }
 
 /// A mission's word (for putting a list split inside `{...}` back together).
