@@ -268,3 +268,47 @@ fn split_pieces<'n>(
 fn is_mission(text: &str) -> bool {
     find_key(text, keys::MISSIONS).is_some()
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::orders::parse::parse_message;
+    use crate::rules::orders::special_force_teams::{Evasion, Mission};
+    use std::path::Path;
+
+    #[test]
+    fn the_teams_orders_read_back_from_their_canonical_form() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let game = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
+        // Inside braces YAML splits `aa suppression, supply strike` at the
+        // comma; the parser puts the list back together.
+        let yaml = "battles:\n  East Poland: {special_force_teams: {missions: [aa suppression, \
+                    disruption], disruption: armor}}\n  Poland: {special_force_teams: \
+                    {missions: aa suppression, supply strike}}\n  default: \
+                    {special_force_teams: {missions: none}}\nstanding:\n  \
+                    special_force_teams:\n    missions: [evasive]\n    evasive: Sacrifice\n    \
+                    save: [armor, infantry]\n    to: Belorussia, Ukraine S.S.R.\n    round: 2\n";
+        let m = parse_message(&game, yaml).unwrap();
+        let plan = &m.orders.battles[0].item.teams;
+        assert_eq!(
+            plan.missions,
+            Some(vec![Mission::AaSuppression, Mission::Disruption])
+        );
+        assert_eq!(plan.disruption.len(), 1);
+        assert_eq!(
+            m.orders.battles[1].item.teams.missions,
+            Some(vec![Mission::AaSuppression, Mission::SupplyStrike])
+        );
+        assert_eq!(m.orders.battles[2].item.teams.missions, Some(Vec::new()));
+        let standing = &m.orders.standing.as_ref().unwrap().item.teams;
+        assert_eq!(standing.evasive, Evasion::Sacrifice);
+        assert_eq!((standing.save.len(), standing.to.len()), (2, 2));
+        assert_eq!(standing.evasive_round(), 2);
+        let again = parse_message(&game, &m.canonical).unwrap();
+        let items = |o: &crate::rules::orders::Orders| {
+            let plans: Vec<_> = o.battles.iter().map(|p| p.item.clone()).collect();
+            (plans, o.standing.as_ref().map(|s| s.item.clone()))
+        };
+        assert_eq!(items(&again.orders), items(&m.orders), "{}", m.canonical);
+        assert_eq!(again.canonical, m.canonical);
+    }
+}
