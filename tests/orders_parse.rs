@@ -170,6 +170,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
                 submarines: None,
                 screen: 0,
                 landing: None,
+                teams: Default::default(),
             },
             BattlePlan {
                 space: None,
@@ -182,6 +183,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
                 submarines: None,
                 screen: 0,
                 landing: None,
+                teams: Default::default(),
             },
         ]
     );
@@ -1059,6 +1061,7 @@ fn random_orders(rng: &mut Rng) -> Orders {
                     lost: random_types(rng),
                 })
                 .filter(|l| !l.surprise.is_empty() || !l.lost.is_empty()),
+            teams: Default::default(),
         }));
     }
     o.take_over = (0..rng.below(3))
@@ -1115,6 +1118,7 @@ fn random_orders(rng: &mut Rng) -> Orders {
                 list
             },
             averted: random_averted(rng),
+            teams: Default::default(),
         }));
     }
     o
