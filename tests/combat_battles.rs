@@ -113,6 +113,7 @@ fn plan(
         submarines: None,
         screen: 0,
         landing: None,
+        teams: Default::default(),
     }
 }
 

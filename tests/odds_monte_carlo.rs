@@ -273,6 +273,7 @@ fn setup(
                 submarines: None,
                 screen: 0,
                 landing: None,
+                teams: Default::default(),
             },
             origin: Origin::default(),
         });

@@ -169,6 +169,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
                 submarines: None,
                 screen: 0,
                 landing: None,
+                teams: Default::default(),
             },
             BattlePlan {
                 space: None,
@@ -181,6 +182,7 @@ fn the_sketch_stage_1_message_parses_to_the_orders_it_means() {
                 submarines: None,
                 screen: 0,
                 landing: None,
+                teams: Default::default(),
             },
         ]
     );
@@ -1058,6 +1060,7 @@ fn random_orders(rng: &mut Rng) -> Orders {
                     lost: random_types(rng),
                 })
                 .filter(|l| !l.surprise.is_empty() || !l.lost.is_empty()),
+            teams: Default::default(),
         }));
     }
     o.take_over = (0..rng.below(3))
@@ -1114,6 +1117,7 @@ fn random_orders(rng: &mut Rng) -> Orders {
                 list
             },
             averted: random_averted(rng),
+            teams: Default::default(),
         }));
     }
     o

@@ -92,6 +92,17 @@ pub struct OddsArgs {
     /// attack in round 1).
     #[arg(long, value_name = "N")]
     round: Option<u32>,
+    /// J Boulton Supply Strike (JB-32): every defender defends at half.
+    #[arg(long)]
+    supply_strike: bool,
+    /// J Boulton Booby Traps (JB-33): this many of the weakest attackers do
+    /// not roll in round 1.
+    #[arg(long, value_name = "N")]
+    booby_traps: Option<u32>,
+    /// J Boulton Disruption (JB-29): the attacking units that fire before
+    /// round 1, unanswered: "1 armor".
+    #[arg(long, value_name = "UNITS")]
+    disruption: Option<String>,
     /// List every outcome with its probability.
     #[arg(long)]
     outcomes: bool,
@@ -152,6 +163,9 @@ pub fn run(args: OddsArgs) -> anyhow::Result<ExitCode> {
     q.defender_power = args.defender_power;
     q.territory = args.territory;
     q.round = args.round;
+    q.supply_strike = args.supply_strike;
+    q.booby_traps = args.booby_traps;
+    q.disruption = args.disruption.as_deref().map(UnitsText::from);
     q.outcomes = args.outcomes;
     q.battles = args.battles;
     let report = match answer(&game, &q) {

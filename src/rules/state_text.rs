@@ -369,6 +369,7 @@ fn standing_text(game: &GameDef, s: &StandingOrders, text: Text) -> String {
         neutral_defenders,
         aversion,
         averted,
+        teams,
     } = s;
     let mut out = String::new();
     let losses: Vec<&str> = losses
@@ -431,6 +432,34 @@ fn standing_text(game: &GameDef, s: &StandingOrders, text: Text) -> String {
     }
     if *averted != Averted::default() {
         let _ = write!(out, "; averted {}", averted.word());
+    }
+    // Written only when set, as above (J Boulton special force teams).
+    if *teams != Default::default() {
+        let words = |m: &[crate::rules::orders::special_force_teams::Mission]| -> String {
+            if m.is_empty() {
+                return "none".to_owned();
+            }
+            let w: Vec<&str> = m.iter().map(|m| m.word()).collect();
+            w.join(", ").replace('_', " ")
+        };
+        let types: Vec<&str> = teams
+            .save
+            .iter()
+            .map(|u| game.unit_types()[*u].name.as_str())
+            .collect();
+        let _ = write!(
+            out,
+            "; special force teams missions {}; evasive {} save {} to {} round {}",
+            teams.missions.as_deref().map_or("-".to_owned(), words),
+            teams.evasive.word().replace('_', " "),
+            if types.is_empty() {
+                "-".to_owned()
+            } else {
+                types.join(", ")
+            },
+            spaces_text(game, &teams.to),
+            teams.round.map_or("-".to_owned(), |r| r.to_string())
+        );
     }
     out
 }

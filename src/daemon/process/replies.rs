@@ -615,7 +615,7 @@ fn standing_text(m: &Match, power: &str) -> String {
         .map(|&u| game.unit_types()[u].name.as_str())
         .collect();
     format!(
-        "Standing orders of {power}:\n    losses: {}\n    keep_one_land_unit: {}\n    submarines: {}\n    bystander_losses: {}\n{}{}{}\n\
+        "Standing orders of {power}:\n    losses: {}\n    keep_one_land_unit: {}\n    submarines: {}\n    bystander_losses: {}\n{}{}{}{}\n\
          To change them, send a message with a standing: section (command: help shows one).\n",
         if losses.is_empty() {
             "the rules' default order".to_string()
@@ -647,6 +647,11 @@ fn standing_text(m: &Match, power: &str) -> String {
         },
         if s.neutral_defenders != crate::rules::orders::NeutralDefenders::default() {
             format!("    neutral_defenders: {}\n", s.neutral_defenders.word())
+        } else {
+            String::new()
+        },
+        if s.teams != Default::default() {
+            format!("    special_force_teams: {}\n", s.teams.written(game))
         } else {
             String::new()
         }

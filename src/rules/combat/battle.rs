@@ -499,16 +499,29 @@ fn defenders_diving(
     (diving, why)
 }
 
+/// What came before a land battle's rounds that its rounds must know (J
+/// Boulton; empty elsewhere).
+#[derive(Debug, Default)]
+pub(crate) struct Prelude {
+    /// Attackers that do not roll in round 1: their shot was a first strike
+    /// already (a paratrooper's surprise, JB-17; Disruption, JB-29) or a
+    /// booby trap denies it (JB-33).
+    pub fired_early: Vec<u32>,
+    /// Supply Strike (JB-32): every defender defends at half, rounded up.
+    pub supply_struck: bool,
+    /// Evasive missions (JB-34), carried out at the start of their round.
+    pub evasions: Vec<super::special_force_teams::Evade>,
+}
+
 /// Fights the battle in `space`; `bombard` are the attacker's ships that
-/// fire once before the first round of an amphibious assault; `fired_early`
-/// are attackers whose round-1 shot was a first strike already (J Boulton
-/// paratroopers' surprise, JB-17).
+/// fire once before the first round of an amphibious assault; `prelude`
+/// what came before the rounds (J Boulton).
 pub(crate) fn fight(
     ctx: &Ctx,
     state: &mut GameState,
     space: SpaceId,
     bombard: &[u32],
-    fired_early: &[u32],
+    prelude: &Prelude,
     dice: &mut dyn DiceSource,
     events: &mut Vec<Event>,
 ) -> Report {
@@ -562,6 +575,22 @@ pub(crate) fn fight(
     };
     subs_dived |= screened.submerged;
     loop {
+        // J Boulton Evasive missions of this round, before any of its dice
+        // (JB-34 PROPOSAL).
+        if !prelude.evasions.is_empty()
+            && round < MAX_ROUNDS
+            && !attackers(ctx, state, space).is_empty()
+            && !defenders(ctx, state, space).is_empty()
+        {
+            super::special_force_teams::evade(
+                ctx,
+                state,
+                space,
+                &prelude.evasions,
+                round + 1,
+                events,
+            );
+        }
         let att = attackers(ctx, state, space);
         let def = defenders(ctx, state, space);
         if att.is_empty() || def.is_empty() || round >= MAX_ROUNDS {
@@ -710,7 +739,9 @@ pub(crate) fn fight(
         let rest: Vec<u32> = att
             .iter()
             .copied()
-            .filter(|id| !(strikers.contains(id) || (round == 1 && fired_early.contains(id))))
+            .filter(|id| {
+                !(strikers.contains(id) || (round == 1 && prelude.fired_early.contains(id)))
+            })
             .filter(|id| !(round == 1 && screened.restricted.contains(id)))
             .collect();
         let landed = |id: &u32| state.unit(*id).is_some_and(|u| u.unloaded_from.is_some());
@@ -821,7 +852,10 @@ pub(crate) fn fight(
             .collect();
         let mut targets = attackers(ctx, state, space);
         targets.extend(bystanders(ctx, state, space));
-        let g = groups(ctx, state, &firing, &targets, false, d_spots, "");
+        let mut g = groups(ctx, state, &firing, &targets, false, d_spots, "");
+        if prelude.supply_struck {
+            super::special_force_teams::supply_struck(&mut g);
+        }
         let prefix: Vec<String> = ["battle", &name, "round", &r, "defender"]
             .map(String::from)
             .to_vec();

@@ -627,6 +627,9 @@ fn validate(ctx: &Ctx, state: &GameState) -> Vec<OrderError> {
         {
             errors.push(OrderError::new(&plan.origin, reason).field("screen"));
         }
+        for reason in special_force_teams::check_plan(ctx, state, p.space, &p.teams) {
+            errors.push(OrderError::new(&plan.origin, reason).field("special_force_teams"));
+        }
         if let (true, Some(space)) = (p.ignore, p.space)
             && let Err(reason) = check_ignore(ctx, state, space)
         {
@@ -832,7 +835,7 @@ fn resolve(
                 }
                 let carriers = battle::defending_carriers(ctx, state, space);
                 let hits_before = ship_damage::hits_before(ctx, state, space);
-                let report = battle::fight(ctx, state, space, &[], &[], d, events);
+                let report = battle::fight(ctx, state, space, &[], &Default::default(), d, events);
                 ship_damage::roll(ctx, state, space, &hits_before, d, events);
                 cleared = report.won
                     || (ctx.rules.land_combat_per_errata_p17
@@ -961,7 +964,19 @@ fn resolve(
                 );
             }
             if let Some(d) = dice.as_deref_mut() {
-                aa_guns::fire_in_battle(ctx, state, space, &["aa"], d, events);
+                if missions.aa_suppressed {
+                    events.push(Event::Decision {
+                        space,
+                        rule: "special force team AA Suppression (J Boulton JB-30)".into(),
+                        detail: format!(
+                            "the AA guns in {} do not fire at the attacking aircraft in this \
+                             battle",
+                            ctx.game.space_name(space)
+                        ),
+                    });
+                } else {
+                    aa_guns::fire_in_battle(ctx, state, space, &["aa"], d, events);
+                }
             }
             // Paratroopers land after AA fire (errata p.12).
             crate::rules::research::drop_paratroopers(ctx.game, state, space, ctx.power, events);
@@ -1018,9 +1033,15 @@ fn resolve(
                         events,
                     );
                     bombarded.extend(&ships);
-                    won = battle::fight(ctx, state, space, &ships, &fired, d, events).won;
+                    let prelude = battle::Prelude {
+                        fired_early: fired,
+                        supply_struck: missions.supply_strike.is_some(),
+                        evasions: std::mem::take(&mut missions.evasions),
+                    };
+                    won = battle::fight(ctx, state, space, &ships, &prelude, d, events).won;
                 }
             }
+            special_force_teams::after_battle(state, space, &missions, events);
             if !won || !defenders(ctx, state, space).is_empty() {
                 break 'battle;
             }

@@ -14,11 +14,14 @@
 //! power's teams are one pool, and each 1 removes one of them. Dice are raw,
 //! Low Luck or not: they decide a fate, not a number of hits.
 //!
-//! Then each team that may act rolls for a mission (JB-27): Disruption for
-//! the attacker (one of its units strikes first, JB-29) or Booby Trap for
-//! the defender (one attacker holds its fire in round 1, JB-33), the
-//! missions that any roll allows and that keep the team; the missions that
-//! need a player's choice wait for their orders (issue 18 item 7).
+//! Then each team that may act rolls for a mission (JB-27) and carries out
+//! the first its side's orders want that the roll opens: for the attacker
+//! (its battle plan) Disruption (one of its units strikes first, JB-29), AA
+//! Suppression (the AA guns stay silent, JB-30) or Supply Strike (the
+//! defenders defend at half, JB-32); for the defender (its standing orders)
+//! Booby Trap (one attacker holds its fire in round 1, JB-33) or Evasive
+//! (the team, or a unit it gives itself up for, leaves the battle at the
+//! start of a round, JB-34). Without orders: Disruption and Booby Trap.
 
 use super::casualties::HitClass;
 use super::fire::Group;
@@ -28,6 +31,9 @@ use crate::rules::SpaceId;
 use crate::rules::conquest::allied;
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind, UnitType};
+use crate::rules::orders::special_force_teams::{
+    DEFAULT_ATTACKING, DEFAULT_DEFENDING, Evasion, Mission,
+};
 use crate::rules::state::GameState;
 use crate::rules::variants::CombatRules;
 use crate::rules::vocab::PowerId;
@@ -273,46 +279,6 @@ pub(crate) fn detect_by(
     }
 }
 
-/// A special force team's mission in a battle (JB-27). The others (AA
-/// Suppression, Supply Strike, Evasive; Industrial Strike and Aversion
-/// outside battles) need the owner's choice, which orders cannot give yet
-/// (issue 18 item 7).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Mission {
-    /// One of the owner's attacking units fires a first strike (JB-29).
-    Disruption,
-    /// One attacking unit does not roll in round 1 (JB-33).
-    BoobyTrap,
-}
-
-impl Mission {
-    /// The highest mission roll that allows it (JB-27: both, any roll).
-    fn allowed_up_to(self) -> u32 {
-        match self {
-            Mission::Disruption | Mission::BoobyTrap => 6,
-        }
-    }
-
-    /// Its name in the rules.
-    fn name(self) -> &'static str {
-        match self {
-            Mission::Disruption => "Disruption (JB-29)",
-            Mission::BoobyTrap => "Booby Trap (JB-33)",
-        }
-    }
-
-    /// True for a mission of the attacking side.
-    fn attacking(self) -> bool {
-        self == Mission::Disruption
-    }
-}
-
-/// The missions a team carries out in a battle when its owner orders none,
-/// most wanted first: the attacker's and the defender's missions that any
-/// roll allows and that keep the team (JB-27). Orders naming others are
-/// issue 18 item 7, still to come.
-const DEFAULT_MISSIONS: [Mission; 2] = [Mission::Disruption, Mission::BoobyTrap];
-
 /// What the special force teams' missions before a battle decided.
 #[derive(Debug, Default)]
 pub(crate) struct Missions {
@@ -320,21 +286,59 @@ pub(crate) struct Missions {
     pub disruptors: Vec<u32>,
     /// Attacking units that do not roll in round 1 (JB-33).
     pub booby_trapped: Vec<u32>,
+    /// A team carried out AA Suppression: the defending AA guns do not fire
+    /// in this battle (JB-30); the team was removed at once.
+    pub aa_suppressed: bool,
+    /// The team that carried out Supply Strike (JB-32): every defender
+    /// defends at half the whole battle; the team is removed after it.
+    pub supply_strike: Option<u32>,
+    /// Evasive missions (JB-34), carried out at the start of their round.
+    pub evasions: Vec<Evade>,
+}
+
+/// An Evasive mission (JB-34) decided before the battle and carried out at
+/// the start of round `round`, before any die of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Evade {
+    /// The defending team.
+    pub team: u32,
+    /// (b) the land unit the team gives itself up for; `None`: (a) the
+    /// team slips out.
+    pub save: Option<u32>,
+    /// The adjacent friendly land territory it goes to.
+    pub to: SpaceId,
+    /// The round at whose start it is carried out.
+    pub round: u32,
+}
+
+/// What a mission acts on, when it can be carried out here.
+enum Act {
+    /// A unit of the battle (Disruption: the striker; Booby Trap: the
+    /// attacker denied its roll).
+    Unit(u32),
+    /// The whole battle (AA Suppression, Supply Strike).
+    Battle,
+    /// An Evasive mission.
+    Evade(Evade),
 }
 
 /// The missions of the teams `teams` in the battle for `space` (JB-27):
 /// each team that may act rolls its mission die (the owner's, one label
 /// `sft/<territory>/mission/<power>` per owner, unit id order) and carries
-/// out the first mission of [`DEFAULT_MISSIONS`] that fits its side, the
-/// roll and the battle; with none it calls the mission off and stays, to
-/// try again in a later turn (JB-28). A team that landed or was dropped
+/// out the first mission its side's orders want (the attacker's battle plan,
+/// the defender's standing orders; `orders::special_force_teams`) that the
+/// roll allows and that has something to act on; with none it calls the
+/// mission off and stays, to try again in a later turn (JB-28). A side whose
+/// orders want no mission rolls no die. A team that landed or was dropped
 /// this turn does not act (JB-25), unless `surprise` (it rolled 6 on
-/// landing: any mission at once, no roll). Returns `out`, the missions
-/// decided earlier in this battle, with these added.
+/// landing: any mission at once, no roll, but AA fire is over, so AA
+/// Suppression comes too late, JB-30 PROPOSAL). A team spent by AA
+/// Suppression is removed at once. Returns `out`, the missions decided
+/// earlier in this battle, with these added.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn missions(
     ctx: &Ctx,
-    state: &GameState,
+    state: &mut GameState,
     space: SpaceId,
     teams: &[u32],
     surprise: bool,
@@ -342,7 +346,7 @@ pub(crate) fn missions(
     events: &mut Vec<Event>,
     mut out: Missions,
 ) -> Missions {
-    const RULE_M: &str = "special force team mission (J Boulton JB-25..33)";
+    const RULE_M: &str = "special force team mission (J Boulton JB-25..34)";
     if ctx.rules.special_force_teams.is_none() {
         return out;
     }
@@ -379,6 +383,18 @@ pub(crate) fn missions(
             .collect();
         let power = ctx.game.powers()[owner].name.clone();
         let attacking = allied(ctx.game, owner, ctx.power);
+        let (wanted, whose) = wanted(ctx, state, space, owner, attacking);
+        if wanted.is_empty() {
+            events.push(Event::Decision {
+                space,
+                rule: RULE_M.into(),
+                detail: format!(
+                    "{power}'s special force teams in {name} try no mission ({whose}: missions \
+                     none); they stay and may try in a later turn (JB-28)"
+                ),
+            });
+            continue;
+        }
         let l = label(&["sft", &name, "mission", &power]);
         let rolls: Vec<Option<u32>> = if surprise {
             vec![None; mine.len()]
@@ -389,39 +405,41 @@ pub(crate) fn missions(
                 .collect()
         };
         for (&id, roll) in mine.iter().zip(rolls) {
-            let chosen = DEFAULT_MISSIONS.iter().copied().find(|&m| {
-                attacking == m.attacking()
-                    && roll.is_none_or(|r| r <= m.allowed_up_to())
-                    && target(ctx, state, space, m, &out).is_some()
-            });
             let rolled = roll.map_or_else(
                 || "rolled 6 on landing, no mission roll needed (JB-16)".to_owned(),
                 |r| format!("mission roll {r} ({l})"),
             );
-            let Some(m) = chosen else {
+            let chosen = wanted.iter().copied().find_map(|m| {
+                let allowed = roll.is_none_or(|r| r <= m.allowed_up_to())
+                    && !(surprise && m == Mission::AaSuppression);
+                allowed
+                    .then(|| act(ctx, state, space, id, m, &out))
+                    .flatten()
+                    .map(|a| (m, a))
+            });
+            let Some((m, a)) = chosen else {
+                let listed: Vec<&str> = wanted.iter().map(|m| m.word()).collect();
                 events.push(Event::Decision {
                     space,
                     rule: RULE_M.into(),
                     detail: format!(
-                        "{power}'s special force team (unit {id}) in {name}: {rolled}; no \
-                         mission it carries out here, so it calls it off and may try again in a \
-                         later turn (JB-28)"
+                        "{power}'s special force team (unit {id}) in {name}: {rolled}; none of \
+                         the missions wanted ({whose}: {}) is open to it here, so it calls the \
+                         mission off and may try again in a later turn (JB-28)",
+                        listed.join(", ")
                     ),
                 });
                 continue;
             };
-            let Some(unit) = target(ctx, state, space, m, &out) else {
-                continue;
-            };
-            let what = match m {
-                Mission::Disruption => {
+            let what = match (m, a) {
+                (Mission::Disruption, Act::Unit(unit)) => {
                     out.disruptors.push(unit);
                     format!(
                         "its {} (unit {unit}) fires a first strike before round 1",
                         unit_name(ctx, state, unit)
                     )
                 }
-                Mission::BoobyTrap => {
+                (Mission::BoobyTrap, Act::Unit(unit)) => {
                     out.booby_trapped.push(unit);
                     format!(
                         "the attacker's {} (unit {unit}, the attacker's choice by default its \
@@ -429,6 +447,45 @@ pub(crate) fn missions(
                         unit_name(ctx, state, unit)
                     )
                 }
+                (Mission::AaSuppression, _) => {
+                    out.aa_suppressed = true;
+                    if let Some(u) = state.unit(id) {
+                        events.push(Event::Casualty {
+                            space,
+                            power: owner,
+                            unit: u.unit,
+                            destroyed: true,
+                            reason: "rule: spent on AA Suppression, the team goes home to refit \
+                                     (JB-30; removed, not refunded)"
+                                .into(),
+                        });
+                    }
+                    state.units.retain(|c| c.id != id);
+                    "the defending AA guns do not fire in this battle; the team is removed".into()
+                }
+                (Mission::SupplyStrike, _) => {
+                    out.supply_strike = Some(id);
+                    "every defending unit defends at half, rounded up, the whole battle; the \
+                     team is removed after it"
+                        .into()
+                }
+                (Mission::Evasive, Act::Evade(e)) => {
+                    out.evasions.push(e);
+                    let to = ctx.game.space_name(e.to);
+                    match e.save {
+                        None => format!(
+                            "at the start of round {} the team slips out to {to}",
+                            e.round
+                        ),
+                        Some(unit) => format!(
+                            "at the start of round {} the team gives itself up so that its {} \
+                             (unit {unit}) retreats to {to}",
+                            e.round,
+                            unit_name(ctx, state, unit)
+                        ),
+                    }
+                }
+                _ => continue,
             };
             events.push(Event::Decision {
                 space,
@@ -443,18 +500,52 @@ pub(crate) fn missions(
     out
 }
 
-/// The unit a mission acts on, `None` when it cannot be carried out here:
-/// Disruption names the owner's strongest attacking unit not yet named
-/// (the owner's choice, JB-29 PROPOSAL: each team a different unit); Booby
-/// Trap the attacker's weakest attacking unit not yet trapped (the
-/// attacker's choice, JB-33).
-fn target(
+/// The missions a power's teams want in the battle for `space`, and whose
+/// orders say so: the attacker's battle plan (its own teams; an ally's
+/// attacking teams follow the default), the defender's standing orders.
+fn wanted(
     ctx: &Ctx,
     state: &GameState,
     space: SpaceId,
+    owner: PowerId,
+    attacking: bool,
+) -> (Vec<Mission>, String) {
+    if attacking {
+        match ctx.plan(space).filter(|_| owner == ctx.power) {
+            Some(p) if p.item.teams.missions.is_some() => {
+                (p.item.teams.wanted().to_vec(), ctx.plan_source(space))
+            }
+            _ => (DEFAULT_ATTACKING.to_vec(), "by default".into()),
+        }
+    } else {
+        match state.standing.get(owner) {
+            Some(s) if s.teams.missions.is_some() => (
+                s.teams.wanted().to_vec(),
+                format!("standing orders of {}", ctx.game.powers()[owner].name),
+            ),
+            _ => (DEFAULT_DEFENDING.to_vec(), "by default".into()),
+        }
+    }
+}
+
+/// What mission `m` of team `team` acts on, `None` when it cannot be
+/// carried out here: Disruption names one of the owner's attacking units
+/// not yet named (its battle plan's `disruption` types first, else the
+/// strongest; JB-29 PROPOSAL: each team a different unit); AA Suppression
+/// needs a defending AA gun that would fire at attacking aircraft, once a
+/// battle (JB-30 PROPOSAL: one team silences them all); Supply Strike once
+/// a battle (JB-32); Booby Trap names the attacker's weakest attacking unit
+/// not yet trapped (the attacker's choice, JB-33); Evasive needs an
+/// adjacent friendly land territory, and for a sacrifice a land unit of the
+/// team's owner to save (JB-34 PROPOSAL).
+fn act(
+    ctx: &Ctx,
+    state: &GameState,
+    space: SpaceId,
+    team: u32,
     m: Mission,
     done: &Missions,
-) -> Option<u32> {
+) -> Option<Act> {
     let attack = |id: &u32| {
         state.unit(*id).map_or(0, |u| {
             crate::rules::research::attack(ctx.game, state, u.owner, ctx.ut(u)).unwrap_or(0)
@@ -462,15 +553,266 @@ fn target(
     };
     let attackers = super::attackers(ctx, state, space);
     match m {
-        Mission::Disruption => attackers
-            .into_iter()
-            .filter(|id| !done.disruptors.contains(id) && attack(id) > 0)
-            .max_by_key(|id| (attack(id), std::cmp::Reverse(*id))),
+        Mission::Disruption => {
+            let open: Vec<u32> = attackers
+                .into_iter()
+                .filter(|id| !done.disruptors.contains(id) && attack(id) > 0)
+                .collect();
+            let named = ctx
+                .plan(space)
+                .map_or(&[][..], |p| p.item.teams.disruption.as_slice());
+            named
+                .iter()
+                .find_map(|t| {
+                    open.iter()
+                        .copied()
+                        .find(|id| state.unit(*id).is_some_and(|u| u.unit == *t))
+                })
+                .or_else(|| {
+                    open.iter()
+                        .copied()
+                        .max_by_key(|id| (attack(id), std::cmp::Reverse(*id)))
+                })
+                .map(Act::Unit)
+        }
         Mission::BoobyTrap => attackers
             .into_iter()
             .filter(|id| !done.booby_trapped.contains(id) && attack(id) > 0)
-            .min_by_key(|id| (attack(id), *id)),
+            .min_by_key(|id| (attack(id), *id))
+            .map(Act::Unit),
+        Mission::AaSuppression => {
+            let planes = attackers
+                .iter()
+                .copied()
+                .chain(super::paradrop::carriers(ctx, state, space))
+                .any(|id| {
+                    state
+                        .unit(id)
+                        .is_some_and(|u| ctx.ut(u).kind == Some(UnitKind::Air))
+                });
+            (!done.aa_suppressed && planes && super::enemy_aa(ctx, state, space).is_some())
+                .then_some(Act::Battle)
+        }
+        Mission::SupplyStrike => done.supply_strike.is_none().then_some(Act::Battle),
+        Mission::Evasive => evasion(ctx, state, space, team, done).map(Act::Evade),
     }
+}
+
+/// The Evasive mission team `team` would carry out under its owner's
+/// standing orders, if it can: where to (the first of `to` that is an
+/// adjacent land territory its side controls, else the first such in board
+/// order) and, for a sacrifice, which land unit of its owner's is saved (the
+/// first of `save` there, else the one of highest defence, then cost; each
+/// evasion a different unit).
+fn evasion(
+    ctx: &Ctx,
+    state: &GameState,
+    space: SpaceId,
+    team: u32,
+    done: &Missions,
+) -> Option<Evade> {
+    let owner = state.unit(team)?.owner;
+    let orders = state
+        .standing
+        .get(owner)
+        .map(|s| s.teams.clone())
+        .unwrap_or_default();
+    let game = ctx.game;
+    let mut open: Vec<SpaceId> = game
+        .neighbours(space)
+        .iter()
+        .copied()
+        .filter(|&t| !game.is_sea(t) && state.owner[t.0].is_some_and(|o| allied(game, o, owner)))
+        .collect();
+    open.sort_by_key(|s| s.0);
+    let to = orders
+        .to
+        .iter()
+        .copied()
+        .find(|t| open.contains(t))
+        .or_else(|| open.first().copied())?;
+    let save = match orders.evasive {
+        Evasion::SlipOut => None,
+        Evasion::Sacrifice => {
+            let mine: Vec<&crate::rules::state::Unit> = state
+                .units_at(space)
+                .filter(|u| {
+                    u.owner == owner
+                        && u.cargo_of.is_none()
+                        && ctx.ut(u).kind == Some(UnitKind::Land)
+                        && super::fights(ctx.ut(u))
+                        && !done.evasions.iter().any(|e| e.save == Some(u.id))
+                })
+                .collect();
+            let unit = orders
+                .save
+                .iter()
+                .find_map(|t| mine.iter().find(|u| u.unit == *t))
+                .or_else(|| {
+                    mine.iter().max_by_key(|u| {
+                        let t = ctx.ut(u);
+                        (
+                            t.defense.unwrap_or(0),
+                            t.cost.unwrap_or(0),
+                            std::cmp::Reverse(u.id),
+                        )
+                    })
+                })?;
+            Some(unit.id)
+        }
+    };
+    Some(Evade {
+        team,
+        save,
+        to,
+        round: orders.evasive_round(),
+    })
+}
+
+/// Carries out the Evasive missions of `evasions` due at the start of
+/// `round` of the battle for `space` (JB-34): (a) the team moves to its
+/// territory and stays on the map; (b) the team is removed and the unit it
+/// saves moves there. A team or unit no longer there does nothing.
+pub(crate) fn evade(
+    ctx: &Ctx,
+    state: &mut GameState,
+    space: SpaceId,
+    evasions: &[Evade],
+    round: u32,
+    events: &mut Vec<Event>,
+) {
+    const RULE_E: &str = "special force team Evasive mission (J Boulton JB-34)";
+    for e in evasions.iter().filter(|e| e.round == round) {
+        let Some(team) = state.unit(e.team).filter(|u| u.at == space).cloned() else {
+            continue;
+        };
+        let to = ctx.game.space_name(e.to).to_owned();
+        let power = ctx.game.powers()[team.owner].name.clone();
+        match e.save {
+            None => {
+                if let Some(u) = state.unit_mut(e.team) {
+                    u.at = e.to;
+                }
+                events.push(Event::Decision {
+                    space,
+                    rule: RULE_E.into(),
+                    detail: format!(
+                        "at the start of round {round}, {power}'s special force team (unit {}) \
+                         slips out of the battle to {to}",
+                        e.team
+                    ),
+                });
+            }
+            Some(unit) => {
+                let Some(saved) = state.unit(unit).filter(|u| u.at == space).cloned() else {
+                    continue;
+                };
+                events.push(Event::Casualty {
+                    space,
+                    power: team.owner,
+                    unit: team.unit,
+                    destroyed: true,
+                    reason: format!(
+                        "rule: it gives itself up so that its {} retreats to {to} (Evasive, JB-34)",
+                        ctx.ut(&saved).name
+                    ),
+                });
+                state.units.retain(|c| c.id != e.team);
+                if let Some(u) = state.unit_mut(unit) {
+                    u.at = e.to;
+                }
+                events.push(Event::Decision {
+                    space,
+                    rule: RULE_E.into(),
+                    detail: format!(
+                        "at the start of round {round}, {power}'s {} (unit {unit}) retreats to \
+                         {to}, saved by its special force team's sacrifice",
+                        ctx.ut(&saved).name
+                    ),
+                });
+            }
+        }
+    }
+}
+
+/// Supply Strike (JB-32): the defenders' firing groups at half value,
+/// rounded up, in groups named `supply-struck <group>`.
+pub(crate) fn supply_struck(groups: &mut [Group]) {
+    for g in groups {
+        g.strength = super::out_of_supply(g.strength);
+        g.order.1 = g.strength;
+        g.name = format!("supply-struck {}", g.name);
+    }
+}
+
+/// Removes the team spent on Supply Strike once its battle is over (JB-32).
+pub(crate) fn after_battle(
+    state: &mut GameState,
+    space: SpaceId,
+    missions: &Missions,
+    events: &mut Vec<Event>,
+) {
+    let Some(id) = missions.supply_strike else {
+        return;
+    };
+    if let Some(u) = state.unit(id) {
+        events.push(Event::Casualty {
+            space,
+            power: u.owner,
+            unit: u.unit,
+            destroyed: true,
+            reason: "rule: spent on Supply Strike, the team goes home to refit after the battle \
+                     (JB-32; removed, not refunded)"
+                .into(),
+        });
+    }
+    state.units.retain(|c| c.id != id);
+}
+
+/// Problems with the special force team orders of a battle plan for
+/// `space` (`None` for the default plan, which nothing checks here): a team
+/// of the attacker must stand there, and the Disruption types must be among
+/// its attackers.
+pub(crate) fn check_plan(
+    ctx: &Ctx,
+    state: &GameState,
+    space: Option<SpaceId>,
+    plan: &crate::rules::orders::special_force_teams::TeamPlan,
+) -> Vec<String> {
+    let Some(space) = space else {
+        return Vec::new();
+    };
+    if *plan == Default::default() {
+        return Vec::new();
+    }
+    let name = ctx.game.space_name(space);
+    let mut out = Vec::new();
+    // Teams about to be dropped there are still aboard their planes.
+    let teams = state
+        .units_at(space)
+        .any(|u| u.owner == ctx.power && is_team(&ctx.rules, ctx.ut(u)));
+    if !teams {
+        out.push(format!(
+            "the battle plan for {name} orders special force team missions, but no special \
+             force team of {} stands in {name} (a team acts in a land battle where it stands \
+             or was dropped; leave special_force_teams out of this plan)",
+            ctx.game.powers()[ctx.power].name
+        ));
+    }
+    let attackers = super::attackers(ctx, state, space);
+    for t in &plan.disruption {
+        if !attackers
+            .iter()
+            .any(|id| state.unit(*id).is_some_and(|u| u.unit == *t))
+        {
+            let t = &ctx.game.unit_types()[*t].name;
+            out.push(format!(
+                "the battle plan for {name} names {t} for Disruption, but no attacking {t} is in \
+                 that battle"
+            ));
+        }
+    }
+    out
 }
 
 /// A unit's type name.

@@ -141,6 +141,10 @@ impl Tables {
         mut f: impl FnMut(usize, usize, f64, &Pmf),
     ) {
         let strike = self.first_strike(a, d);
+        // Attackers silent in round 1 (AAAE-41's landed units; J Boulton's
+        // booby-trapped ones and those whose shot a Disruption fired
+        // already, JB-29, JB-33) fire from `att_silenced`, which leaves the
+        // first strikers out when they strike.
         let owned;
         let fire = match (att_silenced, strike) {
             (Some(s), _) => s,
@@ -294,13 +298,15 @@ pub(crate) fn states(att: &Side, def: &Side) -> usize {
 }
 
 /// Solves the battle exactly. `bombard` is the distribution of bombardment
-/// hits in the first round (none: `None`). Sides must not need restricted
-/// hits or defenders striking first (see `super::fixed_order`).
+/// hits in the first round (none: `None`); `pre_strike` that of the hits
+/// the defender takes before round 1 without firing back (J Boulton's
+/// Disruption, JB-29). Sides must not need restricted hits or defenders
+/// striking first (see `super::fixed_order`).
 pub(crate) fn solve(
     att: &Side,
     def: &Side,
     low_luck: bool,
-    bombard: Option<&Pmf>,
+    (bombard, pre_strike): (Option<&Pmf>, Option<&Pmf>),
     policy: Policy,
 ) -> Solved {
     let t = Tables::new(att, def, low_luck);
@@ -322,7 +328,8 @@ pub(crate) fn solve(
         .iter()
         .any(|s| s.silent_first_round)
         .then(|| fire_table(def, low_luck, |s| !s.silent_first_round).swap_remove(0));
-    // Attackers that landed from transports (AAAE-41) likewise; first
+    // Attackers that landed from transports (AAAE-41) likewise, and J
+    // Boulton's booby-trapped attackers and Disruption strikers; first
     // strikers, if any strike in round 1, fire apart as ever.
     let strikes = t.first_strike(0, 0);
     let att_silenced = att.slots.iter().any(|s| s.silent_first_round).then(|| {
@@ -345,12 +352,27 @@ pub(crate) fn solve(
             rounds: 0.0,
         };
     }
-    mass[0] = 1.0;
+    let mut end_of: Vec<Option<End>> = vec![None; n];
+    match pre_strike.filter(|p| !p.is_zero()) {
+        None => mass[0] = 1.0,
+        // The defender starts the battle with the strike's hits taken; a
+        // strike that destroys it ends the battle before round 1.
+        Some(p) => {
+            for (i, &pi) in p.p.iter().enumerate() {
+                let d = (p.lo + i).min(hd);
+                if d == hd {
+                    ends[t.idx(0, hd)] += pi;
+                    end_of[t.idx(0, hd)] = Some(End::AttackerWins);
+                } else {
+                    mass[t.idx(0, d)] += pi;
+                }
+            }
+        }
+    }
     let explicit = match policy {
         Policy::AfterRound(r) => r.max(1),
         _ => 1,
     };
-    let mut end_of: Vec<Option<End>> = vec![None; n];
     for r in 1..=explicit {
         let mut next = vec![0.0; n];
         let b = if r == 1 { bombard } else { None };

@@ -14,6 +14,7 @@
 
 mod dist;
 mod exact;
+mod missions;
 mod mixed;
 mod monte_carlo;
 mod query;
@@ -74,6 +75,9 @@ pub(crate) struct Battle {
     pub first_strike_once: bool,
     /// When each side's submarines withdraw (Classic, DAAK-C §4.2).
     pub withdrawals: Withdrawals,
+    /// Fire at the defenders before round 1 that they never answer (J
+    /// Boulton's Disruption, JB-29); the strikers are silent in round 1.
+    pub pre_strike: Vec<FireGroup>,
 }
 
 /// Every final state of a battle with its probability, by how it ended and
@@ -134,13 +138,9 @@ impl Battle {
     /// attackers of AAAE-41) are modelled by the exact
     /// calculator of a fixed order of loss and by the simulation only.
     fn round_dependent(&self) -> bool {
+        let silent = |side: &Side| side.slots.iter().any(|s| s.silent_first_round);
         (self.first_strike_once && self.att.slots.iter().any(|s| s.first_strike))
-            || (self
-                .att
-                .slots
-                .iter()
-                .chain(&self.def.slots)
-                .any(|s| s.silent_first_round)
+            || ((silent(&self.def) || silent(&self.att) || !self.pre_strike.is_empty())
                 && !fixed_order(&self.att, &self.def))
     }
 
@@ -214,6 +214,8 @@ impl Battle {
             return tally;
         }
         let bombard = (!self.bombard.is_empty()).then(|| hits(&self.bombard, self.low_luck));
+        let pre_strike =
+            (!self.pre_strike.is_empty()).then(|| hits(&self.pre_strike, self.low_luck));
         let mut tally = Tally::default();
         // Without AA fire the one attacking side is used as it is (a clone
         // would copy every casualty candidate).
@@ -230,7 +232,7 @@ impl Battle {
                 &att,
                 &self.def,
                 self.low_luck,
-                bombard.as_ref(),
+                (bombard.as_ref(), pre_strike.as_ref()),
                 self.policy,
             );
             tally.rounds += weight * solved.rounds;
@@ -332,6 +334,7 @@ pub(crate) fn attacker_win_now_with(
             attacker: attacker_withdraws,
             defender: defender_withdraws,
         },
+        pre_strike: Vec::new(),
     };
     let types = game.unit_types().len();
     let tally = battle.compute(types, DEFAULT_BATTLES, 0x0dd5, false);

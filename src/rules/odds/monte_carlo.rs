@@ -226,6 +226,16 @@ fn one(battle: &Battle, types: usize, rng: &mut ChaCha8Rng) -> (End, Vec<u32>, V
             att.bury();
         }
     }
+    // J Boulton Disruption (JB-29): the strikers' shots before round 1,
+    // never answered.
+    let mut pre = Hits::default();
+    for g in &battle.pre_strike {
+        pre.add(HitClass::Any, roll(rng, g, battle.low_luck));
+    }
+    if pre.total() > 0 && def.len() > 0 {
+        allocate(&mut def.cands, pre);
+        def.bury();
+    }
     let mut round = 0u32;
     let (mut gone_att, mut gone_def) = (vec![0u32; types], vec![0u32; types]);
     let end = loop {

@@ -160,6 +160,18 @@ pub struct OddsQuery {
     /// AAAE-11); left out, no rule of a particular round applies.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round: Option<u32>,
+    /// J Boulton Supply Strike (JB-32): every defender defends at half,
+    /// rounded up.
+    #[serde(default)]
+    pub supply_strike: bool,
+    /// J Boulton Booby Traps (JB-33): this many attacking units, the
+    /// weakest, do not roll in round 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub booby_traps: Option<u32>,
+    /// J Boulton Disruption (JB-29): the attacking units that fire their
+    /// round-1 shot before the battle, unanswered (`1 armor`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disruption: Option<UnitsText>,
     /// Also list every outcome (survivors of each side) with its probability.
     #[serde(default)]
     pub outcomes: bool,
@@ -193,6 +205,9 @@ impl OddsQuery {
             defender_power: None,
             territory: None,
             round: None,
+            supply_strike: false,
+            booby_traps: None,
+            disruption: None,
             outcomes: false,
             battles: None,
             monte_carlo: false,
@@ -524,6 +539,20 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
     if errors.is_empty() && def_ids.len() as u64 == u64::from(forts) {
         errors.push("defenders: no unit that fights".to_owned());
     }
+    let disruption = match &q.disruption {
+        None => Vec::new(),
+        Some(t) => names.unit_list(&t.text()).unwrap_or_else(|es| {
+            errors.extend(es.into_iter().map(|e| format!("disruption: {e}")));
+            Vec::new()
+        }),
+    };
+    let missions = super::missions::read(
+        game,
+        (q.supply_strike, q.booby_traps, disruption),
+        &attackers,
+        sea,
+        &mut errors,
+    );
     for t in &losses {
         if !attackers.iter().any(|c| c.unit == *t) {
             errors.push(format!(
@@ -586,6 +615,7 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
         neutral_defenders: Default::default(),
         aversion: Vec::new(),
         averted: Default::default(),
+        teams: Default::default(),
     };
     let def_chooser = Chooser::Defender {
         standing: &standing,
@@ -633,6 +663,8 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
                 .to_owned(),
         );
     }
+    let pre_strike =
+        super::missions::apply(game, &missions, &mut att, &mut def, low_luck, &mut notes);
     let battle = Battle {
         att,
         def,
@@ -642,6 +674,7 @@ fn prepare_battle(game: &GameDef, q: &OddsQuery) -> Result<Prepared, OddsError> 
         policy,
         first_strike_once: game.combat_rules().first_strike_first_round_only,
         withdrawals,
+        pre_strike,
     };
     if matches!(policy, Policy::OddsBelow(_)) && (q.monte_carlo || !battle.exact()) {
         return Err(OddsError::Unsupported(format!(

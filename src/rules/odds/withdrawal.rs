@@ -105,7 +105,7 @@ pub(crate) fn solve_phased(
         (k, _) => k,
     };
     let Some(k) = k else {
-        let solved = solve(att, def, low_luck, None, policy);
+        let solved = solve(att, def, low_luck, (None, None), policy);
         tally.rounds += weight * solved.rounds;
         for (a, d, e, p) in solved.ends {
             let mut sa = att.survivors(a, types);
@@ -118,7 +118,7 @@ pub(crate) fn solve_phased(
     };
     // Up to the end of round k: the states still in play then are those
     // the calculator ends as "retreated" after round k.
-    let solved = solve(att, def, low_luck, None, Policy::AfterRound(k));
+    let solved = solve(att, def, low_luck, (None, None), Policy::AfterRound(k));
     tally.rounds += weight * solved.rounds;
     for (a, d, e, p) in solved.ends {
         let (alive_a, alive_d) = (att.alive(a), def.alive(d));

@@ -11,6 +11,7 @@
 use std::fmt::Write;
 
 use super::grammar::Names;
+use super::special_force_teams::{Evasion, Mission, TeamPlan, TeamStanding};
 use super::{
     Averted, BattlePlan, BystanderLosses, DropOff, MiddleEastPayment, MoveOrder, NeutralDefenders,
     Orders, Retreat, StandingOrders, SubmarinePolicy, keys,
@@ -304,6 +305,28 @@ fn battle_plan(out: &mut String, names: &Names<'_>, plan: &BattlePlan) {
             }
         }
     }
+    if plan.teams != TeamPlan::default() {
+        out.push_str("    special_force_teams:\n");
+        if let Some(m) = &plan.teams.missions {
+            let _ = writeln!(out, "      missions: {}", missions(m));
+        }
+        if !plan.teams.disruption.is_empty() {
+            let _ = writeln!(
+                out,
+                "      disruption: {}",
+                scalar(&names.show_types(&plan.teams.disruption))
+            );
+        }
+    }
+}
+
+/// A list of missions, or `none`.
+fn missions(list: &[Mission]) -> String {
+    if list.is_empty() {
+        return keys::NO_MISSION.to_owned();
+    }
+    let words: Vec<&str> = list.iter().map(|m| m.word()).collect();
+    words.join(", ")
 }
 
 fn standing(out: &mut String, names: &Names<'_>, s: &StandingOrders) {
@@ -345,6 +368,27 @@ fn standing(out: &mut String, names: &Names<'_>, s: &StandingOrders) {
     }
     if s.averted != Averted::default() {
         let _ = writeln!(out, "  averted: {}", s.averted.word());
+    }
+    // Written only when set, as above.
+    let t = &s.teams;
+    if *t != TeamStanding::default() {
+        out.push_str("  special_force_teams:\n");
+        if let Some(m) = &t.missions {
+            let _ = writeln!(out, "    missions: {}", missions(m));
+        }
+        if t.evasive != Evasion::default() {
+            let _ = writeln!(out, "    evasive: {}", t.evasive.word());
+        }
+        if !t.save.is_empty() {
+            let _ = writeln!(out, "    save: {}", scalar(&names.show_types(&t.save)));
+        }
+        if !t.to.is_empty() {
+            let to: Vec<&str> = t.to.iter().map(|s| names.game().space_name(*s)).collect();
+            let _ = writeln!(out, "    to: {}", scalar(&to.join(", ")));
+        }
+        if let Some(r) = t.round {
+            let _ = writeln!(out, "    round: {r}");
+        }
     }
 }
 

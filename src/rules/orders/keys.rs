@@ -60,6 +60,7 @@ pub const BATTLE_PLAN: &[&str] = &[
     "ignore",
     "screen",
     "landing",
+    "special_force_teams",
 ];
 
 /// Keys of a battle plan's `landing:` (J Boulton JB-16): who takes the
@@ -94,6 +95,7 @@ pub const STANDING: &[&str] = &[
     "neutral_defenders",
     "aversion",
     "averted",
+    "special_force_teams",
 ];
 
 /// Keys of an Aversion standing order written as a mapping (`France:
@@ -107,6 +109,28 @@ pub const AVERSION_WHEN: &[&str] = &["before", "after"];
 /// Values of `averted:` (J Boulton JB-35: the averted unit's owner's
 /// choice).
 pub const AVERTED: &[&str] = &["stay", "withdraw"];
+
+/// Keys of a battle plan's `special_force_teams:` (J Boulton).
+pub const TEAM_PLAN: &[&str] = &["missions", "disruption"];
+
+/// Keys of the standing orders' `special_force_teams:` (J Boulton).
+pub const TEAM_STANDING: &[&str] = &["missions", "evasive", "save", "to", "round"];
+
+/// The special force teams' missions inside a battle (J Boulton JB-27),
+/// as `Mission::word` writes them.
+pub const MISSIONS: &[&str] = &[
+    "disruption",
+    "aa_suppression",
+    "supply_strike",
+    "booby_trap",
+    "evasive",
+];
+
+/// `missions: none`: the teams try no mission.
+pub const NO_MISSION: &str = "none";
+
+/// Values of `special_force_teams: evasive:`.
+pub const EVASIONS: &[&str] = &["slip_out", "sacrifice"];
 
 /// Values of `standing: neutral_defenders:`.
 pub const NEUTRAL_DEFENDERS: &[&str] = &["receive", "in_turn"];

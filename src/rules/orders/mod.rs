@@ -12,6 +12,7 @@ pub mod header;
 pub mod keys;
 pub mod parse;
 pub mod schema;
+pub mod special_force_teams;
 mod yaml;
 
 use crate::rules::SpaceId;
@@ -160,6 +161,9 @@ pub struct BattlePlan {
     /// How the attacker allots the pooled landing roll of the units it
     /// drops here (J Boulton JB-16); `None`: in unit id order.
     pub landing: Option<LandingAllotment>,
+    /// The missions of the attacker's special force teams in this battle
+    /// (J Boulton JB-27..32).
+    pub teams: special_force_teams::TeamPlan,
 }
 
 /// The attacker's allotment of a territory's pooled landing roll (J Boulton
@@ -276,6 +280,9 @@ pub struct StandingOrders {
     pub aversion: Vec<AversionOrder>,
     /// What its units averted by an enemy team do (J Boulton JB-35).
     pub averted: Averted,
+    /// The missions of its defending special force teams (J Boulton
+    /// JB-27, JB-33, JB-34).
+    pub teams: special_force_teams::TeamStanding,
 }
 
 /// A standing order of Aversion (J Boulton JB-35): in the turn of the

@@ -304,6 +304,9 @@ pub struct RawBattlePlan {
     /// units you drop here: who takes the 6s (surprise) first and who the 1s
     /// (lost); unit types, first listed first.
     pub landing: Option<RawLanding>,
+    /// J Boulton: the missions your special force teams in this battle try
+    /// (JB-27..32).
+    pub special_force_teams: Option<RawTeamPlan>,
 }
 
 /// The attacker's allotment of the landing roll (J Boulton JB-16).
@@ -314,6 +317,82 @@ pub struct RawLanding {
     pub surprise: Option<RawTypeList>,
     /// Among the rest, who takes the 1s first (`[special force team]`).
     pub lost: Option<RawTypeList>,
+}
+
+/// J Boulton: the attacker's orders for its special force teams in a battle.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawTeamPlan {
+    /// The missions wanted, most wanted first (`[aa_suppression,
+    /// disruption]`): each team carries out the first its mission roll
+    /// allows and that has something to act on, else calls it off and
+    /// stays (JB-28); `none`: no team tries. Default: disruption.
+    pub missions: Option<RawMissions>,
+    /// The unit types a Disruption names, first first (`armor, artillery`);
+    /// default: the strongest attacking unit not yet named.
+    pub disruption: Option<RawTypeList>,
+}
+
+/// J Boulton: a power's standing orders for its defending special force
+/// teams.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawTeamStanding {
+    /// The missions wanted, most wanted first (`[evasive, booby_trap]`);
+    /// `none`: no team tries. Default: booby_trap.
+    pub missions: Option<RawMissions>,
+    /// What an Evasive mission does: `slip_out` (the default) or
+    /// `sacrifice`.
+    pub evasive: Option<RawEvasion>,
+    /// For `evasive: sacrifice`, the unit types to save, first first
+    /// (default: the land unit of highest defence).
+    pub save: Option<RawTypeList>,
+    /// Where an Evasive mission goes, first first: adjacent friendly land
+    /// territories (default: the first in board order).
+    pub to: Option<RawTypeList>,
+    /// The battle round at whose start Evasive is carried out (default 1).
+    #[schemars(range(min = 1))]
+    pub round: Option<u32>,
+}
+
+/// Missions, most wanted first: a list, or one string (`aa_suppression,
+/// disruption`, or `none`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawMissions {
+    /// `[aa_suppression, disruption]`.
+    List(Vec<RawMission>),
+    /// `aa_suppression, disruption`, or `none`.
+    Text(String),
+}
+
+/// A special force team's mission inside a battle (J Boulton JB-27), or
+/// `none`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawMission {
+    /// Attacking, any roll: one unit strikes first (JB-29).
+    Disruption,
+    /// Attacking, 1-3: the AA guns do not fire (JB-30).
+    AaSuppression,
+    /// Attacking, 1: the defenders defend at half (JB-32).
+    SupplyStrike,
+    /// Defending, any roll: one attacker holds its fire in round 1 (JB-33).
+    BoobyTrap,
+    /// Defending, 1-2: slip out, or save a unit (JB-34).
+    Evasive,
+    /// No mission.
+    None,
+}
+
+/// What an Evasive mission does (JB-34).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RawEvasion {
+    /// The team leaves the battle.
+    SlipOut,
+    /// The team is removed and one of your land units leaves instead.
+    Sacrifice,
 }
 
 /// When to retreat.
@@ -432,6 +511,9 @@ pub struct RawStanding {
     /// J Boulton (JB-35): what your units named by an enemy team's
     /// Aversion do: `stay` (the default) or `withdraw`.
     pub averted: Option<RawAverted>,
+    /// J Boulton: the missions of your defending special force teams
+    /// (JB-27, JB-33, JB-34).
+    pub special_force_teams: Option<RawTeamStanding>,
 }
 
 /// An Aversion standing order: the enemy unit type named, or a mapping
@@ -665,6 +747,18 @@ mod tests {
             enum_values(&schema, "RawNever"),
             sorted(&[keys::RETREAT_NEVER])
         );
+        assert_eq!(
+            properties(&schema, "/$defs/RawTeamPlan"),
+            sorted(keys::TEAM_PLAN)
+        );
+        assert_eq!(
+            properties(&schema, "/$defs/RawTeamStanding"),
+            sorted(keys::TEAM_STANDING)
+        );
+        let mut missions = keys::MISSIONS.to_vec();
+        missions.push(keys::NO_MISSION);
+        assert_eq!(enum_values(&schema, "RawMission"), sorted(&missions));
+        assert_eq!(enum_values(&schema, "RawEvasion"), sorted(keys::EVASIONS));
     }
 
     #[test]
@@ -680,6 +774,8 @@ mod tests {
             "RawAfterRound",
             "RawSubmarineWithdrawal",
             "RawAversionFull",
+            "RawTeamPlan",
+            "RawTeamStanding",
         ] {
             assert_eq!(
                 schema["$defs"][def]["additionalProperties"],

@@ -65,6 +65,7 @@ impl Parser<'_, '_> {
             submarines: None,
             screen: 0,
             landing: None,
+            teams: Default::default(),
         };
         let entries = match &node.kind {
             Kind::Map(entries) => entries,
@@ -111,6 +112,11 @@ impl Parser<'_, '_> {
                 }
                 Some("submarines") => plan.submarines = self.submarine_policy(origin, value),
                 Some("landing") => plan.landing = self.landing(origin, value),
+                Some("special_force_teams") => {
+                    if let Some(t) = self.team_plan(origin, value) {
+                        plan.teams = t;
+                    }
+                }
                 Some("screen") => match value.kind {
                     Kind::Int(n) if n >= 0 => plan.screen = u32::try_from(n).unwrap_or(u32::MAX),
                     _ => self.error(

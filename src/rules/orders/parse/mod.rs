@@ -15,6 +15,7 @@ mod payments;
 mod purchase;
 mod repair_and_rockets;
 mod research;
+mod special_force_teams;
 mod standing;
 mod take_over;
 
@@ -388,8 +389,8 @@ impl Parser<'_, '_> {
         self.type_order(origin, pieces, "losses")
     }
 
-    /// Unit types in an order of preference for `field`, written as an
-    /// order of loss is.
+    /// Unit types, first first, written as an order of loss is; `field`
+    /// names them in errors.
     fn type_order(&mut self, origin: &Origin, pieces: &[&Node], field: &str) -> Vec<UnitTypeId> {
         let Some(first) = pieces.first() else {
             return Vec::new();

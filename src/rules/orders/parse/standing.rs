@@ -23,7 +23,7 @@ impl Parser<'_, '_> {
                     format!(
                         "standing orders are key: value lines (losses:, keep_one_land_unit:, \
                          submarines:, intercept:, bystander_losses:, middle_east_payment:, \
-                         neutral_defenders:, aversion:, averted:), but here \
+                         neutral_defenders:, aversion:, averted:, special_force_teams:), but here \
                          they are {}",
                         value.describe()
                     ),
@@ -58,6 +58,11 @@ impl Parser<'_, '_> {
                 Some("middle_east_payment") => {
                     if let Some(m) = self.middle_east_payment(&origin, value) {
                         standing.middle_east_payment = m;
+                    }
+                }
+                Some("special_force_teams") => {
+                    if let Some(t) = self.team_standing(&origin, value) {
+                        standing.teams = t;
                     }
                 }
                 Some("neutral_defenders") => {

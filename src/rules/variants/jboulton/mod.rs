@@ -12,12 +12,12 @@
 //! JB-07..17, `movement::air_transport`, `combat::paradrop`), paratroopers
 //! (JB-03, JB-18..20), the transport points model with its free special
 //! force team slot (Part A, JB-23), special force teams' moves, landings,
-//! drops, detection, mission roll, Disruption and Booby Trap (JB-04,
-//! JB-21..29, JB-33, `combat::special_force_teams`), the detection sweep,
-//! Industrial Strike and Aversion (JB-26, JB-31, JB-35, JB-36,
-//! `combat::special_force_missions`). Still to come: the missions in
-//! battles that need a player's choice, and their orders (JB-30, JB-32,
-//! JB-34).
+//! drops, detection, mission roll and the missions inside battles with
+//! their orders (JB-04, JB-21..30, JB-32..34, `combat::special_force_teams`,
+//! `orders::special_force_teams`), the detection sweep, Industrial Strike
+//! and Aversion (JB-26, JB-31, JB-35, JB-36,
+//! `combat::special_force_missions`). Still to come: the mission at once of
+//! a team that rolled 6 on landing outside a battle (JB-16).
 //! Readings: `docs/rules/jboulton.md`.
 
 mod supply;
@@ -206,11 +206,12 @@ pub const SPECIAL_FORCE_TEAMS: OptionSpec = OptionSpec {
     name: "special_force_teams",
     pending: None,
     kind: OptionKind::Bool { default: true },
-    about: "special force teams (JB-04, JB-21..29, JB-31, JB-33, JB-35: cost 6, move 1, never \
-            roll and are never casualties) may be bought, may stand in and enter enemy land \
-            without a battle, land from sea transports and drop from air transports, face \
-            detection before battles and missions, and carry out Disruption, Booby Trap, \
-            Industrial Strike and Aversion",
+    about: "special force teams (JB-04, JB-21..35: cost 6, move 1, never roll and are never \
+            casualties) may be bought, may stand in and enter enemy land without a battle, land \
+            from sea transports and drop from air transports, face detection before battles and \
+            missions, and carry out the missions their orders want: Disruption, AA Suppression, \
+            Supply Strike, Booby Trap and Evasive inside battles, Industrial Strike and Aversion \
+            outside them",
 };
 
 /// How detection dice remove special force teams (JB-26, Part E 2).
@@ -372,10 +373,10 @@ impl RuleSetHooks for JBoulton {
         Some(
             "the J Boulton house rules are not implemented yet (issue 18): mechanized infantry, \
              heavy armor, isolation, the battleship damage table, Normandy coastal fire, air \
-             transports, paratroopers, special force teams' moves, detection, Disruption, \
-             Booby Trap, Industrial Strike and Aversion are played, but their missions in \
-             battles that need a player's choice (AA Suppression, Supply Strike, Evasive) and \
-             the orders for them are still to come",
+             transports, paratroopers, special force teams' moves, detection and every \
+             mission are played, but a team dropped alone that rolls 6 on landing cannot yet \
+             carry out its mission at once (JB-16), and the scripted game does not yet order \
+             every mission",
         )
     }
 
