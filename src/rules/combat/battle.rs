@@ -513,6 +513,20 @@ pub(crate) struct Prelude {
     pub evasions: Vec<super::special_force_teams::Evade>,
 }
 
+impl Prelude {
+    /// The defending land units that Evasive sacrifices due at the start of
+    /// `round` take out of the battle for `space` before any die of it
+    /// (JB-34), as `special_force_teams::evade` carries them out: the team
+    /// must still stand there (the unit, among the defenders, too).
+    fn saved_at(&self, state: &GameState, space: SpaceId, round: u32) -> Vec<u32> {
+        self.evasions
+            .iter()
+            .filter(|e| e.round == round && state.unit(e.team).is_some_and(|u| u.at == space))
+            .filter_map(|e| e.save)
+            .collect()
+    }
+}
+
 /// Fights the battle in `space`; `bombard` are the attacker's ships that
 /// fire once before the first round of an amphibious assault; `prelude`
 /// what came before the rounds (J Boulton).
@@ -913,10 +927,21 @@ pub(crate) fn fight(
         }
         let att = attackers(ctx, state, space);
         // The odds are those of fighting on from the survivors as they stand
-        // (no bombardment or AA fire: those come before round 2).
+        // (no bombardment or AA fire: those come before round 2), the units
+        // an Evasive sacrifice takes out before the next round's dice left
+        // out (J Boulton JB-34; the Supply Strike and averted units count
+        // as the rounds fight them).
         let mut chance = None;
         let odds = || {
+            let saved = prelude.saved_at(state, space, round + 1);
             let mut def = defenders(ctx, state, space);
+            def.retain(|id| !saved.contains(id));
+            if def.is_empty() {
+                // Every defender leaves before the next round: the attacker
+                // wins, as the battle then ends.
+                chance = Some((1.0, true));
+                return 1.0;
+            }
             // AAAE-29: the fortifications fight on with them.
             def.extend(super::fortifications::defending(
                 game, &ctx.rules, state, space, ctx.power,
@@ -928,6 +953,7 @@ pub(crate) fn fight(
                 (&attacker_chooser, &defender_chooser),
                 ctx.low_luck,
                 withdrawal::still_to_come(ctx, state, space, round),
+                prelude.supply_struck,
             );
             chance = Some(c);
             c.0

@@ -283,8 +283,10 @@ impl Battle {
 /// retreat policy, evaluated by the adjudicator at the end of each round.
 /// Exact within the state bounds (`MAX_EXACT_STATES`, `MAX_MIXED_STATES`);
 /// past them a Monte Carlo estimate from a fixed seed, so that a replay
-/// decides the same way. Without submarine withdrawals; the adjudicator
-/// calls [`attacker_win_now_with`].
+/// decides the same way. What the position holds counts as the battle
+/// fights it (damaged battleships, dropped paratroopers, isolated and
+/// averted units: `Side::ranked`). Without submarine withdrawals or
+/// Supply Strike; the adjudicator calls [`attacker_win_now_with`].
 #[cfg(test)]
 pub(crate) fn attacker_win_now(
     game: &GameDef,
@@ -302,11 +304,15 @@ pub(crate) fn attacker_win_now(
         (attacker_chooser, defender_chooser),
         low_luck,
         (None, None),
+        false,
     )
 }
 
 /// [`attacker_win_now`] with the submarine withdrawals still to come
-/// (attacker, defender), in rounds from now (Classic, DAAK-C §4.2).
+/// (attacker, defender), in rounds from now (Classic, DAAK-C §4.2), and
+/// `supply_struck` when a special force team carried out Supply Strike in
+/// this battle (J Boulton JB-32: every defender at half for the whole
+/// battle, as an odds question's `supply_strike` counts it).
 pub(crate) fn attacker_win_now_with(
     game: &GameDef,
     state: &GameState,
@@ -314,6 +320,7 @@ pub(crate) fn attacker_win_now_with(
     (attacker_chooser, defender_chooser): (&Chooser, &Chooser),
     low_luck: bool,
     (attacker_withdraws, defender_withdraws): (Option<u32>, Option<u32>),
+    supply_struck: bool,
 ) -> (f64, bool) {
     let mut att = Side::ranked(game, state, attackers, attacker_chooser, true);
     // After round 1 a first strike of round 1 only is over.
@@ -322,9 +329,13 @@ pub(crate) fn attacker_win_now_with(
             s.first_strike = false;
         }
     }
+    let mut def = Side::ranked(game, state, defenders, defender_chooser, false);
+    if supply_struck {
+        missions::supply_strike(&mut def);
+    }
     let battle = Battle {
         att,
-        def: Side::ranked(game, state, defenders, defender_chooser, false),
+        def,
         low_luck,
         aa: None,
         bombard: Vec::new(),

@@ -656,6 +656,125 @@ mod tests {
         );
     }
 
+    /// Item 10 of issue 18: the odds a battle plan's `when_odds_below` asks
+    /// for during a battle where a special force team carried out Supply
+    /// Strike count every defender at half, rounded up (JB-32), as the
+    /// battle's `supply-struck` groups fire. One infantry (1) against one
+    /// infantry: at 2, each round the attacker alone hits 1/6 * 4/6 = 4/36
+    /// and nothing happens 5/6 * 4/6 = 20/36, so it wins
+    /// (4/36) / (1 - 20/36) = 1/4; struck, the defender hits at 1: the
+    /// attacker alone hits 5/36, nothing 25/36, it wins 5/11.
+    #[test]
+    fn the_odds_of_a_battle_count_a_supply_strike() {
+        use crate::rules::combat::casualties::Chooser;
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
+        let mut state = GameState::initial(&jb);
+        state.units.clear();
+        let at = jb.space("East Poland").unwrap();
+        let inf = jb
+            .unit_types()
+            .iter()
+            .position(|t| t.name == "infantry")
+            .unwrap();
+        let germany = jb.power("Germany").unwrap();
+        let russia = jb.power("Soviet Union").unwrap();
+        let attacker = state.add_unit(inf, germany, at);
+        let defender = state.add_unit(inf, russia, at);
+        let standing = state.standing.clone();
+        let att = Chooser::Attacker {
+            losses: &[],
+            source: "default battle plan".into(),
+            power: germany,
+            standing: &standing,
+        };
+        let def = Chooser::Defender {
+            standing: &standing,
+            land: true,
+        };
+        let odds = |struck: bool| {
+            crate::rules::odds::attacker_win_now_with(
+                &jb,
+                &state,
+                (&[attacker], &[defender]),
+                (&att, &def),
+                false,
+                (None, None),
+                struck,
+            )
+        };
+        let (plain, exact) = odds(false);
+        let (struck, exact_struck) = odds(true);
+        assert!(exact && exact_struck);
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        assert!(
+            close(plain, 0.25) && close(struck, 5.0 / 11.0),
+            "{plain} {struck}"
+        );
+    }
+
+    /// Item 10 of issue 18: the odds a battle plan's `when_odds_below` asks
+    /// for count a unit averted by a special force team (JB-35) as rolling
+    /// in no combat, though it may still be lost. One armor (3) and one
+    /// infantry (1) against one infantry (2), the infantry lost first:
+    /// - not averted: each round the attacker hits 1 - 5/6 * 1/2 = 7/12 and
+    ///   wins (a defender's hit in the same round leaves it the armor); the
+    ///   defender alone hits 5/12 * 1/3 = 5/36, leaving the armor alone,
+    ///   which wins (1/2 * 2/3) / (1 - 1/2 * 2/3) = 1/2; nothing happens
+    ///   5/12 * 2/3 = 10/36: (21/36 + 5/36 * 1/2) / (26/36) = 47/52;
+    /// - the armor averted: the infantry alone hits 1/6 * 2/3 = 4/36; both
+    ///   hit 1/6 * 1/3 = 2/36 (the armor is left: a win); the defender
+    ///   alone hits 5/6 * 1/3 = 10/36 (the silent armor left then never
+    ///   wins); nothing happens 5/6 * 2/3 = 20/36: (6/36) / (16/36) = 3/8.
+    #[test]
+    fn the_odds_of_a_battle_count_an_averted_unit_as_silent() {
+        use crate::rules::combat::casualties::Chooser;
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
+        let mut state = GameState::initial(&jb);
+        state.units.clear();
+        let at = jb.space("East Poland").unwrap();
+        let unit = |name: &str| jb.unit_types().iter().position(|t| t.name == name).unwrap();
+        let germany = jb.power("Germany").unwrap();
+        let russia = jb.power("Soviet Union").unwrap();
+        let armor = state.add_unit(unit("armor"), germany, at);
+        let inf = state.add_unit(unit("infantry"), germany, at);
+        let enemy = state.add_unit(unit("infantry"), russia, at);
+        let standing = state.standing.clone();
+        let odds = |state: &GameState| {
+            let att = Chooser::Attacker {
+                losses: &[],
+                source: "default battle plan".into(),
+                power: germany,
+                standing: &standing,
+            };
+            let def = Chooser::Defender {
+                standing: &standing,
+                land: true,
+            };
+            crate::rules::odds::attacker_win_now(
+                &jb,
+                state,
+                &[armor, inf],
+                &[enemy],
+                &att,
+                &def,
+                false,
+            )
+        };
+        let (free, exact) = odds(&state);
+        assert!(exact);
+        let mut averted = state.clone();
+        averted.averted.push(armor);
+        let (silent, exact) = odds(&averted);
+        assert!(exact);
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        assert!(
+            close(free, 47.0 / 52.0) && close(silent, 3.0 / 8.0),
+            "{free} {silent}"
+        );
+    }
+
     /// The game of the house rules is AAE's board and setup with two more
     /// unit types, and loads (by the unfinished path while the rule set is
     /// still to come).
