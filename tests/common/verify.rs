@@ -37,6 +37,25 @@ pub fn verify_replays_with(log: &Path, flags: &[&str], messages: usize, what: &s
     stdout
 }
 
+/// `adjutant verify`'s report (`stdout`) says it re-derived exactly `dice`
+/// dice.
+pub fn assert_every_die_re_derived(stdout: &str, dice: usize, what: &str) {
+    assert!(
+        stdout.contains(&format!("{dice} dice re-derived")),
+        "{what}: {stdout}"
+    );
+}
+
+/// The independent verifier, `tools/verify_dice.py`, accepts the log.
+pub fn assert_python_accepts(log: &Path, what: &str) {
+    let py = python_verify(log);
+    assert!(
+        py.status.success(),
+        "{what}: verify_dice.py failed: {}",
+        said(&py)
+    );
+}
+
 /// `adjutant verify LOG`, whatever it says.
 pub fn adjutant_verify(log: &Path) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_adjutant"))
