@@ -285,34 +285,11 @@ impl Battle {
 /// past them a Monte Carlo estimate from a fixed seed, so that a replay
 /// decides the same way. What the position holds counts as the battle
 /// fights it (damaged battleships, dropped paratroopers, isolated and
-/// averted units: `Side::ranked`). Without submarine withdrawals or
-/// Supply Strike; the adjudicator calls [`attacker_win_now_with`].
-#[cfg(test)]
-pub(crate) fn attacker_win_now(
-    game: &GameDef,
-    state: &GameState,
-    attackers: &[u32],
-    defenders: &[u32],
-    attacker_chooser: &Chooser,
-    defender_chooser: &Chooser,
-    low_luck: bool,
-) -> (f64, bool) {
-    attacker_win_now_with(
-        game,
-        state,
-        (attackers, defenders),
-        (attacker_chooser, defender_chooser),
-        low_luck,
-        (None, None),
-        false,
-    )
-}
-
-/// [`attacker_win_now`] with the submarine withdrawals still to come
-/// (attacker, defender), in rounds from now (Classic, DAAK-C §4.2), and
-/// `supply_struck` when a special force team carried out Supply Strike in
-/// this battle (J Boulton JB-32: every defender at half for the whole
-/// battle, as an odds question's `supply_strike` counts it).
+/// averted units: `Side::ranked`); besides, the submarine withdrawals still
+/// to come (attacker, defender), in rounds from now (Classic, DAAK-C
+/// §4.2), and `supply_struck` when a special force team carried out Supply
+/// Strike in this battle (J Boulton JB-32: every defender at half for the
+/// whole battle, as an odds question's `supply_strike` counts it).
 pub(crate) fn attacker_win_now_with(
     game: &GameDef,
     state: &GameState,

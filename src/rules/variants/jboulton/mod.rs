@@ -555,46 +555,68 @@ mod tests {
         );
     }
 
-    /// Item 10 of issue 18: the odds a battle plan's `when_odds_below` asks
-    /// for count a damaged battleship at 3 (light) or 2 (heavy damage).
-    #[test]
-    fn the_odds_of_a_battle_count_a_damaged_battleship_at_its_damaged_value() {
-        use crate::rules::combat::casualties::Chooser;
-        use crate::rules::state::ShipDamage;
+    /// The J Boulton game and its opening position with no unit on the
+    /// board, for the odds tests below to place their own.
+    fn empty_board() -> (GameDef, GameState) {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
         let mut state = GameState::initial(&jb);
         state.units.clear();
-        let zone = jb.space("Danish Sea").unwrap();
-        let bb = jb
-            .unit_types()
-            .iter()
-            .position(|t| t.name == "battleship")
-            .unwrap();
-        let dd = jb
-            .unit_types()
-            .iter()
-            .position(|t| t.name == "destroyer")
-            .unwrap();
-        let germany = jb.power("Germany").unwrap();
-        let uk = jb.power("United Kingdom").unwrap();
-        let ship = state.add_unit(bb, germany, zone);
-        let enemy = state.add_unit(dd, uk, zone);
+        (jb, state)
+    }
+
+    /// Places a `unit` of `power` at `space` (all by name).
+    fn place(jb: &GameDef, state: &mut GameState, unit: &str, power: &str, space: &str) -> u32 {
+        let t = jb.unit_types().iter().position(|t| t.name == unit).unwrap();
+        state.add_unit(t, jb.power(power).unwrap(), jb.space(space).unwrap())
+    }
+
+    /// The odds a battle plan's `when_odds_below` weighs after a round of
+    /// the battle of `attackers` against `defenders` in `state`, by the
+    /// default orders of loss, and whether they are exact; `supply_struck`
+    /// when a team carried out Supply Strike in the battle.
+    fn plan_odds(
+        jb: &GameDef,
+        state: &GameState,
+        (attackers, defenders): (&[u32], &[u32]),
+        supply_struck: bool,
+    ) -> (f64, bool) {
+        use crate::rules::combat::casualties::Chooser;
         let standing = state.standing.clone();
-        let odds = |state: &GameState| {
-            let att = Chooser::Attacker {
-                losses: &[],
-                source: "default battle plan".into(),
-                power: germany,
-                standing: &standing,
-            };
-            let def = Chooser::Defender {
-                standing: &standing,
-                land: false,
-            };
-            crate::rules::odds::attacker_win_now(&jb, state, &[ship], &[enemy], &att, &def, false)
+        let att = Chooser::Attacker {
+            losses: &[],
+            source: "default battle plan".into(),
+            power: state.unit(attackers[0]).unwrap().owner,
+            standing: &standing,
         };
-        let (fit, exact) = odds(&state);
+        let def = Chooser::Defender {
+            standing: &standing,
+            land: !jb.is_sea(state.unit(defenders[0]).unwrap().at),
+        };
+        crate::rules::odds::attacker_win_now_with(
+            jb,
+            state,
+            (attackers, defenders),
+            (&att, &def),
+            false,
+            (None, None),
+            supply_struck,
+        )
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-12
+    }
+
+    /// Item 10 of issue 18: the odds a battle plan's `when_odds_below` asks
+    /// for count a damaged battleship at 3 (light) or 2 (heavy damage).
+    #[test]
+    fn the_odds_of_a_battle_count_a_damaged_battleship_at_its_damaged_value() {
+        use crate::rules::state::ShipDamage;
+        let (jb, mut state) = empty_board();
+        let ship = place(&jb, &mut state, "battleship", "Germany", "Danish Sea");
+        let enemy = place(&jb, &mut state, "destroyer", "United Kingdom", "Danish Sea");
+        let (fit, exact) = plan_odds(&jb, &state, (&[ship], &[enemy]), false);
         assert!(exact);
         let damaged = |heavy: bool| {
             let mut s = state.clone();
@@ -605,7 +627,7 @@ mod tests {
                 repair_cost: None,
                 repair_paid: false,
             });
-            odds(&s).0
+            plan_odds(&jb, &s, (&[ship], &[enemy]), false).0
         };
         let (light, heavy) = (damaged(false), damaged(true));
         assert!(heavy < light && light < fit, "{heavy} {light} {fit}");
@@ -619,37 +641,13 @@ mod tests {
     /// 4/9 that decide, 1/4.
     #[test]
     fn the_odds_of_a_battle_count_a_dropped_paratrooper_at_2() {
-        use crate::rules::combat::casualties::Chooser;
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
-        let mut state = GameState::initial(&jb);
-        state.units.clear();
-        let at = jb.space("East Poland").unwrap();
-        let unit = |name: &str| jb.unit_types().iter().position(|t| t.name == name).unwrap();
-        let germany = jb.power("Germany").unwrap();
-        let russia = jb.power("Soviet Union").unwrap();
-        let para = state.add_unit(unit("paratrooper"), germany, at);
-        let inf = state.add_unit(unit("infantry"), russia, at);
-        let standing = state.standing.clone();
-        let odds = |state: &GameState| {
-            let att = Chooser::Attacker {
-                losses: &[],
-                source: "default battle plan".into(),
-                power: germany,
-                standing: &standing,
-            };
-            let def = Chooser::Defender {
-                standing: &standing,
-                land: true,
-            };
-            crate::rules::odds::attacker_win_now(&jb, state, &[para], &[inf], &att, &def, false)
-        };
-        let (walked, exact) = odds(&state);
+        let (jb, mut state) = empty_board();
+        let para = place(&jb, &mut state, "paratrooper", "Germany", "East Poland");
+        let inf = place(&jb, &mut state, "infantry", "Soviet Union", "East Poland");
+        let (walked, exact) = plan_odds(&jb, &state, (&[para], &[inf]), false);
         assert!(exact);
-        let mut dropped = state.clone();
-        dropped.paradropped.push(para);
-        let (dropped, _) = odds(&dropped);
-        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        state.paradropped.push(para);
+        let (dropped, _) = plan_odds(&jb, &state, (&[para], &[inf]), false);
         assert!(
             close(walked, 0.25) && close(dropped, 0.4),
             "{walked} {dropped}"
@@ -666,47 +664,13 @@ mod tests {
     /// attacker alone hits 5/36, nothing 25/36, it wins 5/11.
     #[test]
     fn the_odds_of_a_battle_count_a_supply_strike() {
-        use crate::rules::combat::casualties::Chooser;
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
-        let mut state = GameState::initial(&jb);
-        state.units.clear();
-        let at = jb.space("East Poland").unwrap();
-        let inf = jb
-            .unit_types()
-            .iter()
-            .position(|t| t.name == "infantry")
-            .unwrap();
-        let germany = jb.power("Germany").unwrap();
-        let russia = jb.power("Soviet Union").unwrap();
-        let attacker = state.add_unit(inf, germany, at);
-        let defender = state.add_unit(inf, russia, at);
-        let standing = state.standing.clone();
-        let att = Chooser::Attacker {
-            losses: &[],
-            source: "default battle plan".into(),
-            power: germany,
-            standing: &standing,
-        };
-        let def = Chooser::Defender {
-            standing: &standing,
-            land: true,
-        };
-        let odds = |struck: bool| {
-            crate::rules::odds::attacker_win_now_with(
-                &jb,
-                &state,
-                (&[attacker], &[defender]),
-                (&att, &def),
-                false,
-                (None, None),
-                struck,
-            )
-        };
-        let (plain, exact) = odds(false);
-        let (struck, exact_struck) = odds(true);
+        let (jb, mut state) = empty_board();
+        let attacker = place(&jb, &mut state, "infantry", "Germany", "East Poland");
+        let defender = place(&jb, &mut state, "infantry", "Soviet Union", "East Poland");
+        let sides = (&[attacker][..], &[defender][..]);
+        let (plain, exact) = plan_odds(&jb, &state, sides, false);
+        let (struck, exact_struck) = plan_odds(&jb, &state, sides, true);
         assert!(exact && exact_struck);
-        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
         assert!(
             close(plain, 0.25) && close(struck, 5.0 / 11.0),
             "{plain} {struck}"
@@ -728,47 +692,16 @@ mod tests {
     ///   wins); nothing happens 5/6 * 2/3 = 20/36: (6/36) / (16/36) = 3/8.
     #[test]
     fn the_odds_of_a_battle_count_an_averted_unit_as_silent() {
-        use crate::rules::combat::casualties::Chooser;
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
-        let mut state = GameState::initial(&jb);
-        state.units.clear();
-        let at = jb.space("East Poland").unwrap();
-        let unit = |name: &str| jb.unit_types().iter().position(|t| t.name == name).unwrap();
-        let germany = jb.power("Germany").unwrap();
-        let russia = jb.power("Soviet Union").unwrap();
-        let armor = state.add_unit(unit("armor"), germany, at);
-        let inf = state.add_unit(unit("infantry"), germany, at);
-        let enemy = state.add_unit(unit("infantry"), russia, at);
-        let standing = state.standing.clone();
-        let odds = |state: &GameState| {
-            let att = Chooser::Attacker {
-                losses: &[],
-                source: "default battle plan".into(),
-                power: germany,
-                standing: &standing,
-            };
-            let def = Chooser::Defender {
-                standing: &standing,
-                land: true,
-            };
-            crate::rules::odds::attacker_win_now(
-                &jb,
-                state,
-                &[armor, inf],
-                &[enemy],
-                &att,
-                &def,
-                false,
-            )
-        };
-        let (free, exact) = odds(&state);
+        let (jb, mut state) = empty_board();
+        let armor = place(&jb, &mut state, "armor", "Germany", "East Poland");
+        let inf = place(&jb, &mut state, "infantry", "Germany", "East Poland");
+        let enemy = place(&jb, &mut state, "infantry", "Soviet Union", "East Poland");
+        let sides = (&[armor, inf][..], &[enemy][..]);
+        let (free, exact) = plan_odds(&jb, &state, sides, false);
         assert!(exact);
-        let mut averted = state.clone();
-        averted.averted.push(armor);
-        let (silent, exact) = odds(&averted);
+        state.averted.push(armor);
+        let (silent, exact) = plan_odds(&jb, &state, sides, false);
         assert!(exact);
-        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
         assert!(
             close(free, 47.0 / 52.0) && close(silent, 3.0 / 8.0),
             "{free} {silent}"
