@@ -207,7 +207,13 @@ fn groups(
                 };
             }
         }
-        if support > 0 && strength > 0 && supportable {
+        // An isolated unit takes the support only where the half of the
+        // raised value is higher (J Boulton JB-40): the attacker pairs its
+        // artillery where the support counts, as the odds do.
+        let isolated = attacking && state.isolated.contains(&id);
+        let raised =
+            !isolated || super::out_of_supply(strength + 1) > super::out_of_supply(strength);
+        if support > 0 && strength > 0 && supportable && raised {
             support -= 1;
             strength += 1;
             name = format!("{prefix}supported {}", &name[prefix.len()..]);
@@ -225,7 +231,7 @@ fn groups(
             strength = damaged;
             name = format!("{prefix}{how} {}", t.name);
         }
-        if attacking && state.isolated.contains(&id) {
+        if isolated {
             strength = super::out_of_supply(strength);
             name = format!("{prefix}isolated {}", &name[prefix.len()..]);
         }
