@@ -17,12 +17,11 @@
 #[path = "common/aae_bot.rs"]
 mod aae_bot;
 mod daemon_support;
-
-use std::path::Path;
-use std::process::Command;
+#[path = "common/verify.rs"]
+mod verify;
 
 use adjutant::matches::Match;
-use daemon_support::{Env, player_address, text};
+use daemon_support::{Env, player_address};
 
 const ID: &str = "jb1";
 const ROUNDS: u32 = 2;
@@ -185,25 +184,6 @@ fn a_jboulton_match_is_played_by_mail() {
     // The real binary replays the match (the game allowed by
     // --unfinished), and the independent verifier checks its dice.
     let log = env.log(ID);
-    let out = env.adjutant(&["verify", "--unfinished", log.to_str().unwrap()]);
-    assert!(
-        out.status.success()
-            && text(&out.stdout).contains(&format!(
-                "engine replay: {accepted} accepted messages re-adjudicated"
-            )),
-        "{}{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
-    let py = Command::new("python3")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py"))
-        .arg(&log)
-        .output()
-        .unwrap();
-    assert!(
-        py.status.success(),
-        "{}{}",
-        text(&py.stdout),
-        text(&py.stderr)
-    );
+    verify::verify_replays_with(&log, &["--unfinished"], accepted, "jboulton by mail");
+    verify::assert_python_accepts(&log, "jboulton by mail");
 }
