@@ -520,15 +520,26 @@ pub(crate) struct Prelude {
 }
 
 impl Prelude {
-    /// The defending land units that Evasive sacrifices due at the start of
-    /// `round` take out of the battle for `space` before any die of it
-    /// (JB-34), as `special_force_teams::evade` carries them out: the team
-    /// must still stand there (the unit, among the defenders, too).
-    fn saved_at(&self, state: &GameState, space: SpaceId, round: u32) -> Vec<u32> {
+    /// The defending land units that Evasive sacrifices due after `round`
+    /// take out of the battle for `space` at the start of their round,
+    /// before any die of it (JB-34), as `special_force_teams::evade` carries
+    /// them out (the team must still stand there), in rounds still to be
+    /// fought before each leaves.
+    fn leaving(
+        &self,
+        state: &GameState,
+        space: SpaceId,
+        round: u32,
+    ) -> Vec<crate::rules::odds::Leaving> {
         self.evasions
             .iter()
-            .filter(|e| e.round == round && state.unit(e.team).is_some_and(|u| u.at == space))
-            .filter_map(|e| e.save)
+            .filter(|e| e.round > round && state.unit(e.team).is_some_and(|u| u.at == space))
+            .filter_map(|e| {
+                e.save.map(|unit| crate::rules::odds::Leaving {
+                    rounds: e.round - round - 1,
+                    unit,
+                })
+            })
             .collect()
     }
 }
@@ -933,21 +944,13 @@ pub(crate) fn fight(
         }
         let att = attackers(ctx, state, space);
         // The odds are those of fighting on from the survivors as they stand
-        // (no bombardment or AA fire: those come before round 2), the units
-        // an Evasive sacrifice takes out before the next round's dice left
-        // out (J Boulton JB-34; the Supply Strike and averted units count
-        // as the rounds fight them).
+        // (no bombardment or AA fire: those come before round 2), with what
+        // the rounds to come hold: the submarines' withdrawals, a Supply
+        // Strike, Evasive sacrifices (J Boulton JB-32, JB-34; averted units
+        // count as the rounds fight them).
         let mut chance = None;
         let odds = || {
-            let saved = prelude.saved_at(state, space, round + 1);
             let mut def = defenders(ctx, state, space);
-            def.retain(|id| !saved.contains(id));
-            if def.is_empty() {
-                // Every defender leaves before the next round: the attacker
-                // wins, as the battle then ends.
-                chance = Some((1.0, true));
-                return 1.0;
-            }
             // AAAE-29: the fortifications fight on with them.
             def.extend(super::fortifications::defending(
                 game, &ctx.rules, state, space, ctx.power,
@@ -958,8 +961,11 @@ pub(crate) fn fight(
                 (&att, &def),
                 (&attacker_chooser, &defender_chooser),
                 ctx.low_luck,
-                withdrawal::still_to_come(ctx, state, space, round),
-                prelude.supply_struck,
+                &crate::rules::odds::ToCome {
+                    withdrawals: withdrawal::still_to_come(ctx, state, space, round),
+                    supply_struck: prelude.supply_struck,
+                    leaving: prelude.leaving(state, space, round),
+                },
             );
             chance = Some(c);
             c.0

@@ -599,8 +599,10 @@ mod tests {
             (attackers, defenders),
             (&att, &def),
             false,
-            (None, None),
-            supply_struck,
+            &crate::rules::odds::ToCome {
+                supply_struck,
+                ..Default::default()
+            },
         )
     }
 
