@@ -70,7 +70,8 @@ pub struct CombatOutcome {
 
 /// What the attacker declared in its battle plans besides retreats and
 /// losses: strategic bombing raids (declared on arrival) and its submarines'
-/// policy per battle (`None` = the default plan).
+/// policy per battle (`None` = the default plan); and what its stage's
+/// Industrial Strikes leave for teams dropped alone (J Boulton).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Declarations {
     /// Territories where the attacker's aircraft make a strategic bombing
@@ -80,6 +81,24 @@ pub struct Declarations {
     /// substalling (FAQ); `SubmergeAfterFirstRound` submerges before they
     /// roll in round 2.
     pub submarines: Vec<(Option<SpaceId>, SubmarinePolicy)>,
+    /// J Boulton: the Industrial Strikes ordered for special force teams
+    /// dropped alone this turn, made by those that roll 6 on landing.
+    pub surprise_strikes: Vec<SurpriseStrike>,
+}
+
+/// What a stage's `industrial_strike` order leaves for the attacker's
+/// special force teams dropped alone into a territory this turn (J Boulton
+/// JB-16, JB-31): up to `teams` of those that roll 6 on landing strike at
+/// once, without detection or mission roll; `paid` is what the turn's
+/// earlier strike on the territory took (option `industrial_strike_cap`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SurpriseStrike {
+    /// The territory of the enemy industrial complex.
+    pub space: SpaceId,
+    /// How many of the teams that roll 6 strike.
+    pub teams: u32,
+    /// IPCs the turn's strikes on the territory took before the drop.
+    pub paid: u32,
 }
 
 impl Declarations {
@@ -95,6 +114,7 @@ impl Declarations {
                 .iter()
                 .filter_map(|p| p.item.submarines.map(|s| (p.item.space, s)))
                 .collect(),
+            surprise_strikes: Vec::new(),
         }
     }
 }
@@ -1005,6 +1025,9 @@ fn resolve(
                 missions = special_force_teams::missions(
                     ctx, state, space, &teams, true, d, events, missions,
                 );
+                // Dropped alone, with no battle: the Industrial Strike
+                // ordered for them (JB-16, JB-31, JB-36).
+                special_force_missions::surprise_strike(ctx, state, space, &surprised, d, events);
             }
             if let Some(d) = dice.as_deref_mut()
                 && !defenders(ctx, state, space).is_empty()

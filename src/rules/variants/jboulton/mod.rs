@@ -374,9 +374,7 @@ impl RuleSetHooks for JBoulton {
             "the J Boulton house rules are not implemented yet (issue 18): mechanized infantry, \
              heavy armor, isolation, the battleship damage table, Normandy coastal fire, air \
              transports, paratroopers, special force teams' moves, detection and every \
-             mission are played, but a team dropped alone that rolls 6 on landing cannot yet \
-             carry out its mission at once (JB-16), and the scripted game does not yet order \
-             every mission",
+             mission are played, but the scripted game does not yet order every mission",
         )
     }
 
