@@ -486,6 +486,46 @@ pub(crate) fn enemy_aa(ctx: &Ctx, state: &GameState, space: SpaceId) -> Option<u
         .max()
 }
 
+/// Removes unit `id` from the board (and from this turn's drops) with the
+/// event of its loss, `reason` saying why; nothing when it is gone.
+pub(crate) fn remove_unit(state: &mut GameState, id: u32, reason: String, events: &mut Vec<Event>) {
+    let Some(u) = state.unit(id) else {
+        return;
+    };
+    events.push(Event::Casualty {
+        space: u.at,
+        power: u.owner,
+        unit: u.unit,
+        destroyed: true,
+        reason,
+    });
+    state.units.retain(|c| c.id != id);
+    state.paradropped.retain(|c| *c != id);
+}
+
+/// The units `ids` still on the board grouped by `key` (their owner, their
+/// type): each key once, ascending, with its units in unit id order.
+pub(crate) fn group_units<K: Ord + Copy>(
+    state: &GameState,
+    ids: &[u32],
+    key: impl Fn(&Unit) -> K,
+) -> Vec<(K, Vec<u32>)> {
+    let mut keyed: Vec<(K, u32)> = ids
+        .iter()
+        .filter_map(|&id| state.unit(id).map(|u| (key(u), id)))
+        .collect();
+    keyed.sort_unstable();
+    keyed.dedup();
+    let mut groups: Vec<(K, Vec<u32>)> = Vec::new();
+    for (k, id) in keyed {
+        match groups.last_mut() {
+            Some((last, units)) if *last == k => units.push(id),
+            _ => groups.push((k, vec![id])),
+        }
+    }
+    groups
+}
+
 /// Removes a unit and its cargo; logs lost cargo.
 pub(crate) fn destroy(
     ctx: &Ctx,
@@ -1027,7 +1067,9 @@ fn resolve(
                 );
                 // Dropped alone, with no battle: the Industrial Strike
                 // ordered for them (JB-16, JB-31, JB-36).
-                special_force_missions::surprise_strike(ctx, state, space, &surprised, d, events);
+                special_force_missions::surprise_industrial_strike(
+                    ctx, state, space, &surprised, d, events,
+                );
             }
             if let Some(d) = dice.as_deref_mut()
                 && !defenders(ctx, state, space).is_empty()
@@ -1064,7 +1106,7 @@ fn resolve(
                     won = battle::fight(ctx, state, space, &ships, &prelude, d, events).won;
                 }
             }
-            special_force_teams::after_battle(state, space, &missions, events);
+            special_force_teams::after_battle(state, &missions, events);
             if !won || !defenders(ctx, state, space).is_empty() {
                 break 'battle;
             }

@@ -14,7 +14,7 @@
 //!   trigger), then the mission roll (1-2), then one die a striking team,
 //!   paid by the complex's owner from its treasury; the team is removed.
 //!   The same order names teams dropped alone into the territory this turn
-//!   ([`surprise_strike`]): those that roll 6 on landing strike at once,
+//!   ([`surprise_industrial_strike`]): those that roll 6 on landing strike at once,
 //!   without detection or mission roll (JB-16); the others act from the
 //!   next turn (JB-25).
 //! - Aversion ([`aversion`], [`end_aversion`]): in the turn of the enemy
@@ -25,7 +25,7 @@
 //!   capital. The team is removed at the end of that combat phase.
 
 use super::special_force_teams::{Trigger, detect_by, detection_dice, is_team};
-use super::{Ctx, Declarations, SurpriseStrike, fights, label};
+use super::{Ctx, Declarations, SurpriseStrike, fights, label, remove_unit};
 use crate::dice::DiceSource;
 use crate::rules::conquest::{allied, capital};
 use crate::rules::events::Event;
@@ -280,7 +280,7 @@ const STRIKE_RULE: &str = "special force team Industrial Strike (J Boulton JB-31
 /// off, JB-28), and the striking teams [`pay`]. Returns, for each order
 /// naming more teams than stand there and may act, the rest: teams dropped
 /// alone there this turn that strike if they roll 6 on landing
-/// ([`surprise_strike`]), with what this strike took.
+/// ([`surprise_industrial_strike`]), with what this strike took.
 pub(crate) fn strike(
     game: &GameDef,
     state: &mut GameState,
@@ -353,7 +353,7 @@ pub(crate) fn strike(
 /// many as the stage's `industrial_strike` order left for them
 /// (`Declarations::surprise_strikes`). The others carry out no mission and
 /// stay: without an order a surprise is not used.
-pub(crate) fn surprise_strike(
+pub(crate) fn surprise_industrial_strike(
     ctx: &Ctx,
     state: &mut GameState,
     space: SpaceId,
@@ -472,30 +472,16 @@ fn pay(
         detail,
     });
     for &id in strikers {
-        remove(
+        remove_unit(
             state,
             id,
             "rule: its Industrial Strike made, the team goes home to refit and is removed \
-             (JB-27, JB-31)",
+             (JB-27, JB-31)"
+                .into(),
             events,
         );
     }
     paid + taken
-}
-
-/// Removes team `id`, saying why.
-fn remove(state: &mut GameState, id: u32, reason: &str, events: &mut Vec<Event>) {
-    let Some(u) = state.unit(id).cloned() else {
-        return;
-    };
-    events.push(Event::Casualty {
-        space: u.at,
-        power: u.owner,
-        unit: u.unit,
-        destroyed: true,
-        reason: reason.to_owned(),
-    });
-    state.units.retain(|c| c.id != id);
 }
 
 /// Where `power`'s units stood (not aboard) as its combat move began: the
@@ -716,11 +702,12 @@ fn withdrawal(ctx: &Ctx, state: &GameState, space: SpaceId, owner: PowerId) -> O
 /// this turn are removed (JB-35), and the averted units' turn is over.
 pub(crate) fn end_aversion(state: &mut GameState, spent: &[u32], events: &mut Vec<Event>) {
     for &id in spent {
-        remove(
+        remove_unit(
             state,
             id,
             "rule: its Aversion made, the team is removed at the end of the enemy's combat phase \
-             (JB-35)",
+             (JB-35)"
+                .into(),
             events,
         );
     }
