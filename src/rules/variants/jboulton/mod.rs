@@ -16,8 +16,8 @@
 //! their orders (JB-04, JB-21..30, JB-32..34, `combat::special_force_teams`,
 //! `orders::special_force_teams`), the detection sweep, Industrial Strike
 //! and Aversion (JB-26, JB-31, JB-35, JB-36,
-//! `combat::special_force_missions`). Still to come: the mission at once of
-//! a team that rolled 6 on landing outside a battle (JB-16).
+//! `combat::special_force_missions`), with the Industrial Strike at once
+//! of a team dropped alone that rolled 6 on landing (JB-16).
 //! Readings: `docs/rules/jboulton.md`.
 
 mod supply;
