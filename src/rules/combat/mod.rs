@@ -795,6 +795,15 @@ fn resolve(
     mut dice: Option<&mut (dyn DiceSource + '_)>,
     events: &mut Vec<Event>,
 ) {
+    // J Boulton: the territories where teams came alone, as the orders were
+    // checked, before any die (JB-22 PROPOSAL): no battle there, whatever
+    // AA fire or the landing roll do to a paratrooper dropped with them.
+    let teams_alone: Vec<SpaceId> = state
+        .battles
+        .iter()
+        .copied()
+        .filter(|&s| !special_force_missions::dropped_alone(ctx, state, s).is_empty())
+        .collect();
     if let Some(d) = dice.as_deref_mut() {
         aa_guns::fire_at_overflights(ctx, state, d, events);
     }
@@ -1067,9 +1076,11 @@ fn resolve(
                 );
                 // Dropped alone, with no battle: the Industrial Strike
                 // ordered for them (JB-16, JB-31, JB-36).
-                special_force_missions::surprise_industrial_strike(
-                    ctx, state, space, &surprised, d, events,
-                );
+                if teams_alone.contains(&space) {
+                    special_force_missions::surprise_industrial_strike(
+                        ctx, state, space, &surprised, d, events,
+                    );
+                }
             }
             if let Some(d) = dice.as_deref_mut()
                 && !defenders(ctx, state, space).is_empty()

@@ -14,9 +14,9 @@
 //!   trigger), then the mission roll (1-2), then one die a striking team,
 //!   paid by the complex's owner from its treasury; the team is removed.
 //!   The same order names teams dropped alone into the territory this turn
-//!   ([`surprise_industrial_strike`]): those that roll 6 on landing strike at once,
-//!   without detection or mission roll (JB-16); the others act from the
-//!   next turn (JB-25).
+//!   ([`surprise_industrial_strike`]): those that roll 6 on landing strike
+//!   at once, without detection or mission roll (JB-16); the others act
+//!   from the next turn (JB-25).
 //! - Aversion ([`aversion`], [`end_aversion`]): in the turn of the enemy
 //!   controlling its territory, a team named in its owner's standing orders
 //!   rolls for the mission (a 1) just before or just after that enemy's
@@ -136,6 +136,9 @@ fn acting(ctx: &Ctx, state: &GameState, space: SpaceId) -> Vec<u32> {
 /// rides there (only teams and the air transports that dropped them) and
 /// no blitz takes it on the way, so no battle is fought. Empty otherwise.
 pub(crate) fn dropped_alone(ctx: &Ctx, state: &GameState, space: SpaceId) -> Vec<u32> {
+    if ctx.rules.special_force_teams.is_none() || state.paradropped.is_empty() {
+        return Vec::new();
+    }
     let fighting = state.units_at(space).any(|u| {
         let t = ctx.ut(u);
         u.owner == ctx.power && fights(t) && !is_air_transport(t)
