@@ -128,6 +128,38 @@ fn groups(
     spots: bool,
     prefix: &str,
 ) -> Vec<Group> {
+    let s = shots(ctx, state, ids, targets, attacking, spots, prefix);
+    groups_of(ctx, state, s, attacking)
+}
+
+/// One unit's shot in a round: the firing group it rolls in (its name,
+/// the unit's value in that battle, what its hits may land on).
+pub(crate) struct Shot {
+    /// The unit.
+    pub id: u32,
+    /// Its firing group's name (`isolated infantry`, `paradropped
+    /// paratrooper`, ...), the last segment of its dice label.
+    pub group: String,
+    /// The value it hits at.
+    pub strength: u8,
+    /// What its hits may land on.
+    pub class: HitClass,
+    /// Its unit type.
+    pub unit: UnitTypeId,
+}
+
+/// The shots of `ids` against `targets`, one per unit that rolls (an
+/// averted unit, or one with nothing to hit, has none), as [`groups`]
+/// forms them: artillery support is paired in the order of `ids`.
+fn shots(
+    ctx: &Ctx,
+    state: &GameState,
+    ids: &[u32],
+    targets: &[u32],
+    attacking: bool,
+    spots: bool,
+    prefix: &str,
+) -> Vec<Shot> {
     // Improved Artillery Support: each of that owner's artillery supports two.
     let mut support: usize = if attacking {
         ids.iter()
@@ -237,8 +269,49 @@ fn groups(
         }
         let class = class_of(ctx, state, id, spots, attacking);
         if has_target(ctx, state, class, targets) {
-            join(&mut out, name, strength, class, u.unit);
+            out.push(Shot {
+                id,
+                group: name,
+                strength,
+                class,
+                unit: u.unit,
+            });
         }
+    }
+    out
+}
+
+/// The attacker's shots in round 1 of the land battle for `space`, taken
+/// before its rounds (J Boulton): of all its units in play, as round 1
+/// pairs their support, whether or not they roll in it. A unit's shot is
+/// its value in that battle (isolated at half, JB-40; dropped paratroopers
+/// at 2, JB-18); an averted unit has none (JB-35).
+pub(crate) fn first_round_shots(ctx: &Ctx, state: &GameState, space: SpaceId) -> Vec<Shot> {
+    let att = attackers(ctx, state, space);
+    let def = defenders(ctx, state, space);
+    let spots = side_has(ctx, state, space, true, Ability::AntiSubmarine);
+    shots(ctx, state, &att, &def, true, spots, "")
+}
+
+/// The firing groups of the attacker's `shots`, as a round forms them.
+pub(crate) fn attacker_groups(
+    ctx: &Ctx,
+    state: &GameState,
+    shots: impl IntoIterator<Item = Shot>,
+) -> Vec<Group> {
+    groups_of(ctx, state, shots, true)
+}
+
+/// The firing groups of `shots`, with the dice each unit rolls.
+fn groups_of(
+    ctx: &Ctx,
+    state: &GameState,
+    shots: impl IntoIterator<Item = Shot>,
+    attacking: bool,
+) -> Vec<Group> {
+    let mut out = Vec::new();
+    for s in shots {
+        join(&mut out, s.group, s.strength, s.class, s.unit);
     }
     // Advanced AAE AAAE-46: each attacking submarine rolls two dice.
     if let (true, Some(n)) = (attacking, ctx.rules.one_round_submarines) {
@@ -509,9 +582,12 @@ fn defenders_diving(
 /// Boulton; empty elsewhere).
 #[derive(Debug, Default)]
 pub(crate) struct Prelude {
-    /// Attackers that do not roll in round 1: their shot was a first strike
-    /// already (a paratrooper's surprise, JB-17; Disruption, JB-29) or a
-    /// booby trap denies it (JB-33).
+    /// Attackers that roll nothing in round 1: their shot was a first
+    /// strike already (a paratrooper's surprise, JB-17; Disruption, JB-29)
+    /// or a booby trap denies it (JB-33). They keep their place in its
+    /// pairing of support, as the strikes paired them
+    /// ([`first_round_shots`]): an artillery's support is no roll of its
+    /// own.
     pub fired_early: Vec<u32>,
     /// Supply Strike (JB-32): every defender defends at half, rounded up.
     pub supply_struck: bool,
@@ -770,9 +846,7 @@ pub(crate) fn fight(
         let rest: Vec<u32> = att
             .iter()
             .copied()
-            .filter(|id| {
-                !(strikers.contains(id) || (round == 1 && prelude.fired_early.contains(id)))
-            })
+            .filter(|id| !strikers.contains(id))
             .filter(|id| !(round == 1 && screened.restricted.contains(id)))
             .collect();
         let landed = |id: &u32| state.unit(*id).is_some_and(|u| u.unloaded_from.is_some());
@@ -794,7 +868,10 @@ pub(crate) fn fight(
             });
         }
         let def = defenders(ctx, state, space);
-        let g = groups(ctx, state, &rest, &def, true, a_spots, "");
+        let s = shots(ctx, state, &rest, &def, true, a_spots, "")
+            .into_iter()
+            .filter(|s| !(round == 1 && prelude.fired_early.contains(&s.id)));
+        let g = groups_of(ctx, state, s, true);
         let prefix: Vec<String> = ["battle", &name, "round", &r, "attacker"]
             .map(String::from)
             .to_vec();

@@ -1087,18 +1087,19 @@ fn resolve(
                 && !attackers(ctx, state, space).is_empty()
             {
                 let mut fired = paradrop::surprise_strike(ctx, state, space, &surprised, d, events);
+                // Booby-trapped attackers do not roll in round 1 (JB-33).
+                fired.extend(&missions.booby_trapped);
                 if !defenders(ctx, state, space).is_empty() {
                     fired.extend(special_force_teams::disruption_strike(
                         ctx,
                         state,
                         space,
                         &missions.disruptors,
+                        &fired,
                         d,
                         events,
                     ));
                 }
-                // Booby-trapped attackers do not roll in round 1 (JB-33).
-                fired.extend(&missions.booby_trapped);
                 if !defenders(ctx, state, space).is_empty() {
                     let ships = battle::bombarding_ships(
                         ctx,

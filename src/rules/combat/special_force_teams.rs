@@ -23,7 +23,7 @@
 //! (the team, or a unit it gives itself up for, leaves the battle at the
 //! start of a round, JB-34). Without orders: Disruption and Booby Trap.
 
-use super::casualties::HitClass;
+use super::battle::Shot;
 use super::fire::Group;
 use super::{Ctx, label};
 use crate::dice::DiceSource;
@@ -403,8 +403,27 @@ pub(crate) fn missions(
             let what = match (m, a) {
                 (Mission::Disruption, Act::Unit(unit)) => {
                     out.disruptors.push(unit);
+                    let named = disruption_named(ctx, space);
+                    let chosen = state.unit(unit).map(|u| u.unit);
+                    // A named type with no unit left to name (averted, or
+                    // named already): the plan's fallback, said aloud.
+                    let fallback =
+                        if !named.is_empty() && !chosen.is_some_and(|t| named.contains(&t)) {
+                            let types: Vec<&str> = named
+                                .iter()
+                                .map(|t| ctx.game.unit_types()[*t].name.as_str())
+                                .collect();
+                            format!(
+                                " (the battle plan names {} for Disruption, but no such unit here \
+                             that would roll in round 1 is left to name: an averted unit rolls in \
+                             no combat, JB-35; so its strongest)",
+                                types.join(", ")
+                            )
+                        } else {
+                            String::new()
+                        };
                     format!(
-                        "its {} (unit {unit}) fires a first strike before round 1",
+                        "its {} (unit {unit}) fires a first strike before round 1{fallback}",
                         unit_name(ctx, state, unit)
                     )
                 }
@@ -412,7 +431,8 @@ pub(crate) fn missions(
                     out.booby_trapped.push(unit);
                     format!(
                         "the attacker's {} (unit {unit}, the attacker's choice by default its \
-                         weakest) does not roll in round 1",
+                         weakest by its value in this battle among those that would roll) does \
+                         not roll in round 1",
                         unit_name(ctx, state, unit)
                     )
                 }
@@ -495,14 +515,19 @@ fn wanted(
 
 /// What mission `m` of team `team` acts on, `None` when it cannot be
 /// carried out here: Disruption names one of the owner's attacking units
-/// not yet named (its battle plan's `disruption` types first, else the
-/// strongest; JB-29 PROPOSAL: each team a different unit); AA Suppression
+/// that would roll in round 1, not yet named (its battle plan's
+/// `disruption` types first, else the strongest by its value in this
+/// battle; JB-29 PROPOSAL: each team a different unit); AA Suppression
 /// needs a defending AA gun that would fire at attacking aircraft, once a
 /// battle (JB-30 PROPOSAL: one team silences them all); Supply Strike once
-/// a battle (JB-32); Booby Trap names the attacker's weakest attacking unit
-/// not yet trapped (the attacker's choice, JB-33); Evasive needs an
-/// adjacent friendly land territory, and for a sacrifice a land unit of the
-/// team's owner to save (JB-34 PROPOSAL).
+/// a battle (JB-32); Booby Trap names the attacker's weakest unit by its
+/// value in this battle among those that would roll in round 1, not yet
+/// trapped nor named for Disruption (the attacker's choice, JB-33); Evasive
+/// needs an adjacent friendly land territory, and for a sacrifice a land
+/// unit of the team's owner to save (JB-34 PROPOSAL). An averted unit rolls
+/// in no combat (JB-35), so neither mission names it; a unit's value is
+/// its round-1 shot's (`battle::first_round_shots`: isolated at half,
+/// JB-40; a dropped paratrooper at 2, JB-18).
 fn act(
     ctx: &Ctx,
     state: &GameState,
@@ -511,44 +536,36 @@ fn act(
     m: Mission,
     done: &Missions,
 ) -> Option<Act> {
-    let attack = |id: &u32| {
-        state.unit(*id).map_or(0, |u| {
-            crate::rules::research::attack(ctx.game, state, u.owner, ctx.ut(u)).unwrap_or(0)
-        })
+    // The attackers' round-1 shots but those a team named already: a
+    // booby-trapped unit rolls nothing in round 1, a Disruption striker
+    // rolls its shot before it.
+    let rolling = || {
+        super::battle::first_round_shots(ctx, state, space)
+            .into_iter()
+            .filter(|s| {
+                s.strength > 0
+                    && !done.booby_trapped.contains(&s.id)
+                    && !done.disruptors.contains(&s.id)
+            })
     };
-    let attackers = super::attackers(ctx, state, space);
     match m {
         Mission::Disruption => {
-            let open: Vec<u32> = attackers
-                .into_iter()
-                .filter(|id| !done.disruptors.contains(id) && attack(id) > 0)
-                .collect();
-            let named = ctx
-                .plan(space)
-                .map_or(&[][..], |p| p.item.teams.disruption.as_slice());
-            named
+            let open: Vec<Shot> = rolling().collect();
+            disruption_named(ctx, space)
                 .iter()
-                .find_map(|t| {
-                    open.iter()
-                        .copied()
-                        .find(|id| state.unit(*id).is_some_and(|u| u.unit == *t))
-                })
+                .find_map(|t| open.iter().find(|s| s.unit == *t))
                 .or_else(|| {
                     open.iter()
-                        .copied()
-                        .max_by_key(|id| (attack(id), std::cmp::Reverse(*id)))
+                        .max_by_key(|s| (s.strength, std::cmp::Reverse(s.id)))
                 })
-                .map(Act::Unit)
+                .map(|s| Act::Unit(s.id))
         }
-        Mission::BoobyTrap => attackers
-            .into_iter()
-            .filter(|id| !done.booby_trapped.contains(id) && attack(id) > 0)
-            .min_by_key(|id| (attack(id), *id))
-            .map(Act::Unit),
+        Mission::BoobyTrap => rolling()
+            .min_by_key(|s| (s.strength, s.id))
+            .map(|s| Act::Unit(s.id)),
         Mission::AaSuppression => {
-            let planes = attackers
-                .iter()
-                .copied()
+            let planes = super::attackers(ctx, state, space)
+                .into_iter()
                 .chain(super::paradrop::carriers(ctx, state, space))
                 .any(|id| {
                     state
@@ -561,6 +578,13 @@ fn act(
         Mission::SupplyStrike => done.supply_strike.is_none().then_some(Act::Battle),
         Mission::Evasive => evasion(ctx, state, space, team, done).map(Act::Evade),
     }
+}
+
+/// The unit types the attacker's battle plan for `space` names for
+/// Disruption, first first (none: its strongest unit).
+fn disruption_named<'a>(ctx: &Ctx<'a>, space: SpaceId) -> &'a [crate::rules::vocab::UnitTypeId] {
+    ctx.plan(space)
+        .map_or(&[][..], |p| p.item.teams.disruption.as_slice())
 }
 
 /// The Evasive mission team `team` would carry out under its owner's
@@ -778,37 +802,54 @@ fn unit_name(ctx: &Ctx, state: &GameState, id: u32) -> String {
         .map_or_else(String::new, |u| ctx.ut(u).name.clone())
 }
 
-/// The Disruption first strike (JB-29): each unit named by a team fires at
-/// its attack value under `sft/<territory>/disruption/<unit type>` before
-/// round 1 (a volley, so Low Luck applies); the defender takes the hits
-/// from any of its units, by its standing orders' order of loss, and they
-/// never fire back. Returns the strikers: their round-1 shot was this one
-/// (JB-29 PROPOSAL).
+/// The Disruption first strike (JB-29): each unit named by a team fires
+/// its round-1 shot before round 1, at its value and in its firing group of
+/// that round (`battle::first_round_shots`: isolated at half, JB-40; a
+/// dropped paratrooper at 2, JB-18), under `sft/<territory>/disruption/<firing group>` (a volley, so
+/// Low Luck applies); the defender takes the hits from any of its units, by
+/// its standing orders' order of loss, and they never fire back. A named
+/// unit that would not roll in round 1 (averted, JB-35; among
+/// `not_rolling`, its shot fired or denied already) strikes nothing, and an
+/// event says so. Returns the strikers: their round-1 shot
+/// was this one (JB-29 PROPOSAL).
 pub(crate) fn disruption_strike(
     ctx: &Ctx,
     state: &mut GameState,
     space: SpaceId,
     disruptors: &[u32],
+    not_rolling: &[u32],
     dice: &mut dyn DiceSource,
     events: &mut Vec<Event>,
 ) -> Vec<u32> {
-    let strikers: Vec<u32> = disruptors
+    let targets = super::defenders(ctx, state, space);
+    let live: Vec<u32> = disruptors
         .iter()
         .copied()
         .filter(|id| state.unit(*id).is_some())
         .collect();
-    let targets = super::defenders(ctx, state, space);
-    if strikers.is_empty() || targets.is_empty() {
+    if live.is_empty() || targets.is_empty() {
         return Vec::new();
     }
-    let mut groups: Vec<Group> = Vec::new();
-    for &id in &strikers {
-        let Some(u) = state.unit(id) else { continue };
-        let t = ctx.ut(u);
-        let strength = crate::rules::research::attack(ctx.game, state, u.owner, t).unwrap_or(0);
-        super::fire::join(&mut groups, t.name.clone(), strength, HitClass::Any, u.unit);
-    }
+    let (shots, _): (Vec<Shot>, Vec<Shot>) = super::battle::first_round_shots(ctx, state, space)
+        .into_iter()
+        .partition(|s| live.contains(&s.id) && s.strength > 0 && !not_rolling.contains(&s.id));
     let name = ctx.game.space_name(space).to_owned();
+    for &id in live.iter().filter(|id| !shots.iter().any(|s| s.id == **id)) {
+        events.push(Event::Decision {
+            space,
+            rule: "special force team Disruption (J Boulton JB-29)".into(),
+            detail: format!(
+                "the {} (unit {id}) named for Disruption in {name} would not roll in round 1 \
+                 (averted, JB-35, or its shot spent or denied), so it makes no first strike",
+                unit_name(ctx, state, id)
+            ),
+        });
+    }
+    if shots.is_empty() {
+        return Vec::new();
+    }
+    let strikers: Vec<u32> = shots.iter().map(|s| s.id).collect();
+    let groups = super::battle::attacker_groups(ctx, state, shots);
     let prefix: Vec<String> = ["sft", &name, "disruption"].map(String::from).to_vec();
     super::battle::strike_before_battle(
         ctx,
