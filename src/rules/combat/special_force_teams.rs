@@ -805,13 +805,13 @@ fn unit_name(ctx: &Ctx, state: &GameState, id: u32) -> String {
 /// The Disruption first strike (JB-29): each unit named by a team fires
 /// its round-1 shot before round 1, at its value and in its firing group of
 /// that round (`battle::first_round_shots`: isolated at half, JB-40; a
-/// dropped paratrooper at 2, JB-18), under `sft/<territory>/disruption/<firing group>` (a volley, so
-/// Low Luck applies); the defender takes the hits from any of its units, by
-/// its standing orders' order of loss, and they never fire back. A named
-/// unit that would not roll in round 1 (averted, JB-35; among
-/// `not_rolling`, its shot fired or denied already) strikes nothing, and an
-/// event says so. Returns the strikers: their round-1 shot
-/// was this one (JB-29 PROPOSAL).
+/// dropped paratrooper at 2, JB-18), under
+/// `sft/<territory>/disruption/<firing group>` (a volley, so Low Luck
+/// applies); the defender takes the hits from any of its units, by its
+/// standing orders' order of loss, and they never fire back. A named unit
+/// that would not roll in round 1 (averted, JB-35; among `not_rolling`, its
+/// shot fired or denied already) strikes nothing, and an event says so.
+/// Returns the strikers: their round-1 shot was this one (JB-29 PROPOSAL).
 pub(crate) fn disruption_strike(
     ctx: &Ctx,
     state: &mut GameState,

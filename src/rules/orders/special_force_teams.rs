@@ -101,7 +101,9 @@ pub struct TeamPlan {
     pub missions: Option<Vec<Mission>>,
     /// The unit types a Disruption names, first first: each team names a
     /// unit of the first type listed that has one not yet named; empty (or
-    /// none left): the strongest attacking unit not yet named.
+    /// none left): the strongest attacking unit not yet named, by its value
+    /// in that battle. Only a unit that would roll in round 1 is named
+    /// (never an averted one, JB-35).
     pub disruption: Vec<UnitTypeId>,
 }
 
