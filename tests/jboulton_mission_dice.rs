@@ -9,58 +9,29 @@
 #[path = "common/verify.rs"]
 mod verifiers;
 
+#[path = "jboulton_turns/mod.rs"]
+mod turns;
+
 use std::collections::BTreeMap;
-use std::path::Path;
 
-use adjutant::dice::{Dice, TurnSecret};
+use adjutant::rules::GameDef;
 use adjutant::rules::orders::parse::parse_message;
-use adjutant::rules::state::GameState;
-use adjutant::rules::{GameDef, load_dir_unfinished, turn};
+use turns::{board, jboulton};
 
-fn jboulton() -> GameDef {
-    load_dir_unfinished(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/aae-jboulton"))
-        .expect("games/aae-jboulton loads")
-}
-
-/// A position of `setup` units alone (unit, power, territory, count).
-fn position(game: &GameDef, setup: &[(&str, &str, &str, usize)]) -> GameState {
-    let mut state = GameState::initial(game);
-    state.units.clear();
-    for &(unit, power, at, count) in setup {
-        let power = game.power(power).unwrap();
-        let unit = game
-            .unit_types()
-            .iter()
-            .position(|t| t.name == unit)
-            .unwrap();
-        for _ in 0..count {
-            state.add_unit(unit, power, game.space(at).unwrap());
-        }
-    }
-    state
-}
-
-/// Germany's `orders` from `state`, with the dice of a turn keyed by
-/// `seed`: the turn key in hex and every die by label.
+/// Germany's `orders` on `state`, with the dice of a turn keyed by `seed`.
 fn play(
     game: &GameDef,
-    state: &GameState,
+    state: &adjutant::rules::state::GameState,
     orders: &str,
     seed: u8,
 ) -> (String, BTreeMap<String, Vec<u32>>) {
-    let germany = game.power("Germany").unwrap();
-    let message = parse_message(game, orders).expect("the orders parse");
-    let key = TurnSecret::from_bytes([seed; 32]).turn_key("jb-missions", 1, &[]);
-    let mut dice = Dice::verifiable(key);
-    turn::apply_orders_with_dice(game, state, germany, &message.orders, &mut dice)
-        .expect("the orders are legal");
-    verifiers::rolls_by_label(&mut dice, &key)
+    turns::turn_on(game, state, orders, "jb-missions", seed)
 }
 
 /// Germany's infantry and a team attack East Poland, held by Soviet
 /// infantry and a Soviet team, with the dice of a turn keyed by `seed`.
 fn attack_with(game: &GameDef, seed: u8) -> (String, BTreeMap<String, Vec<u32>>) {
-    let mut state = position(
+    let mut state = board(
         game,
         &[
             ("infantry", "Germany", "Poland", 3),
@@ -109,7 +80,7 @@ fn the_python_verifier_re_derives_a_disruption_strike_in_its_round_1_firing_grou
     let game = jboulton();
     // Belorussia, German and surrounded by Soviet land, is out of supply:
     // its armor attacks at 2 (JB-40), and so does its Disruption strike.
-    let mut state = position(
+    let mut state = board(
         &game,
         &[
             ("armor", "Germany", "Belorussia", 1),

@@ -10,21 +10,14 @@
 #[path = "common/verify.rs"]
 mod verifiers;
 
+#[path = "jboulton_turns/mod.rs"]
+mod turns;
+
 use std::collections::BTreeMap;
-use std::path::Path;
 
-use adjutant::dice::{Dice, TurnSecret};
+use adjutant::rules::GameDef;
 use adjutant::rules::orders::parse::parse_message;
-use adjutant::rules::state::GameState;
-use adjutant::rules::{GameDef, load_dir_unfinished, turn};
-
-fn jboulton() -> GameDef {
-    load_dir_unfinished(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/aae-jboulton"))
-        .expect("games/aae-jboulton loads")
-}
-
-/// The units placed for a turn: (unit type, power, territory, count).
-type Setup<'a> = &'a [(&'a str, &'a str, &'a str, usize)];
+use turns::{Setup, board, jboulton};
 
 /// `orders` of Germany on a board holding only `setup`, with the dice of a
 /// turn keyed by `seed`: the turn key in hex and every die by label.
@@ -34,42 +27,7 @@ fn turn_with(
     orders: &str,
     seed: u8,
 ) -> (String, BTreeMap<String, Vec<u32>>) {
-    turn_on(game, &board(game, setup), orders, seed)
-}
-
-/// A board holding only `setup`.
-fn board(game: &GameDef, setup: Setup) -> GameState {
-    let mut state = GameState::initial(game);
-    state.units.clear();
-    for &(unit, power, at, count) in setup {
-        let unit = game
-            .unit_types()
-            .iter()
-            .position(|t| t.name == unit)
-            .unwrap();
-        let power = game.power(power).unwrap();
-        let at = game.space(at).unwrap();
-        for _ in 0..count {
-            state.add_unit(unit, power, at);
-        }
-    }
-    state
-}
-
-/// `orders` of Germany on `state`, as [`turn_with`].
-fn turn_on(
-    game: &GameDef,
-    state: &GameState,
-    orders: &str,
-    seed: u8,
-) -> (String, BTreeMap<String, Vec<u32>>) {
-    let germany = game.power("Germany").unwrap();
-    let message = parse_message(game, orders).expect("the orders parse");
-    let key = TurnSecret::from_bytes([seed; 32]).turn_key("jb-paradrop", 1, &[]);
-    let mut dice = Dice::verifiable(key);
-    turn::apply_orders_with_dice(game, state, germany, &message.orders, &mut dice)
-        .expect("the orders are legal");
-    verifiers::rolls_by_label(&mut dice, &key)
+    turns::turn_on(game, &board(game, setup), orders, "jb-paradrop", seed)
 }
 
 /// Germany drops six paratroopers on East Poland, held by two Soviet
@@ -193,7 +151,7 @@ fn the_python_verifier_re_derives_every_die_of_missions_outside_battles() {
     // A turn in which a British team outlives the sweep and a German team
     // strikes, so that every kind of die is drawn.
     let (key, dice) = (0u8..=60)
-        .map(|seed| turn_on(&game, &state, orders, seed))
+        .map(|seed| turns::turn_on(&game, &state, orders, "jb-paradrop", seed))
         .find(|(_, d)| labels.iter().all(|l| d.contains_key(*l)))
         .expect("some turn key draws every die of the missions");
     // Two German infantry sweep each British team; one British infantry
