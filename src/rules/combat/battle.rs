@@ -128,7 +128,7 @@ fn groups(
     spots: bool,
     prefix: &str,
 ) -> Vec<Group> {
-    let s = shots(ctx, state, ids, targets, attacking, spots, prefix);
+    let s = shots(ctx, state, ids, targets, attacking, spots, prefix, &[]);
     groups_of(ctx, state, s, attacking)
 }
 
@@ -149,8 +149,11 @@ pub(crate) struct Shot {
 }
 
 /// The shots of `ids` against `targets`, one per unit that rolls (an
-/// averted unit, or one with nothing to hit, has none), as [`groups`]
-/// forms them: artillery support is paired in the order of `ids`.
+/// averted unit, one of `silent`, or one with nothing to hit, has none), as
+/// [`groups`] forms them: artillery support is paired in the order of
+/// `ids`, and a silent or averted artillery still gives it (its support is
+/// no roll of its own) while a silent or averted unit takes none.
+#[allow(clippy::too_many_arguments)]
 fn shots(
     ctx: &Ctx,
     state: &GameState,
@@ -159,6 +162,7 @@ fn shots(
     attacking: bool,
     spots: bool,
     prefix: &str,
+    silent: &[u32],
 ) -> Vec<Shot> {
     // Improved Artillery Support: each of that owner's artillery supports two.
     let mut support: usize = if attacking {
@@ -194,7 +198,7 @@ fn shots(
         let Some(u) = state.unit(id) else { continue };
         // Averted by a special force team, it rolls in no combat this
         // turn (J Boulton JB-35).
-        if state.averted.contains(&id) {
+        if state.averted.contains(&id) || silent.contains(&id) {
             continue;
         }
         let t = ctx.ut(u);
@@ -282,15 +286,21 @@ fn shots(
 }
 
 /// The attacker's shots in round 1 of the land battle for `space`, taken
-/// before its rounds (J Boulton): of all its units in play, as round 1
-/// pairs their support, whether or not they roll in it. A unit's shot is
-/// its value in that battle (isolated at half, JB-40; dropped paratroopers
-/// at 2, JB-18); an averted unit has none (JB-35).
-pub(crate) fn first_round_shots(ctx: &Ctx, state: &GameState, space: SpaceId) -> Vec<Shot> {
+/// before its rounds (J Boulton), as round 1 pairs their support: units of
+/// `silent` (a paratrooper's surprise strike fired, JB-17; a Booby Trap,
+/// JB-33) roll nothing and take no support, as in [`Prelude::fired_early`].
+/// A unit's shot is its value in that battle (isolated at half, JB-40;
+/// dropped paratroopers at 2, JB-18); an averted unit has none (JB-35).
+pub(crate) fn first_round_shots(
+    ctx: &Ctx,
+    state: &GameState,
+    space: SpaceId,
+    silent: &[u32],
+) -> Vec<Shot> {
     let att = attackers(ctx, state, space);
     let def = defenders(ctx, state, space);
     let spots = side_has(ctx, state, space, true, Ability::AntiSubmarine);
-    shots(ctx, state, &att, &def, true, spots, "")
+    shots(ctx, state, &att, &def, true, spots, "", silent)
 }
 
 /// The firing groups of the attacker's `shots`, as a round forms them.
@@ -582,13 +592,15 @@ fn defenders_diving(
 /// Boulton; empty elsewhere).
 #[derive(Debug, Default)]
 pub(crate) struct Prelude {
-    /// Attackers that roll nothing in round 1: their shot was a first
-    /// strike already (a paratrooper's surprise, JB-17; Disruption, JB-29)
-    /// or a booby trap denies it (JB-33). They keep their place in its
-    /// pairing of support, as the strikes paired them
-    /// ([`first_round_shots`]): an artillery's support is no roll of its
-    /// own.
+    /// Attackers that roll nothing in round 1 and take no support in it:
+    /// their shot was a paratrooper's surprise strike already (JB-17) or a
+    /// booby trap denies it (JB-33). An artillery among them still
+    /// supports: its support is no roll of its own.
     pub fired_early: Vec<u32>,
+    /// Attackers whose round-1 shot was a Disruption strike (JB-29): they
+    /// roll nothing in round 1 but keep their place in its pairing of
+    /// support, as the strike paired them ([`first_round_shots`]).
+    pub struck_first: Vec<u32>,
     /// Supply Strike (JB-32): every defender defends at half, rounded up.
     pub supply_struck: bool,
     /// Evasive missions (JB-34), carried out at the start of their round.
@@ -868,9 +880,14 @@ pub(crate) fn fight(
             });
         }
         let def = defenders(ctx, state, space);
-        let s = shots(ctx, state, &rest, &def, true, a_spots, "")
+        let silent: &[u32] = if round == 1 {
+            &prelude.fired_early
+        } else {
+            &[]
+        };
+        let s = shots(ctx, state, &rest, &def, true, a_spots, "", silent)
             .into_iter()
-            .filter(|s| !(round == 1 && prelude.fired_early.contains(&s.id)));
+            .filter(|s| !(round == 1 && prelude.struck_first.contains(&s.id)));
         let g = groups_of(ctx, state, s, true);
         let prefix: Vec<String> = ["battle", &name, "round", &r, "attacker"]
             .map(String::from)

@@ -1089,8 +1089,9 @@ fn resolve(
                 let mut fired = paradrop::surprise_strike(ctx, state, space, &surprised, d, events);
                 // Booby-trapped attackers do not roll in round 1 (JB-33).
                 fired.extend(&missions.booby_trapped);
+                let mut struck_first = Vec::new();
                 if !defenders(ctx, state, space).is_empty() {
-                    fired.extend(special_force_teams::disruption_strike(
+                    struck_first = special_force_teams::disruption_strike(
                         ctx,
                         state,
                         space,
@@ -1098,7 +1099,7 @@ fn resolve(
                         &fired,
                         d,
                         events,
-                    ));
+                    );
                 }
                 if !defenders(ctx, state, space).is_empty() {
                     let ships = battle::bombarding_ships(
@@ -1112,6 +1113,7 @@ fn resolve(
                     bombarded.extend(&ships);
                     let prelude = battle::Prelude {
                         fired_early: fired,
+                        struck_first,
                         supply_struck: missions.supply_strike.is_some(),
                         evasions: std::mem::take(&mut missions.evasions),
                     };

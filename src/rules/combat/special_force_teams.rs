@@ -540,13 +540,9 @@ fn act(
     // booby-trapped unit rolls nothing in round 1, a Disruption striker
     // rolls its shot before it.
     let rolling = || {
-        super::battle::first_round_shots(ctx, state, space)
+        super::battle::first_round_shots(ctx, state, space, &done.booby_trapped)
             .into_iter()
-            .filter(|s| {
-                s.strength > 0
-                    && !done.booby_trapped.contains(&s.id)
-                    && !done.disruptors.contains(&s.id)
-            })
+            .filter(|s| s.strength > 0 && !done.disruptors.contains(&s.id))
     };
     match m {
         Mission::Disruption => {
@@ -830,9 +826,10 @@ pub(crate) fn disruption_strike(
     if live.is_empty() || targets.is_empty() {
         return Vec::new();
     }
-    let (shots, _): (Vec<Shot>, Vec<Shot>) = super::battle::first_round_shots(ctx, state, space)
-        .into_iter()
-        .partition(|s| live.contains(&s.id) && s.strength > 0 && !not_rolling.contains(&s.id));
+    let (shots, _): (Vec<Shot>, Vec<Shot>) =
+        super::battle::first_round_shots(ctx, state, space, not_rolling)
+            .into_iter()
+            .partition(|s| live.contains(&s.id) && s.strength > 0);
     let name = ctx.game.space_name(space).to_owned();
     for &id in live.iter().filter(|id| !shots.iter().any(|s| s.id == **id)) {
         events.push(Event::Decision {
