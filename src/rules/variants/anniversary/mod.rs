@@ -106,9 +106,6 @@ impl RuleSetHooks for Anniversary {
         Some(&Base)
     }
 
-    fn not_yet(&self) -> Option<&'static str> {
-        None
-    }
 
     inherit!(Base =>
         bid_placement,
