@@ -210,7 +210,6 @@ fn convoy_run(game: &GameDef, state: &GameState) -> Option<String> {
 
 #[test]
 fn six_rounds_of_advanced_aae_with_six_powers_verify_and_a_forged_die_is_caught() {
-    // The rule set is still to come: this process may make a match of it.
     let dir = fresh_dir("advanced-aae-full-game");
     let mut m = Match::create(&dir, &root().join("games"), "advanced-aae", &players()).unwrap();
     assert_eq!(m.game().powers().len(), POWERS);

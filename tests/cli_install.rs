@@ -134,10 +134,24 @@ fn adjutant_new_makes_a_match_of_every_built_in_game() {
         assert!(players.is_file(), "{}", players.display());
         let out = adjutant_in(
             &dir,
-            &["new", "--game", g.id, "--players", players.to_str().unwrap(), "--dir", g.id],
+            &[
+                "new",
+                "--game",
+                g.id,
+                "--players",
+                players.to_str().unwrap(),
+                "--dir",
+                g.id,
+            ],
         );
         assert!(out.status.success(), "{}: {}", g.id, said(&out));
-        assert!(dir.join(g.id).join("games").join(g.id).join("game.yaml").is_file());
+        assert!(
+            dir.join(g.id)
+                .join("games")
+                .join(g.id)
+                .join("game.yaml")
+                .is_file()
+        );
         let log = format!("{}/log.jsonl", g.id);
         let out = adjutant_in(&dir, &["verify", &log]);
         assert!(out.status.success(), "{}: {}", g.id, said(&out));

@@ -49,7 +49,11 @@ players:
 fn an_advanced_aae_match_is_played_by_mail_with_a_player_holding_two_powers() {
     let env = Env::new("advanced-aae", Some("mail: {map_in_reports: false}\n"));
     let out = env.try_new_match_of(ID, "advanced-aae", PLAYERS);
-    assert!(out.status.success(), "{}", daemon_support::text(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        daemon_support::text(&out.stderr)
+    );
     let dir = env.data.join("matches").join(ID);
     env.run_once();
 

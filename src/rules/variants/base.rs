@@ -46,7 +46,6 @@ impl RuleSetHooks for Base {
         None
     }
 
-
     fn options(&self) -> &'static [OptionSpec] {
         &[]
     }

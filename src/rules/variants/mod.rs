@@ -640,7 +640,6 @@ pub trait RuleSetHooks: Sync {
     /// `None` for the base rule set alone.
     fn base(&self) -> Option<&'static dyn RuleSetHooks>;
 
-
     /// The rule options this rule set adds to its base's
     /// ([`all_options`] gives both). Any other key in `game.yaml`'s
     /// `options:` is an error.
@@ -1060,7 +1059,6 @@ mod tests {
             Some(&aae::Aae)
         }
 
-
         fn options(&self) -> &'static [OptionSpec] {
             &[]
         }
@@ -1168,8 +1166,6 @@ mod tests {
         );
     }
 
-    /// A game whose rule set is still to come is refused at load, with
-    /// the reason the rule set gives.
     #[test]
     fn option_defaults_pass_their_own_check() {
         for set in RULE_SETS {

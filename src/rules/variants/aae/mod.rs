@@ -119,7 +119,6 @@ impl RuleSetHooks for Aae {
         Some(&Base)
     }
 
-
     inherit!(Base =>
         bid_placement,
         neutral_rules,

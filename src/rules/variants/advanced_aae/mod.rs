@@ -277,7 +277,6 @@ impl RuleSetHooks for AdvancedAae {
         Some(&Aae)
     }
 
-
     inherit!(Aae =>
         bid_placement,
         research_procedure,

@@ -106,7 +106,6 @@ impl RuleSetHooks for Anniversary {
         Some(&Base)
     }
 
-
     inherit!(Base =>
         bid_placement,
         neutral_rules,

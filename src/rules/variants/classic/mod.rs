@@ -126,7 +126,6 @@ impl RuleSetHooks for Classic {
         Some(&Base)
     }
 
-
     /// Weapons development (MB 2nd edition, digest §5): dice bought and
     /// rolled before the purchase, every 6 a breakthrough.
     fn research_procedure(&self, game: &GameDef) -> Option<ResearchProcedure> {

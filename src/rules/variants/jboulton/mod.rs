@@ -369,7 +369,6 @@ impl RuleSetHooks for JBoulton {
         Some(&Aae)
     }
 
-
     fn options(&self) -> &'static [OptionSpec] {
         OPTIONS
     }
