@@ -204,6 +204,16 @@ pub fn assert_a_played_match_verifies(
     let genesis = reopened.log().chain().genesis().unwrap().clone();
     let full = adjutant::matches::replay_match(&log_path, &genesis).unwrap();
     assert_eq!(full.messages, messages, "{what}");
+    // `adjutant verify`'s replay, over the entries its chain check parsed,
+    // derives the same.
+    let data = std::fs::read(&log_path).unwrap();
+    let verified = adjutant::log::verify_entries(&data, &Default::default()).unwrap();
+    let once = adjutant::matches::replay_verified(&log_path, &verified).unwrap();
+    assert_eq!(
+        (once.messages, &once.state),
+        (messages, &full.state),
+        "{what}: verify's replay v replay_match"
+    );
     assert_eq!(
         reopened.state(),
         &full.state,

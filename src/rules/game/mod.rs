@@ -2,12 +2,14 @@
 //! against each other and the rule set is [`validate`].
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use super::model::{
     BoardFile, DevelopmentValues, GameFile, OptionValue, Power, Research, SeaZone, SetupFile,
     Territory, UnitType, UnitsFile,
 };
 use super::names::NameKey;
+use super::orders::grammar::UnitSpellings;
 use super::problem::Problems;
 use super::vocab::Technology;
 mod validate;
@@ -48,6 +50,10 @@ pub struct GameDef {
     /// The rule set's combat rules for this game's options, asked once when
     /// the game is built (read at every choice of casualties).
     combat_rules: Option<CombatRules>,
+    /// The unit spellings the order grammar accepts (names, aliases,
+    /// plurals), built at the first message parsed and kept: a replay parses
+    /// every logged message (docs/performance.md).
+    unit_spellings: OnceLock<UnitSpellings>,
 }
 
 impl std::fmt::Debug for GameDef {
@@ -120,6 +126,12 @@ impl GameDef {
         } else {
             Err(Problems(problems))
         }
+    }
+
+    /// The unit spellings of the order grammar, indexed once per game.
+    pub(crate) fn unit_spellings(&self) -> &UnitSpellings {
+        self.unit_spellings
+            .get_or_init(|| UnitSpellings::index(self))
     }
 
     /// The files the game was built from.

@@ -1139,6 +1139,7 @@ impl Validator {
                 files.game.research.as_ref(),
             ),
             combat_rules: None,
+            unit_spellings: std::sync::OnceLock::new(),
             files,
         }
     }
