@@ -5,18 +5,36 @@
 //! - Germany buys mechanized infantry, heavy armor, air transports,
 //!   paratroopers and a submarine a turn; its mechanized infantry and heavy
 //!   armor attack a neighbouring enemy territory when they stand beside
-//!   one, and a special force team bought when it has none walks in with
-//!   them (detection, the mission roll, Disruption); a second team walks to
-//!   the nearest enemy industrial complex and strikes it (the mission
-//!   trigger's detection, the mission roll, Industrial Strike);
+//!   one; it keeps six special force teams (two bought before the planes),
+//!   which walk in with the attackers, two a battle (detection, the mission
+//!   roll), and the team nearest an enemy industrial complex walks to it
+//!   and strikes it (the mission trigger's detection, the mission roll,
+//!   Industrial Strike);
+//! - its battle plans for the battles where its teams stand or walk in
+//!   (the paradrops', into an AA gun's territory where a team is near
+//!   first, the bot's, the scripted attacks') want AA Suppression first
+//!   where an AA gun defends against German aircraft, else Supply Strike,
+//!   then Disruption naming a unit type sent there;
+//! - teams left walk into enemy land beside them where no battle is (the
+//!   Allies' detection sweep, Aversion) or, in the non-combat move, to the
+//!   German territory most threatened beside them; each Ally sends one land
+//!   unit at every German territory where German teams stand with German
+//!   land units (a probe, few detection dice), so that the teams defend:
+//!   Germany's standing orders ([`germany_standing`], a message of their
+//!   own after its turn) want Evasive (slip out or sacrifice) else Booby
+//!   Trap, and Aversion where its teams stand in enemy land; each Ally's
+//!   stage 1 says `averted: stay` or `withdraw` by turns;
 //! - its air transports drop the paratroopers waiting with them into the
-//!   enemy territory in reach (not a capital), one with an AA gun first (AA fire at the
-//!   carriers, the landing roll, the surprise first strike on a 6, the
+//!   enemy territory in reach (not a capital), one with an AA gun and a
+//!   German team in or beside it first, else one with an AA gun (AA fire at
+//!   the carriers, the landing roll, the surprise first strike on a 6, the
 //!   paratrooper attacking at 2), and fly home to Germany in the
 //!   non-combat move;
 //! - a glider (an air transport with special force teams only) flies
-//!   over one enemy territory into another, dropping a team into each and
-//!   carrying a third, if it has one, home again (JB-12);
+//!   over one enemy territory into another, an AA gun's first, dropping a
+//!   team into each (all but one into the AA gun's) and carrying a third,
+//!   if it has one, home again (JB-12), in the first four rounds and every
+//!   third after;
 //! - an air transport carries an infantry to Sicily, and the Allies send
 //!   warships to the sea zones beside it, so that the island is out of
 //!   supply at the start of Germany's turn (JB-39);
@@ -835,9 +853,9 @@ fn strike_team(b: &Board, u: &Unit, path: &[SpaceId], script: &mut Script) -> bo
 }
 
 /// Whether the glider flies in round `round`: in the first four, then
-/// every sixth, so that most teams go to the front between its flights.
+/// every third, so that most teams go to the front between its flights.
 fn glider_round(round: u32) -> bool {
-    round <= 4 || round.is_multiple_of(6)
+    round <= 4 || round.is_multiple_of(3)
 }
 
 /// One air transport and the special force teams waiting with it (two or
@@ -867,24 +885,37 @@ fn glider_flight(b: &Board, script: &mut Script) -> Vec<SpaceId> {
                 Some((p.len(), over, *p.last().unwrap(), p))
             })
             .collect();
-        // Into an AA gun's territory first: its teams, if the sweep spares
-        // them, are there for the next turn's paradrop (AA Suppression).
-        flights.sort_by_key(|f| (!b.enemy_aa_gun(germany, f.2), f.0, f.1, f.2));
+        // Over or into an AA gun's territory first, all teams but one
+        // dropped there: if the sweep spares them, they are there for the
+        // next turn's paradrop (AA Suppression).
+        let aa = |f: &(usize, SpaceId, SpaceId, Vec<SpaceId>)| {
+            b.enemy_aa_gun(germany, f.1) || b.enemy_aa_gun(germany, f.2)
+        };
+        flights.sort_by_key(|f| (!aa(f), f.0, f.1, f.2));
         for (_, over, to, path) in flights {
-            let order = format!(
-                "1 air transport, {n} special force team: {}, land {}\n    drop: [1 special \
-                 force team to {}, 1 special force team to {}]",
-                b.written(&path),
-                b.name(s),
-                b.name(over),
-                b.name(to)
-            );
-            if b.legal("combat", &order) {
-                script.moves.push(order);
-                for _ in 0..n {
-                    script.take_team(s);
+            let (first, last) = if b.enemy_aa_gun(germany, over) {
+                (n - 1, 1)
+            } else if b.enemy_aa_gun(germany, to) {
+                (1, n - 1)
+            } else {
+                (1, 1)
+            };
+            for (first, last) in [(first, last), (1, 1)] {
+                let order = format!(
+                    "1 air transport, {n} special force team: {}, land {}\n    drop: [{first} \
+                     special force team to {}, {last} special force team to {}]",
+                    b.written(&path),
+                    b.name(s),
+                    b.name(over),
+                    b.name(to)
+                );
+                if b.legal("combat", &order) {
+                    script.moves.push(order);
+                    for _ in 0..n {
+                        script.take_team(s);
+                    }
+                    return vec![s];
                 }
-                return vec![s];
             }
         }
     }
