@@ -378,6 +378,9 @@ fn evidence() -> Vec<(&'static str, Seen)> {
             "a defending team rolled under Evasive (sacrifice) orders",
             |t| t.evasive_tried("sacrifice"),
         ),
+        ("a defending team carried out Evasive", |t| {
+            t.any(|m| m.defending().iter().any(|r| r.what.starts_with("Evasive")))
+        }),
         (
             "every defending team's 1-2 slipped out where it could",
             |t| t.evasive_done("slip_out", "the team slips out to", |x| x.1),
@@ -414,6 +417,9 @@ fn evidence() -> Vec<(&'static str, Seen)> {
         // Germany's standing orders, the Allies answering stay or withdraw.
         ("the detection sweep rolled for German teams", |t| {
             t.label(|l| l.starts_with("sft/") && l.contains("/sweep/"))
+        }),
+        ("a sweep removed a team", |t| {
+            t.event("in the sweep at the start of the combat move, a 1")
         }),
         ("every sweep that rolled a 1 removed a team", |t| {
             t.all(|m| {
