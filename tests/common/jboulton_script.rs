@@ -222,7 +222,11 @@ fn battles_of(b: &Board, yaml: &str) -> Vec<(SpaceId, Vec<String>)> {
         } else {
             continue;
         };
-        if list == "transport" {
+        // Teams alone, or carried by a glider, start no battle (JB-22).
+        let fights = list
+            .split(", ")
+            .any(|i| !i.ends_with(" special force team") && !i.ends_with(" air transport"));
+        if list == "transport" || !fights {
             continue;
         }
         let path = rest.split(", land ").next().unwrap_or_default();
@@ -299,6 +303,9 @@ fn team_plans(b: &Board, yaml: &mut String) -> Vec<TeamPlan> {
 fn with_plan(yaml: &str, territory: &str, entry: &str) -> String {
     let head = format!("  {territory}: {{");
     let mut out = String::new();
+    // Into the plan the message has for the territory, else a plan of its
+    // own first under `battles:`.
+    let has = yaml.lines().any(|l| l.starts_with(&head));
     let mut done = false;
     for line in yaml.lines() {
         if !done && let Some(rest) = line.strip_prefix(&head) {
@@ -308,7 +315,7 @@ fn with_plan(yaml: &str, territory: &str, entry: &str) -> String {
         }
         out.push_str(line);
         out.push('\n');
-        if !done && line == "battles:" {
+        if !done && !has && line == "battles:" {
             out.push_str(&format!("{head}{entry}}}\n"));
             done = true;
         }
