@@ -136,6 +136,7 @@ fn turn_of(b: &Board, power: &str) -> usize {
 const NONE: &Declarations = &Declarations {
     bombing_raids: Vec::new(),
     submarines: Vec::new(),
+    surprise_strikes: Vec::new(),
 };
 
 #[test]
@@ -573,6 +574,7 @@ fn attacking_subs_may_substall() {
     let decl = Declarations {
         bombing_raids: vec![],
         submarines: vec![(None, SubmarinePolicy::Submerge)],
+        surprise_strikes: vec![],
     };
     let mut d = dice(&[]);
     let f = attack(&mut b, "Germany", mv, vec![], &decl, Some(&mut d));
@@ -697,6 +699,7 @@ fn a_strategic_bombing_raid_with_escorts_and_interceptors() {
     let decl = Declarations {
         bombing_raids: vec![b.s("Leningrad")],
         submarines: vec![],
+        surprise_strikes: vec![],
     };
     let ussr = b.p("Soviet Union");
     b.state.ipcs[ussr] = 7;
@@ -729,6 +732,7 @@ fn a_raid_needs_bombers_alone() {
     let decl = Declarations {
         bombing_raids: vec![b.s("Belorussia")],
         submarines: vec![],
+        surprise_strikes: vec![],
     };
     let f = attack(&mut b, "Germany", mv, vec![], &decl, None);
     let e = f.result.unwrap_err();

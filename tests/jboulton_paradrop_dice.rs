@@ -202,3 +202,47 @@ fn the_python_verifier_re_derives_every_die_of_missions_outside_battles() {
     assert_eq!(dice["sft/United Kingdom/detection/Germany"].len(), 3);
     python_re_derives(&key, &dice);
 }
+
+/// A drop of special force teams alone (JB-16, JB-31): three German teams
+/// glide into the Ukraine, where a fourth stands beside a Soviet infantry
+/// and industrial complex, and the stage orders an Industrial Strike by
+/// all four. The standing team faces detection and rolls its mission
+/// before the battles; the dropped ones that roll 6 on landing strike at
+/// once, without either. The Python verifier re-derives every die of the
+/// turn, the strike dice of both drawn under the one label.
+#[test]
+fn the_python_verifier_re_derives_every_die_of_a_surprise_industrial_strike() {
+    let game = jboulton();
+    let setup: Setup = &[
+        ("air transport", "Germany", "Germany", 1),
+        ("special force team", "Germany", "Germany", 3),
+        ("infantry", "Soviet Union", "Ukraine S.S.R.", 1),
+        ("industrial complex", "Soviet Union", "Ukraine S.S.R.", 1),
+        ("special force team", "Germany", "Ukraine S.S.R.", 1),
+    ];
+    let orders = "combat:\n  - 1 air transport, 3 special force teams: Germany -> Poland -> East \
+                  Poland -> Ukraine S.S.R., land Poland\nindustrial_strike:\n  Ukraine S.S.R.: 4\n";
+    const LANDING: &str = "paradrop/Ukraine S.S.R./landing";
+    const STRIKE: &str = "sft/Ukraine S.S.R./industrial strike";
+    const MISSION: &str = "sft/Ukraine S.S.R./mission/Germany";
+    // How many teams struck: the standing one on a mission roll of 1-2,
+    // and each dropped one that rolled 6 on landing.
+    let struck = |d: &BTreeMap<String, Vec<u32>>| {
+        let standing = d.get(MISSION).is_some_and(|m| m[0] <= 2);
+        let sixes = d[LANDING].iter().filter(|&&v| v == 6).count();
+        (usize::from(standing), sixes)
+    };
+    // A turn in which the standing team and some dropped team both strike.
+    let (key, dice) = (0u8..=120)
+        .map(|seed| turn_with(&game, setup, orders, seed))
+        .find(|(_, d)| struck(d) >= (1, 1))
+        .expect("some turn key lets both kinds of team strike");
+    let (standing, sixes) = struck(&dice);
+    assert_eq!(dice[STRIKE].len(), standing + sixes, "{dice:?}");
+    // One Soviet infantry searches the standing team only: the dropped
+    // teams face no detection and roll no mission die.
+    assert_eq!(dice["sft/Ukraine S.S.R./detection/Germany"].len(), 1);
+    assert_eq!(dice[MISSION].len(), 1);
+    assert_eq!(dice[LANDING].len(), 3);
+    python_re_derives(&key, &dice);
+}

@@ -410,11 +410,15 @@ fn stage_one(
     );
     // Rockets and Industrial Strikes (J Boulton JB-31) strike in the combat
     // phase, before the battles; they need dice.
+    // Any rest of an Industrial Strike order is for teams dropped alone
+    // that roll 6 on landing, in the combat phase (JB-16).
+    let mut declarations = combat::Declarations::of_plans(&orders.battles);
     if !orders.rockets.is_empty() || !orders.industrial_strike.is_empty() || aversion_needs_dice {
         match dice.as_deref_mut() {
             Some(d) => {
                 combat::rockets::fire(game, state, &orders.rockets, d, events);
-                missions::strike(game, state, power, &orders.industrial_strike, d, events);
+                declarations.surprise_strikes =
+                    missions::strike(game, state, power, &orders.industrial_strike, d, events);
             }
             None => {
                 // Validate the battles too before asking for dice.
@@ -432,12 +436,13 @@ fn stage_one(
             }
         }
     }
-    let outcome = combat::fight_battles(
+    let outcome = combat::fight_battles_declared(
         game,
         state,
         power,
         &orders.combat,
         &orders.battles,
+        &declarations,
         dice,
         events,
     )?;

@@ -110,21 +110,12 @@ pub(crate) fn fire(
             .map(|c| c.id)
             .collect();
         for lid in lost {
-            let Some(c) = state.unit(lid).cloned() else {
-                continue;
+            let reason = if lid == id {
+                format!("{RULE}: hit by the coastal guns; it neither bombards nor unloads")
+            } else {
+                format!("{RULE}: its transport was sunk by the coastal guns")
             };
-            events.push(Event::Casualty {
-                space: c.at,
-                power: c.owner,
-                unit: c.unit,
-                destroyed: true,
-                reason: if lid == id {
-                    format!("{RULE}: hit by the coastal guns; it neither bombards nor unloads")
-                } else {
-                    format!("{RULE}: its transport was sunk by the coastal guns")
-                },
-            });
-            state.units.retain(|x| x.id != lid);
+            super::remove_unit(state, lid, reason, events);
         }
     }
     if battleships.is_empty() {

@@ -70,7 +70,8 @@ pub struct CombatOutcome {
 
 /// What the attacker declared in its battle plans besides retreats and
 /// losses: strategic bombing raids (declared on arrival) and its submarines'
-/// policy per battle (`None` = the default plan).
+/// policy per battle (`None` = the default plan); and what its stage's
+/// Industrial Strikes leave for teams dropped alone (J Boulton).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Declarations {
     /// Territories where the attacker's aircraft make a strategic bombing
@@ -80,6 +81,24 @@ pub struct Declarations {
     /// substalling (FAQ); `SubmergeAfterFirstRound` submerges before they
     /// roll in round 2.
     pub submarines: Vec<(Option<SpaceId>, SubmarinePolicy)>,
+    /// J Boulton: the Industrial Strikes ordered for special force teams
+    /// dropped alone this turn, made by those that roll 6 on landing.
+    pub surprise_strikes: Vec<SurpriseStrike>,
+}
+
+/// What a stage's `industrial_strike` order leaves for the attacker's
+/// special force teams dropped alone into a territory this turn (J Boulton
+/// JB-16, JB-31): up to `teams` of those that roll 6 on landing strike at
+/// once, without detection or mission roll; `paid` is what the turn's
+/// earlier strike on the territory took (option `industrial_strike_cap`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SurpriseStrike {
+    /// The territory of the enemy industrial complex.
+    pub space: SpaceId,
+    /// How many of the teams that roll 6 strike.
+    pub teams: u32,
+    /// IPCs the turn's strikes on the territory took before the drop.
+    pub paid: u32,
 }
 
 impl Declarations {
@@ -95,6 +114,7 @@ impl Declarations {
                 .iter()
                 .filter_map(|p| p.item.submarines.map(|s| (p.item.space, s)))
                 .collect(),
+            surprise_strikes: Vec::new(),
         }
     }
 }
@@ -466,6 +486,46 @@ pub(crate) fn enemy_aa(ctx: &Ctx, state: &GameState, space: SpaceId) -> Option<u
         .max()
 }
 
+/// Removes unit `id` from the board (and from this turn's drops) with the
+/// event of its loss, `reason` saying why; nothing when it is gone.
+pub(crate) fn remove_unit(state: &mut GameState, id: u32, reason: String, events: &mut Vec<Event>) {
+    let Some(u) = state.unit(id) else {
+        return;
+    };
+    events.push(Event::Casualty {
+        space: u.at,
+        power: u.owner,
+        unit: u.unit,
+        destroyed: true,
+        reason,
+    });
+    state.units.retain(|c| c.id != id);
+    state.paradropped.retain(|c| *c != id);
+}
+
+/// The units `ids` still on the board grouped by `key` (their owner, their
+/// type): each key once, ascending, with its units in unit id order.
+pub(crate) fn group_units<K: Ord + Copy>(
+    state: &GameState,
+    ids: &[u32],
+    key: impl Fn(&Unit) -> K,
+) -> Vec<(K, Vec<u32>)> {
+    let mut keyed: Vec<(K, u32)> = ids
+        .iter()
+        .filter_map(|&id| state.unit(id).map(|u| (key(u), id)))
+        .collect();
+    keyed.sort_unstable();
+    keyed.dedup();
+    let mut groups: Vec<(K, Vec<u32>)> = Vec::new();
+    for (k, id) in keyed {
+        match groups.last_mut() {
+            Some((last, units)) if *last == k => units.push(id),
+            _ => groups.push((k, vec![id])),
+        }
+    }
+    groups
+}
+
 /// Removes a unit and its cargo; logs lost cargo.
 pub(crate) fn destroy(
     ctx: &Ctx,
@@ -735,6 +795,15 @@ fn resolve(
     mut dice: Option<&mut (dyn DiceSource + '_)>,
     events: &mut Vec<Event>,
 ) {
+    // J Boulton: the territories where teams came alone, as the orders were
+    // checked, before any die (JB-22 PROPOSAL): no battle there, whatever
+    // AA fire or the landing roll do to a paratrooper dropped with them.
+    let teams_alone: Vec<SpaceId> = state
+        .battles
+        .iter()
+        .copied()
+        .filter(|&s| !special_force_missions::dropped_alone(ctx, state, s).is_empty())
+        .collect();
     if let Some(d) = dice.as_deref_mut() {
         aa_guns::fire_at_overflights(ctx, state, d, events);
     }
@@ -1005,6 +1074,13 @@ fn resolve(
                 missions = special_force_teams::missions(
                     ctx, state, space, &teams, true, d, events, missions,
                 );
+                // Dropped alone, with no battle: the Industrial Strike
+                // ordered for them (JB-16, JB-31, JB-36).
+                if teams_alone.contains(&space) {
+                    special_force_missions::surprise_industrial_strike(
+                        ctx, state, space, &surprised, d, events,
+                    );
+                }
             }
             if let Some(d) = dice.as_deref_mut()
                 && !defenders(ctx, state, space).is_empty()
@@ -1041,7 +1117,7 @@ fn resolve(
                     won = battle::fight(ctx, state, space, &ships, &prelude, d, events).won;
                 }
             }
-            special_force_teams::after_battle(state, space, &missions, events);
+            special_force_teams::after_battle(state, &missions, events);
             if !won || !defenders(ctx, state, space).is_empty() {
                 break 'battle;
             }

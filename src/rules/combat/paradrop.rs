@@ -179,18 +179,7 @@ pub(crate) fn land(
             .collect()
     } else {
         let mut out = Vec::new();
-        let mut types: Vec<usize> = dropped
-            .iter()
-            .filter_map(|id| state.unit(*id).map(|u| u.unit))
-            .collect();
-        types.sort_unstable();
-        types.dedup();
-        for t in types {
-            let ids: Vec<u32> = dropped
-                .iter()
-                .copied()
-                .filter(|id| state.unit(*id).is_some_and(|u| u.unit == t))
-                .collect();
+        for (t, ids) in super::group_units(state, &dropped, |u| u.unit) {
             let l = label(&["paradrop", &name, "landing", &ctx.game.unit_types()[t].name]);
             let values = dice.roll_many(&l, ids.len(), 6);
             out.extend(
@@ -213,17 +202,9 @@ pub(crate) fn land(
         );
         let detail = match die {
             1 => {
-                events.push(Event::Casualty {
-                    space,
-                    power: u.owner,
-                    unit: u.unit,
-                    destroyed: true,
-                    reason: format!(
-                        "rule: killed or captured on landing, the landing roll 1 ({l}); JB-16"
-                    ),
-                });
-                state.units.retain(|c| c.id != id);
-                state.paradropped.retain(|c| *c != id);
+                let reason =
+                    format!("rule: killed or captured on landing, the landing roll 1 ({l}); JB-16");
+                super::remove_unit(state, id, reason, events);
                 continue;
             }
             6 if ctx.ut(&u).has(&Ability::Paradrop) => {

@@ -13,6 +13,10 @@
 //!   as rockets are: detection by the territory's side first (the mission
 //!   trigger), then the mission roll (1-2), then one die a striking team,
 //!   paid by the complex's owner from its treasury; the team is removed.
+//!   The same order names teams dropped alone into the territory this turn
+//!   ([`surprise_industrial_strike`]): those that roll 6 on landing strike
+//!   at once, without detection or mission roll (JB-16); the others act
+//!   from the next turn (JB-25).
 //! - Aversion ([`aversion`], [`end_aversion`]): in the turn of the enemy
 //!   controlling its territory, a team named in its owner's standing orders
 //!   rolls for the mission (a 1) just before or just after that enemy's
@@ -21,11 +25,12 @@
 //!   capital. The team is removed at the end of that combat phase.
 
 use super::special_force_teams::{Trigger, detect_by, detection_dice, is_team};
-use super::{Ctx, Declarations, fights, label};
+use super::{Ctx, Declarations, SurpriseStrike, fights, label, remove_unit};
 use crate::dice::DiceSource;
 use crate::rules::conquest::{allied, capital};
 use crate::rules::events::Event;
 use crate::rules::model::Ability;
+use crate::rules::movement::air_transport::is_air_transport;
 use crate::rules::options::LOW_LUCK;
 use crate::rules::orders::{Averted, Located, OrderError};
 use crate::rules::state::GameState;
@@ -42,6 +47,7 @@ const AVERSION_ROLL: u32 = 1;
 static NO_DECLARATIONS: Declarations = Declarations {
     bombing_raids: Vec::new(),
     submarines: Vec::new(),
+    surprise_strikes: Vec::new(),
 };
 
 /// The combat context of `power`'s turn outside its battles.
@@ -125,6 +131,35 @@ fn acting(ctx: &Ctx, state: &GameState, space: SpaceId) -> Vec<u32> {
         .collect()
 }
 
+/// The mover's special force teams dropped into `space` this turn when they
+/// came alone (JB-22 PROPOSAL): no unit of the mover that fights stands or
+/// rides there (only teams and the air transports that dropped them) and
+/// no blitz takes it on the way, so no battle is fought. Empty otherwise.
+pub(crate) fn dropped_alone(ctx: &Ctx, state: &GameState, space: SpaceId) -> Vec<u32> {
+    if ctx.rules.special_force_teams.is_none() || state.paradropped.is_empty() {
+        return Vec::new();
+    }
+    let fighting = state.units_at(space).any(|u| {
+        let t = ctx.ut(u);
+        u.owner == ctx.power && fights(t) && !is_air_transport(t)
+    });
+    if fighting || state.taken_in_passing.contains(&space) {
+        return Vec::new();
+    }
+    teams(ctx, state, space, |o| o == ctx.power)
+        .into_iter()
+        .chain(
+            // Still aboard the plane that drops them at its path's end.
+            state
+                .units_at(space)
+                .filter(|u| u.owner == ctx.power && u.cargo_of.is_some())
+                .filter(|u| is_team(&ctx.rules, ctx.ut(u)))
+                .map(|u| u.id),
+        )
+        .filter(|id| state.paradropped.contains(id))
+        .collect()
+}
+
 /// Checks `power`'s Industrial Strike orders against the position after its
 /// combat move: each error names its order, field `industrial_strike`.
 pub(crate) fn check_strikes(
@@ -195,43 +230,60 @@ fn strike_problem(ctx: &Ctx, state: &GameState, space: SpaceId, n: u32) -> Resul
             "{name} has no industrial complex for an Industrial Strike (JB-31)"
         ));
     }
-    if state.battles.contains(&space) {
+    let dropped_ids = dropped_alone(ctx, state, space);
+    let dropped = dropped_ids.len();
+    if state.battles.contains(&space) && dropped == 0 {
         return Err(format!(
             "a battle is fought in {name} this turn: an Industrial Strike is made where no \
              battle is (JB-31 PROPOSAL, JB-36); teams in a battle carry out its missions"
         ));
     }
-    let ready = acting(ctx, state, space).len();
-    let all = teams(ctx, state, space, |o| o == ctx.power).len();
-    if ready < n as usize {
+    let ready_ids = acting(ctx, state, space);
+    let ready = ready_ids.len();
+    if ready + dropped < n as usize {
         let power = &game.powers()[ctx.power].name;
-        let late = if all > ready {
+        let plural = |k: usize| if k == 1 { "" } else { "s" };
+        // Teams landed from the sea this turn (JB-25).
+        let landed = teams(ctx, state, space, |o| o == ctx.power)
+            .iter()
+            .filter(|id| !ready_ids.contains(id) && !dropped_ids.contains(id))
+            .count();
+        let late = if landed > 0 {
+            format!(" ({landed} more landed there this turn, and act from the next turn, JB-25)")
+        } else {
+            String::new()
+        };
+        let surprise = if dropped > 0 {
             format!(
-                " ({} more landed or dropped there this turn, and act from the next turn, JB-25)",
-                all - ready
+                " and {dropped} dropped alone into it this turn, which strike{} only on a \
+                 landing roll of 6 (JB-16): name at most {}",
+                if dropped == 1 { "s" } else { "" },
+                ready + dropped
             )
         } else {
             String::new()
         };
         return Err(format!(
             "{power} has {ready} special force team{} in {name} that may carry out a mission this \
-             turn{late}, and the order names {n}",
-            if ready == 1 { "" } else { "s" }
+             turn{late}{surprise}, and the order names {n}",
+            plural(ready)
         ));
     }
     Ok(())
 }
+
+/// The rule, as Industrial Strike events name it.
+const STRIKE_RULE: &str = "special force team Industrial Strike (J Boulton JB-31)";
 
 /// `power`'s Industrial Strikes (JB-31), in the order written, after
 /// [`check_strikes`] passed: for each territory, its lowest-numbered teams
 /// that may act face detection by the territory's side (JB-26, the mission
 /// trigger: `sft/<territory>/detection/<power>`), roll for the mission
 /// (`sft/<territory>/mission/<power>`, 1-2 strikes; a higher roll calls it
-/// off, JB-28), and each striking team rolls one die
-/// (`sft/<territory>/industrial strike`): the complex's owner pays the total
-/// from its treasury, never below 0, at most the territory's IPC value under
-/// option `industrial_strike_cap: territory_value`. Striking teams are
-/// removed.
+/// off, JB-28), and the striking teams [`pay`]. Returns, for each order
+/// naming more teams than stand there and may act, the rest: teams dropped
+/// alone there this turn that strike if they roll 6 on landing
+/// ([`surprise_industrial_strike`]), with what this strike took.
 pub(crate) fn strike(
     game: &GameDef,
     state: &mut GameState,
@@ -239,12 +291,12 @@ pub(crate) fn strike(
     orders: &[Located<(SpaceId, u32)>],
     dice: &mut dyn DiceSource,
     events: &mut Vec<Event>,
-) {
-    const RULE: &str = "special force team Industrial Strike (J Boulton JB-31)";
+) -> Vec<SurpriseStrike> {
     let ctx = context(game, power);
-    let Some(rules) = ctx.rules.special_force_teams else {
-        return;
-    };
+    let mut surprise = Vec::new();
+    if ctx.rules.special_force_teams.is_none() {
+        return surprise;
+    }
     let power_name = game.powers()[power].name.clone();
     for o in orders {
         let (space, n) = o.item;
@@ -253,108 +305,186 @@ pub(crate) fn strike(
             .into_iter()
             .take(n as usize)
             .collect();
+        let rest = n - chosen.len() as u32;
         detect_by(&ctx, state, space, &chosen, Trigger::Mission, dice, events);
         let left: Vec<u32> = chosen
             .into_iter()
             .filter(|id| state.unit(*id).is_some())
             .collect();
-        if left.is_empty() {
-            continue;
-        }
-        let l = label(&["sft", &name, "mission", &power_name]);
-        let rolls = dice.roll_many(&l, left.len(), 6);
         let mut strikers = Vec::new();
-        for (&id, &r) in left.iter().zip(&rolls) {
-            let detail = if r <= STRIKE_UP_TO {
-                strikers.push(id);
-                format!(
-                    "{power_name}'s special force team (unit {id}) in {name}: mission roll {r} \
-                     ({l}); Industrial Strike (JB-31)"
-                )
-            } else {
-                format!(
-                    "{power_name}'s special force team (unit {id}) in {name}: mission roll {r} \
-                     ({l}); an Industrial Strike needs 1 or 2, so it calls the mission off and \
-                     stays, to try again in a later turn (JB-28)"
-                )
-            };
-            events.push(Event::Decision {
+        if !left.is_empty() {
+            let l = label(&["sft", &name, "mission", &power_name]);
+            let rolls = dice.roll_many(&l, left.len(), 6);
+            for (&id, &r) in left.iter().zip(&rolls) {
+                let detail = if r <= STRIKE_UP_TO {
+                    strikers.push(id);
+                    format!(
+                        "{power_name}'s special force team (unit {id}) in {name}: mission roll \
+                         {r} ({l}); Industrial Strike (JB-31)"
+                    )
+                } else {
+                    format!(
+                        "{power_name}'s special force team (unit {id}) in {name}: mission roll \
+                         {r} ({l}); an Industrial Strike needs 1 or 2, so it calls the mission \
+                         off and stays, to try again in a later turn (JB-28)"
+                    )
+                };
+                events.push(Event::Decision {
+                    space,
+                    rule: STRIKE_RULE.into(),
+                    detail,
+                });
+            }
+        }
+        let paid = pay(&ctx, state, space, &strikers, 0, dice, events);
+        if rest > 0 {
+            surprise.push(SurpriseStrike {
                 space,
-                rule: RULE.into(),
-                detail,
+                teams: rest,
+                paid,
             });
         }
-        let Some(victim) = state.owner[space.0] else {
-            continue;
-        };
-        if strikers.is_empty() {
-            continue;
-        }
-        let dl = label(&["sft", &name, "industrial strike"]);
-        let values = dice.roll_many(&dl, strikers.len(), 6);
-        let total: u32 = values.iter().sum();
-        events.push(Event::Fire {
-            space,
-            label: dl.as_str().to_owned(),
-            side: "attacker".into(),
-            group: "industrial strike".into(),
-            hits_at: 0,
-            dice: values.clone(),
-            sure_hits: 0,
-            hits: 0,
-        });
-        let value = game.territory(space).and_then(|t| t.ipc).unwrap_or(0);
-        let capped = if rules.strike_capped {
-            total.min(value)
-        } else {
-            total
-        };
-        let paid = capped.min(state.ipcs[victim]);
-        state.ipcs[victim] -= paid;
-        let mut detail = format!(
-            "Industrial Strike by {} special force team{} (JB-31) rolled {total}",
-            strikers.len(),
-            if strikers.len() == 1 { "" } else { "s" }
-        );
-        if capped < total {
-            detail.push_str(&format!(
-                "; capped at {value}, the territory's IPC value (option industrial_strike_cap)"
-            ));
-        }
-        if paid < capped {
-            detail.push_str(&format!("; capped at the {paid} IPCs in the treasury"));
-        }
-        events.push(Event::Bombed {
-            space,
-            victim,
-            damage: paid,
-            detail,
-        });
-        for id in strikers {
-            remove(
-                state,
-                id,
-                "rule: its Industrial Strike made, the team goes home to refit and is removed \
-                 (JB-27, JB-31)",
-                events,
-            );
-        }
     }
+    surprise
 }
 
-/// Removes team `id`, saying why.
-fn remove(state: &mut GameState, id: u32, reason: &str, events: &mut Vec<Event>) {
-    let Some(u) = state.unit(id).cloned() else {
+/// The Industrial Strike of `ctx.power`'s teams dropped alone into `space`
+/// that rolled 6 on landing (`surprised`, unit ids; JB-16: "the SFT may
+/// perform any mission immediately"): no battle is fought there, so the
+/// one mission open to them is the Industrial Strike (JB-36), made at once
+/// with no detection and no mission roll by the lowest-numbered of them, as
+/// many as the stage's `industrial_strike` order left for them
+/// (`Declarations::surprise_strikes`). The others carry out no mission and
+/// stay: without an order a surprise is not used.
+pub(crate) fn surprise_industrial_strike(
+    ctx: &Ctx,
+    state: &mut GameState,
+    space: SpaceId,
+    surprised: &[u32],
+    dice: &mut dyn DiceSource,
+    events: &mut Vec<Event>,
+) {
+    let dropped = dropped_alone(ctx, state, space);
+    let mut lucky: Vec<u32> = surprised
+        .iter()
+        .copied()
+        .filter(|id| dropped.contains(id))
+        .collect();
+    if lucky.is_empty() {
         return;
+    }
+    lucky.sort_unstable();
+    let order = ctx.decl.surprise_strikes.iter().find(|s| s.space == space);
+    let (budget, paid) = order.map_or((0, 0), |s| (s.teams as usize, s.paid));
+    let power_name = &ctx.game.powers()[ctx.power].name;
+    let name = ctx.game.space_name(space);
+    let strikers: Vec<u32> = lucky.iter().copied().take(budget).collect();
+    for &id in &lucky {
+        let head = format!(
+            "{power_name}'s special force team (unit {id}) dropped alone into {name} rolled 6 on \
+             landing"
+        );
+        let detail = if strikers.contains(&id) {
+            format!(
+                "{head}: no detection and no mission roll (JB-16); Industrial Strike at once \
+                 (JB-31)"
+            )
+        } else {
+            format!(
+                "{head}, but no Industrial Strike of the stage's orders is left for it, the one \
+                 mission open where no battle is fought (JB-36): it carries out no mission and \
+                 stays"
+            )
+        };
+        events.push(Event::Decision {
+            space,
+            rule: STRIKE_RULE.into(),
+            detail,
+        });
+    }
+    pay(ctx, state, space, &strikers, paid, dice, events);
+}
+
+/// The Industrial Strike of the teams `strikers` in `space` (JB-31): each
+/// rolls one die (`sft/<territory>/industrial strike`) and the complex's
+/// owner (the territory's controller) pays the total from its treasury,
+/// never below 0; under option `industrial_strike_cap: territory_value`
+/// the turn's strikes on the territory take at most its IPC value, of
+/// which `paid` is taken already. The strikers are removed. Returns what
+/// the owner paid, with `paid`.
+fn pay(
+    ctx: &Ctx,
+    state: &mut GameState,
+    space: SpaceId,
+    strikers: &[u32],
+    paid: u32,
+    dice: &mut dyn DiceSource,
+    events: &mut Vec<Event>,
+) -> u32 {
+    let game = ctx.game;
+    let (Some(rules), Some(victim)) = (ctx.rules.special_force_teams, state.owner[space.0]) else {
+        return paid;
     };
-    events.push(Event::Casualty {
-        space: u.at,
-        power: u.owner,
-        unit: u.unit,
-        destroyed: true,
-        reason: reason.to_owned(),
+    if strikers.is_empty() {
+        return paid;
+    }
+    let dl = label(&["sft", game.space_name(space), "industrial strike"]);
+    let values = dice.roll_many(&dl, strikers.len(), 6);
+    let total: u32 = values.iter().sum();
+    events.push(Event::Fire {
+        space,
+        label: dl.as_str().to_owned(),
+        side: "attacker".into(),
+        group: "industrial strike".into(),
+        hits_at: 0,
+        dice: values,
+        sure_hits: 0,
+        hits: 0,
     });
-    state.units.retain(|c| c.id != id);
+    let value = game.territory(space).and_then(|t| t.ipc).unwrap_or(0);
+    let room = value.saturating_sub(paid);
+    let capped = if rules.strike_capped {
+        total.min(room)
+    } else {
+        total
+    };
+    let taken = capped.min(state.ipcs[victim]);
+    state.ipcs[victim] -= taken;
+    let mut detail = format!(
+        "Industrial Strike by {} special force team{} (JB-31) rolled {total}",
+        strikers.len(),
+        if strikers.len() == 1 { "" } else { "s" }
+    );
+    if capped < total {
+        detail.push_str(&if paid > 0 {
+            format!(
+                "; capped at {room}, what this turn's strikes left of the territory's IPC value \
+                 {value} (option industrial_strike_cap)"
+            )
+        } else {
+            format!("; capped at {value}, the territory's IPC value (option industrial_strike_cap)")
+        });
+    }
+    if taken < capped {
+        detail.push_str(&format!("; capped at the {taken} IPCs in the treasury"));
+    }
+    events.push(Event::Bombed {
+        space,
+        victim,
+        damage: taken,
+        detail,
+    });
+    for &id in strikers {
+        remove_unit(
+            state,
+            id,
+            "rule: its Industrial Strike made, the team goes home to refit and is removed \
+             (JB-27, JB-31)"
+                .into(),
+            events,
+        );
+    }
+    paid + taken
 }
 
 /// Where `power`'s units stood (not aboard) as its combat move began: the
@@ -575,11 +705,12 @@ fn withdrawal(ctx: &Ctx, state: &GameState, space: SpaceId, owner: PowerId) -> O
 /// this turn are removed (JB-35), and the averted units' turn is over.
 pub(crate) fn end_aversion(state: &mut GameState, spent: &[u32], events: &mut Vec<Event>) {
     for &id in spent {
-        remove(
+        remove_unit(
             state,
             id,
             "rule: its Aversion made, the team is removed at the end of the enemy's combat phase \
-             (JB-35)",
+             (JB-35)"
+                .into(),
             events,
         );
     }

@@ -184,20 +184,8 @@ pub(crate) fn detect_by(
     let Some(rules) = ctx.rules.special_force_teams else {
         return;
     };
-    let mut owners: Vec<PowerId> = teams
-        .iter()
-        .filter_map(|id| state.unit(*id).map(|u| u.owner))
-        .collect();
-    owners.sort_unstable();
-    owners.dedup();
     let name = ctx.game.space_name(space).to_owned();
-    for owner in owners {
-        let mut mine: Vec<u32> = teams
-            .iter()
-            .copied()
-            .filter(|id| state.unit(*id).is_some_and(|u| u.owner == owner))
-            .collect();
-        mine.sort_unstable();
+    for (owner, mine) in super::group_units(state, teams, |u| u.owner) {
         let n = searchers(ctx, state, space, owner, trigger);
         let when = trigger.when();
         // The battle's wording predates the other triggers.
@@ -231,31 +219,24 @@ pub(crate) fn detect_by(
                 .collect()
         };
         for &id in &mine {
-            let Some(u) = state.unit(id).cloned() else {
+            if state.unit(id).is_none() {
                 continue;
-            };
+            }
             if detected.contains(&id) {
-                events.push(Event::Casualty {
-                    space,
-                    power: owner,
-                    unit: u.unit,
-                    destroyed: true,
-                    reason: if rules.pooled_detection {
-                        format!(
-                            "rule: detected {when}, one team per 1 in the pool of {} dice, {ones} \
-                             of them 1 ({l}); JB-26",
-                            values.len()
-                        )
-                    } else {
-                        format!(
-                            "rule: detected by {n} enemy ground unit{} {when}, a 1 among the \
-                             dice ({l}); JB-26",
-                            if n == 1 { "" } else { "s" }
-                        )
-                    },
-                });
-                state.units.retain(|c| c.id != id);
-                state.paradropped.retain(|c| *c != id);
+                let reason = if rules.pooled_detection {
+                    format!(
+                        "rule: detected {when}, one team per 1 in the pool of {} dice, {ones} of \
+                         them 1 ({l}); JB-26",
+                        values.len()
+                    )
+                } else {
+                    format!(
+                        "rule: detected by {n} enemy ground unit{} {when}, a 1 among the dice \
+                         ({l}); JB-26",
+                        if n == 1 { "" } else { "s" }
+                    )
+                };
+                super::remove_unit(state, id, reason, events);
             } else {
                 events.push(Event::Decision {
                     space,
@@ -368,19 +349,7 @@ pub(crate) fn missions(
         }
         acting.push(id);
     }
-    acting.sort_unstable();
-    let mut owners: Vec<PowerId> = acting
-        .iter()
-        .filter_map(|id| state.unit(*id).map(|u| u.owner))
-        .collect();
-    owners.sort_unstable();
-    owners.dedup();
-    for owner in owners {
-        let mine: Vec<u32> = acting
-            .iter()
-            .copied()
-            .filter(|id| state.unit(*id).is_some_and(|u| u.owner == owner))
-            .collect();
+    for (owner, mine) in super::group_units(state, &acting, |u| u.owner) {
         let power = ctx.game.powers()[owner].name.clone();
         let attacking = allied(ctx.game, owner, ctx.power);
         let (wanted, whose) = wanted(ctx, state, space, owner, attacking);
@@ -449,18 +418,14 @@ pub(crate) fn missions(
                 }
                 (Mission::AaSuppression, _) => {
                     out.aa_suppressed = true;
-                    if let Some(u) = state.unit(id) {
-                        events.push(Event::Casualty {
-                            space,
-                            power: owner,
-                            unit: u.unit,
-                            destroyed: true,
-                            reason: "rule: spent on AA Suppression, the team goes home to refit \
-                                     (JB-30; removed, not refunded)"
-                                .into(),
-                        });
-                    }
-                    state.units.retain(|c| c.id != id);
+                    super::remove_unit(
+                        state,
+                        id,
+                        "rule: spent on AA Suppression, the team goes home to refit (JB-30; \
+                         removed, not refunded)"
+                            .into(),
+                        events,
+                    );
                     "the defending AA guns do not fire in this battle; the team is removed".into()
                 }
                 (Mission::SupplyStrike, _) => {
@@ -746,27 +711,18 @@ pub(crate) fn supply_struck(groups: &mut [Group]) {
 }
 
 /// Removes the team spent on Supply Strike once its battle is over (JB-32).
-pub(crate) fn after_battle(
-    state: &mut GameState,
-    space: SpaceId,
-    missions: &Missions,
-    events: &mut Vec<Event>,
-) {
+pub(crate) fn after_battle(state: &mut GameState, missions: &Missions, events: &mut Vec<Event>) {
     let Some(id) = missions.supply_strike else {
         return;
     };
-    if let Some(u) = state.unit(id) {
-        events.push(Event::Casualty {
-            space,
-            power: u.owner,
-            unit: u.unit,
-            destroyed: true,
-            reason: "rule: spent on Supply Strike, the team goes home to refit after the battle \
-                     (JB-32; removed, not refunded)"
-                .into(),
-        });
-    }
-    state.units.retain(|c| c.id != id);
+    super::remove_unit(
+        state,
+        id,
+        "rule: spent on Supply Strike, the team goes home to refit after the battle (JB-32; \
+         removed, not refunded)"
+            .into(),
+        events,
+    );
 }
 
 /// Problems with the special force team orders of a battle plan for

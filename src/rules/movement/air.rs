@@ -18,6 +18,7 @@
 use std::collections::HashMap;
 
 use super::{Mover, path};
+use crate::rules::combat::remove_unit;
 use crate::rules::events::Event;
 use crate::rules::model::{UnitKind, UnitType};
 use crate::rules::orders::{OrderError, Origin};
@@ -193,27 +194,19 @@ pub fn lose_unlanded(mover: &Mover, state: &mut GameState, events: &mut Vec<Even
 }
 
 fn lose(state: &mut GameState, u: &Unit, reason: String, events: &mut Vec<Event>) {
-    events.push(Event::Casualty {
-        space: u.at,
-        power: u.owner,
-        unit: u.unit,
-        destroyed: true,
-        reason,
-    });
+    remove_unit(state, u.id, reason, events);
     // Cargo still aboard an air transport (J Boulton JB-12: special force
     // teams carried on to its landing) is lost with it.
-    for c in state.units.iter().filter(|c| c.cargo_of == Some(u.id)) {
-        events.push(Event::Casualty {
-            space: u.at,
-            power: c.owner,
-            unit: c.unit,
-            destroyed: true,
-            reason: "rule: aboard an aircraft lost for want of a landing".into(),
-        });
-    }
-    state
+    let cargo: Vec<u32> = state
         .units
-        .retain(|v| v.id != u.id && v.cargo_of != Some(u.id));
+        .iter()
+        .filter(|c| c.cargo_of == Some(u.id))
+        .map(|c| c.id)
+        .collect();
+    for id in cargo {
+        let reason = "rule: aboard an aircraft lost for want of a landing".into();
+        remove_unit(state, id, reason, events);
+    }
 }
 
 /// Movement an aircraft has left this turn.

@@ -88,7 +88,8 @@ pub struct RawMessage {
     pub rockets: Option<Vec<RawRocket>>,
     /// Industrial Strikes (J Boulton JB-31): a territory to the number of
     /// your special force teams there that strike its industrial complex
-    /// (United Kingdom: 2).
+    /// (United Kingdom: 2), counting teams dropped alone into it this turn,
+    /// which strike if they roll 6 on landing (JB-16).
     pub industrial_strike: Option<BTreeMap<String, u32>>,
     /// J Boulton (JB-35): what your units named by an enemy special force
     /// team's Aversion this turn do, instead of your standing orders' word.

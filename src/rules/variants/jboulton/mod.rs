@@ -16,8 +16,8 @@
 //! their orders (JB-04, JB-21..30, JB-32..34, `combat::special_force_teams`,
 //! `orders::special_force_teams`), the detection sweep, Industrial Strike
 //! and Aversion (JB-26, JB-31, JB-35, JB-36,
-//! `combat::special_force_missions`). Still to come: the mission at once of
-//! a team that rolled 6 on landing outside a battle (JB-16).
+//! `combat::special_force_missions`), with the Industrial Strike at once
+//! of a team dropped alone that rolled 6 on landing (JB-16).
 //! Readings: `docs/rules/jboulton.md`.
 
 mod supply;
@@ -374,9 +374,7 @@ impl RuleSetHooks for JBoulton {
             "the J Boulton house rules are not implemented yet (issue 18): mechanized infantry, \
              heavy armor, isolation, the battleship damage table, Normandy coastal fire, air \
              transports, paratroopers, special force teams' moves, detection and every \
-             mission are played, but a team dropped alone that rolls 6 on landing cannot yet \
-             carry out its mission at once (JB-16), and the scripted game does not yet order \
-             every mission",
+             mission are played, but the scripted game does not yet order every mission",
         )
     }
 
