@@ -5,8 +5,8 @@
 //! forged reveal fails both.
 
 mod common;
-#[path = "common/verify.rs"]
-mod verifiers;
+
+use common::verify as verifiers;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -101,7 +101,7 @@ fn six_rounds_of_classic_verify_and_a_forged_die_is_caught() {
 
     // The real binary replays the whole match through the engine, the
     // independent verifier agrees on the dice, and a forged die is caught.
-    common::assert_a_played_match_verifies(m, &[], messages, "classic");
+    common::assert_a_played_match_verifies(m, messages, "classic");
 }
 
 /// The driver for profiling Classic's verify (issue 17's 100 ms target,

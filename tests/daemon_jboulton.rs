@@ -6,23 +6,17 @@
 //! writes every other message of two rounds from the position the match
 //! holds; a player asks the odds of heavy armor and mechanized infantry by
 //! mail; every message is accepted, the reports are mailed, and both
-//! verifiers accept the log.
-//!
-//! The J Boulton rule set is not lifted yet (`JBoulton::not_yet`), so
-//! `adjutant new` and `adjutant run` refuse the game: this test lets its own
-//! process load it (`adjutant::rules::allow_unfinished_rule_sets`), creates
-//! the match with `Match::create` and runs the daemon's pass in process
-//! (`Daemon::run(true)`, what `adjutant run --once` calls).
+//! verifiers accept the log. The match is made by `adjutant new` and every
+//! pass is `adjutant run --once`, as an organiser runs them.
 
 #[path = "common/aae_bot.rs"]
 mod aae_bot;
 mod daemon_support;
-
-use std::path::Path;
-use std::process::Command;
+#[path = "common/verify.rs"]
+mod verify;
 
 use adjutant::matches::Match;
-use daemon_support::{Env, player_address, text};
+use daemon_support::{Env, player_address};
 
 const ID: &str = "jb1";
 const ROUNDS: u32 = 2;
@@ -30,17 +24,9 @@ const POWERS: [&str; 4] = ["Germany", "Soviet Union", "United Kingdom", "United 
 
 #[test]
 fn a_jboulton_match_is_played_by_mail() {
-    adjutant::rules::allow_unfinished_rule_sets();
     let env = Env::new("jboulton", Some("mail: {map_in_reports: false}\n"));
-    let mut players = format!("match: {ID}\nplayers:\n");
-    for p in POWERS {
-        players.push_str(&format!(
-            "  {p}: {{name: {p} player, email: {}}}\n",
-            player_address(ID, p)
-        ));
-    }
-    let dir = env.new_match_in_process(ID, "aae-jboulton", &players);
-    env.run_once_in_process();
+    let dir = env.new_match_of(ID, "aae-jboulton", &POWERS);
+    env.run_once();
     let welcomes = env.sent();
     assert_eq!(welcomes.len(), 4, "{welcomes:#?}");
     let secret = |p: &str| env.secret(ID, p);
@@ -198,28 +184,9 @@ fn a_jboulton_match_is_played_by_mail() {
         answer.body
     );
 
-    // The real binary replays the match (the game allowed by
-    // --unfinished), and the independent verifier checks its dice.
+    // The real binary replays the match, and the independent verifier
+    // checks its dice.
     let log = env.log(ID);
-    let out = env.adjutant(&["verify", "--unfinished", log.to_str().unwrap()]);
-    assert!(
-        out.status.success()
-            && text(&out.stdout).contains(&format!(
-                "engine replay: {accepted} accepted messages re-adjudicated"
-            )),
-        "{}{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
-    let py = Command::new("python3")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py"))
-        .arg(&log)
-        .output()
-        .unwrap();
-    assert!(
-        py.status.success(),
-        "{}{}",
-        text(&py.stdout),
-        text(&py.stderr)
-    );
+    verify::verify_replays(&log, accepted, "jboulton by mail");
+    verify::assert_python_accepts(&log, "jboulton by mail");
 }

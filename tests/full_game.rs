@@ -7,11 +7,10 @@
 #[path = "common/aae_bot.rs"]
 mod aae_bot;
 mod common;
-#[path = "common/verify.rs"]
-mod verify;
+
+use common::verify;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use adjutant::log::{Body, parse_line};
 use adjutant::matches::Match;
@@ -145,23 +144,10 @@ fn eight_rounds_of_aae_play_verify_and_a_forged_die_is_caught() {
 
     // The real binary replays the whole match through the engine.
     let stdout = verify::verify_replays(&log_path, messages, "aae");
-    assert!(
-        stdout.contains(&format!("{dice} dice re-derived")),
-        "{stdout}"
-    );
+    verify::assert_every_die_re_derived(&stdout, dice, "aae");
 
     // The independent verifier agrees on the dice.
-    let py = Command::new("python3")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py"))
-        .arg(&log_path)
-        .output()
-        .unwrap();
-    assert!(
-        py.status.success(),
-        "verify_dice.py failed: {}{}",
-        String::from_utf8_lossy(&py.stdout),
-        String::from_utf8_lossy(&py.stderr)
-    );
+    verify::assert_python_accepts(&log_path, "aae");
 
     common::assert_a_forged_die_is_caught(&log, &dir, first_dice);
 }

@@ -37,11 +37,6 @@
 //! naming what never happened. For each game the real `adjutant verify`
 //! replays the log through the engine, the independent Python verifier
 //! checks its dice, and a forged die is caught by both.
-//!
-//! The J Boulton rule set is not lifted yet (`JBoulton::not_yet`), so this
-//! test lets its own process load the game
-//! (`adjutant::rules::allow_unfinished_rule_sets`) and verifies with
-//! `adjutant verify --unfinished`.
 
 #[path = "common/aae_bot.rs"]
 mod aae_bot;
@@ -51,7 +46,6 @@ mod jboulton_script;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use adjutant::log::{Body, parse_line};
 use adjutant::matches::Match;
@@ -575,7 +569,6 @@ const MAX_GAMES: u32 = 4;
 
 #[test]
 fn a_scripted_jboulton_game_uses_every_new_unit_and_verifies() {
-    adjutant::rules::allow_unfinished_rule_sets();
     // The traces of every game played, each of them verified whole: a
     // rule that needs a particular roll or a front the bot reaches may
     // miss one game; it must show in one of at most four.
@@ -716,13 +709,6 @@ fn play_and_verify(n: u32, trace: &mut Trace) {
     }
     assert!(state.round > MIN_ROUNDS, "{} rounds", state.round - 1);
 
-    // Both verifiers, the replay and a forged die; the game allowed by
-    // --unfinished, and refused without it, as it is everywhere else.
-    common::assert_a_played_match_verifies(m, &["--unfinished"], messages, "jboulton");
-    let refused = Command::new(env!("CARGO_BIN_EXE_adjutant"))
-        .arg("verify")
-        .arg(&log_path)
-        .output()
-        .unwrap();
-    assert!(!refused.status.success());
+    // Both verifiers, the replay and a forged die.
+    common::assert_a_played_match_verifies(m, messages, "jboulton");
 }

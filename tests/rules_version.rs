@@ -4,8 +4,8 @@
 //! and every die, with `adjutant verify` saying which version wrote it.
 
 mod common;
-#[path = "common/verify.rs"]
-mod verifiers;
+
+use common::verify as verifiers;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

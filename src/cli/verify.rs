@@ -20,10 +20,6 @@ pub struct VerifyArgs {
     /// Accept a log made with scripted test dice (they prove nothing).
     #[arg(long)]
     allow_fixed_dice: bool,
-    /// Replay a log of a game whose rule set is still to come (a test's
-    /// match: such a game cannot be created or played otherwise).
-    #[arg(long)]
-    unfinished: bool,
 }
 
 fn parse_head(s: &str) -> Result<Digest32, String> {
@@ -31,9 +27,6 @@ fn parse_head(s: &str) -> Result<Digest32, String> {
 }
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
-    if args.unfinished {
-        crate::rules::allow_unfinished_rule_sets();
-    }
     let opts = VerifyOptions {
         allow_fixed_dice: args.allow_fixed_dice,
         head: args.head,

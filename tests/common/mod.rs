@@ -10,6 +10,8 @@ use adjutant::dice::{DiceKind, Label};
 use adjutant::log::{Genesis, LOG_FORMAT, MatchLog};
 use adjutant::matches::DiceTurn;
 
+pub mod verify;
+
 /// Sides cycled through the labels, including one that exercises rejection.
 pub const SIDES: [u32; 6] = [6, 6, 6, 12, 20, 65175];
 
@@ -152,11 +154,7 @@ pub fn assert_a_forged_die_is_caught(log: &[u8], dir: &Path, first_dice: u64) {
     assert_ne!(forged, log);
     let forged_path = dir.join("forged.jsonl");
     std::fs::write(&forged_path, &forged).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_adjutant"))
-        .arg("verify")
-        .arg(&forged_path)
-        .output()
-        .unwrap();
+    let out = verify::adjutant_verify(&forged_path);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
@@ -164,23 +162,18 @@ pub fn assert_a_forged_die_is_caught(log: &[u8], dir: &Path, first_dice: u64) {
             || stderr.contains(&format!("entry {first_dice},")),
         "verify should name entry {first_dice}: {stderr}"
     );
-    let py = std::process::Command::new("python3")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py"))
-        .arg(&forged_path)
-        .output()
-        .unwrap();
+    let py = verify::python_verify(&forged_path);
     assert!(!py.status.success(), "verify_dice.py accepted a forged die");
 }
 
 /// What an auditor checks of a match a test has played: the real
-/// `adjutant verify FLAGS LOG` re-derives every die of the log and
+/// `adjutant verify LOG` re-derives every die of the log and
 /// re-adjudicates all `messages`, the independent `tools/verify_dice.py`
 /// agrees, the match reopens to the position a full replay derives and to
 /// the one played, and a forged die is caught by both verifiers. `what`
 /// names the game in failure messages; returns what `verify` printed.
 pub fn assert_a_played_match_verifies(
     m: adjutant::matches::Match,
-    flags: &[&str],
     messages: usize,
     what: &str,
 ) -> String {
@@ -200,36 +193,9 @@ pub fn assert_a_played_match_verifies(
     }
     assert!(first_dice > 0, "{what}: the log holds no dice");
 
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_adjutant"))
-        .arg("verify")
-        .args(flags)
-        .arg(&log_path)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{what}: verify failed: {stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        stdout.contains(&format!("{dice} dice re-derived"))
-            && stdout.contains(&format!(
-                "engine replay: {messages} accepted messages re-adjudicated"
-            )),
-        "{what}: {stdout}"
-    );
-    let py = std::process::Command::new("python3")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/verify_dice.py"))
-        .arg(&log_path)
-        .output()
-        .unwrap();
-    assert!(
-        py.status.success(),
-        "{what}: verify_dice.py failed: {}{}",
-        String::from_utf8_lossy(&py.stdout),
-        String::from_utf8_lossy(&py.stderr)
-    );
+    let stdout = verify::verify_replays(&log_path, messages, what);
+    verify::assert_every_die_re_derived(&stdout, dice, what);
+    verify::assert_python_accepts(&log_path, what);
 
     // Reopening starts from the position a full replay derives.
     let played = m.state().clone();

@@ -10,15 +10,8 @@ use std::process::Command;
 /// exactly `messages` accepted messages, and returns its report. `what`
 /// names the game in failure messages.
 pub fn verify_replays(log: &Path, messages: usize, what: &str) -> String {
-    verify_replays_with(log, &[], messages, what)
-}
-
-/// [`verify_replays`] with `adjutant verify`'s flags (`--unfinished` for a
-/// game whose rule set is still to come).
-pub fn verify_replays_with(log: &Path, flags: &[&str], messages: usize, what: &str) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_adjutant"))
         .arg("verify")
-        .args(flags)
         .arg(log)
         .output()
         .unwrap();
@@ -35,6 +28,25 @@ pub fn verify_replays_with(log: &Path, flags: &[&str], messages: usize, what: &s
         "{what}: {stdout}"
     );
     stdout
+}
+
+/// `adjutant verify`'s report (`stdout`) says it re-derived exactly `dice`
+/// dice.
+pub fn assert_every_die_re_derived(stdout: &str, dice: usize, what: &str) {
+    assert!(
+        stdout.contains(&format!("{dice} dice re-derived")),
+        "{what}: {stdout}"
+    );
+}
+
+/// The independent verifier, `tools/verify_dice.py`, accepts the log.
+pub fn assert_python_accepts(log: &Path, what: &str) {
+    let py = python_verify(log);
+    assert!(
+        py.status.success(),
+        "{what}: verify_dice.py failed: {}",
+        said(&py)
+    );
 }
 
 /// `adjutant verify LOG`, whatever it says.

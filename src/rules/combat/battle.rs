@@ -207,7 +207,13 @@ fn groups(
                 };
             }
         }
-        if support > 0 && strength > 0 && supportable {
+        // An isolated unit takes the support only where the half of the
+        // raised value is higher (J Boulton JB-40): the attacker pairs its
+        // artillery where the support counts, as the odds do.
+        let isolated = attacking && state.isolated.contains(&id);
+        let raised =
+            !isolated || super::out_of_supply(strength + 1) > super::out_of_supply(strength);
+        if support > 0 && strength > 0 && supportable && raised {
             support -= 1;
             strength += 1;
             name = format!("{prefix}supported {}", &name[prefix.len()..]);
@@ -225,7 +231,7 @@ fn groups(
             strength = damaged;
             name = format!("{prefix}{how} {}", t.name);
         }
-        if attacking && state.isolated.contains(&id) {
+        if isolated {
             strength = super::out_of_supply(strength);
             name = format!("{prefix}isolated {}", &name[prefix.len()..]);
         }
@@ -511,6 +517,31 @@ pub(crate) struct Prelude {
     pub supply_struck: bool,
     /// Evasive missions (JB-34), carried out at the start of their round.
     pub evasions: Vec<super::special_force_teams::Evade>,
+}
+
+impl Prelude {
+    /// The defending land units that Evasive sacrifices due after `round`
+    /// take out of the battle for `space` at the start of their round,
+    /// before any die of it (JB-34), as `special_force_teams::evade` carries
+    /// them out (the team must still stand there), in rounds still to be
+    /// fought before each leaves.
+    fn leaving(
+        &self,
+        state: &GameState,
+        space: SpaceId,
+        round: u32,
+    ) -> Vec<crate::rules::odds::Leaving> {
+        self.evasions
+            .iter()
+            .filter(|e| e.round > round && state.unit(e.team).is_some_and(|u| u.at == space))
+            .filter_map(|e| {
+                e.save.map(|unit| crate::rules::odds::Leaving {
+                    rounds: e.round - round - 1,
+                    unit,
+                })
+            })
+            .collect()
+    }
 }
 
 /// Fights the battle in `space`; `bombard` are the attacker's ships that
@@ -913,7 +944,10 @@ pub(crate) fn fight(
         }
         let att = attackers(ctx, state, space);
         // The odds are those of fighting on from the survivors as they stand
-        // (no bombardment or AA fire: those come before round 2).
+        // (no bombardment or AA fire: those come before round 2), with what
+        // the rounds to come hold: the submarines' withdrawals, a Supply
+        // Strike, Evasive sacrifices (J Boulton JB-32, JB-34; averted units
+        // count as the rounds fight them).
         let mut chance = None;
         let odds = || {
             let mut def = defenders(ctx, state, space);
@@ -927,7 +961,11 @@ pub(crate) fn fight(
                 (&att, &def),
                 (&attacker_chooser, &defender_chooser),
                 ctx.low_luck,
-                withdrawal::still_to_come(ctx, state, space, round),
+                &crate::rules::odds::ToCome {
+                    withdrawals: withdrawal::still_to_come(ctx, state, space, round),
+                    supply_struck: prelude.supply_struck,
+                    leaving: prelude.leaving(state, space, round),
+                },
             );
             chance = Some(c);
             c.0

@@ -68,6 +68,19 @@ pub(crate) fn read(
     m
 }
 
+/// Supply Strike (JB-32) on the defending side `def`: every defender at
+/// half its value, rounded up, as `combat::special_force_teams::supply_struck`
+/// halves the defenders' firing groups (a fortified value too, since the
+/// battle halves the group after raising it). Used by an odds question that
+/// names the mission and by the odds of a battle plan's `when_odds_below`
+/// in a battle where a team carried it out.
+pub(crate) fn supply_strike(def: &mut Side) {
+    for s in &mut def.slots {
+        s.strength = crate::rules::combat::out_of_supply(s.strength);
+        s.fortified = s.fortified.map(crate::rules::combat::out_of_supply);
+    }
+}
+
 /// Applies the missions to the ranked sides and returns the Disruption
 /// strike, noting each in `notes`.
 pub(crate) fn apply(
@@ -80,9 +93,7 @@ pub(crate) fn apply(
 ) -> Vec<FireGroup> {
     let types = game.unit_types();
     if m.supply_strike {
-        for s in &mut def.slots {
-            s.strength = crate::rules::combat::out_of_supply(s.strength);
-        }
+        supply_strike(def);
         notes.push(
             "Supply Strike: every defender defends at half, rounded up, the whole battle \
              (JB-32)"
@@ -148,7 +159,7 @@ mod tests {
 
     fn jb() -> GameDef {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap()
+        crate::rules::load_dir(&root.join("games/aae-jboulton")).unwrap()
     }
 
     /// The attacker's exact chance of winning.

@@ -13,6 +13,7 @@
 //! [`attacker_win_now_with`] for the `when_odds_below` retreat policy.
 
 mod dist;
+mod evasive;
 mod exact;
 mod missions;
 mod mixed;
@@ -24,6 +25,7 @@ mod withdrawal;
 
 use std::collections::BTreeMap;
 
+pub(crate) use evasive::Leaving;
 pub use exact::End;
 pub use query::{
     BattleType, OddsError, OddsQuery, PreparedQuery, RetreatRule, SubmarineWithdrawal, UnitsText,
@@ -278,42 +280,41 @@ impl Battle {
     }
 }
 
+/// What the rounds still to come of a battle hold beyond its units, for
+/// [`attacker_win_now_with`].
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ToCome {
+    /// When each side's submarines withdraw (attacker, defender), in rounds
+    /// from now (Classic, DAAK-C §4.2).
+    pub withdrawals: (Option<u32>, Option<u32>),
+    /// A special force team carried out Supply Strike in this battle (J
+    /// Boulton JB-32): every defender at half for the whole battle, as an
+    /// odds question's `supply_strike` counts it.
+    pub supply_struck: bool,
+    /// Defending units that Evasive sacrifices take out of the battle at
+    /// the start of a later round (J Boulton JB-34).
+    pub leaving: Vec<Leaving>,
+}
+
 /// The attacker's chance of winning the battle from its current state if
 /// it fights on to the end, and whether it is exact: the `when_odds_below`
 /// retreat policy, evaluated by the adjudicator at the end of each round.
 /// Exact within the state bounds (`MAX_EXACT_STATES`, `MAX_MIXED_STATES`);
 /// past them a Monte Carlo estimate from a fixed seed, so that a replay
-/// decides the same way. Without submarine withdrawals; the adjudicator
-/// calls [`attacker_win_now_with`].
-#[cfg(test)]
-pub(crate) fn attacker_win_now(
-    game: &GameDef,
-    state: &GameState,
-    attackers: &[u32],
-    defenders: &[u32],
-    attacker_chooser: &Chooser,
-    defender_chooser: &Chooser,
-    low_luck: bool,
-) -> (f64, bool) {
-    attacker_win_now_with(
-        game,
-        state,
-        (attackers, defenders),
-        (attacker_chooser, defender_chooser),
-        low_luck,
-        (None, None),
-    )
-}
-
-/// [`attacker_win_now`] with the submarine withdrawals still to come
-/// (attacker, defender), in rounds from now (Classic, DAAK-C §4.2).
+/// decides the same way. What the position holds counts as the battle
+/// fights it (damaged battleships, dropped paratroopers, isolated and
+/// averted units: `Side::ranked`), and what `to_come` says. A defender
+/// leaving before the next round is left out (every one leaving: the
+/// attacker wins); one leaving later is counted where the exact calculator
+/// of a fixed order of loss, one hit each, applies ([`evasive`]) and there
+/// are no submarine withdrawals, else not.
 pub(crate) fn attacker_win_now_with(
     game: &GameDef,
     state: &GameState,
     (attackers, defenders): (&[u32], &[u32]),
     (attacker_chooser, defender_chooser): (&Chooser, &Chooser),
     low_luck: bool,
-    (attacker_withdraws, defender_withdraws): (Option<u32>, Option<u32>),
+    to_come: &ToCome,
 ) -> (f64, bool) {
     let mut att = Side::ranked(game, state, attackers, attacker_chooser, true);
     // After round 1 a first strike of round 1 only is over.
@@ -322,9 +323,28 @@ pub(crate) fn attacker_win_now_with(
             s.first_strike = false;
         }
     }
+    let mut def = Side::ranked(game, state, defenders, defender_chooser, false);
+    if to_come.supply_struck {
+        missions::supply_strike(&mut def);
+    }
+    let (attacker_withdraws, defender_withdraws) = to_come.withdrawals;
+    if !to_come.leaving.is_empty() {
+        let (now, later) = evasive::leave_now(&def, &to_come.leaving);
+        if now.slots.is_empty() {
+            return (1.0, true);
+        }
+        def = now;
+        let staying = |l: &Leaving| def.slots.iter().any(|s| s.candidate.id == l.unit);
+        if later.iter().any(staying)
+            && to_come.withdrawals == (None, None)
+            && evasive::exact_applies(&att, &def)
+        {
+            return (evasive::attacker_wins(&att, &def, low_luck, &later), true);
+        }
+    }
     let battle = Battle {
         att,
-        def: Side::ranked(game, state, defenders, defender_chooser, false),
+        def,
         low_luck,
         aa: None,
         bombard: Vec::new(),

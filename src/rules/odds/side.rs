@@ -194,6 +194,16 @@ impl Side {
                 } else {
                     strength
                 };
+                // Averted by a special force team (J Boulton JB-35), it rolls
+                // in no combat this turn but may be lost, and takes no
+                // artillery support, as `combat::battle` leaves it out of the
+                // firing groups (an averted artillery still supports there:
+                // it rolls nothing for it).
+                let averted = state.averted.contains(&u.id);
+                if averted {
+                    supportable = false;
+                }
+                let strength = if averted { 0 } else { strength };
                 // As `combat::battle` decides it: attacking units only.
                 let dice = if attacking {
                     crate::rules::research::attack_dice(game, state, u.owner, t)
@@ -243,7 +253,7 @@ impl Side {
                     air: t.kind == Some(UnitKind::Air),
                     hidden: t.has(&Ability::HiddenFromAir),
                     cannot_hit_air: t.has(&Ability::CannotHitAir),
-                    first_strike: strikes && t.has(&Ability::FirstStrike),
+                    first_strike: strikes && !averted && t.has(&Ability::FirstStrike),
                     anti_sub: t.has(&Ability::AntiSubmarine),
                     sub: t.has(&Ability::FirstStrike),
                     dice_each: match dice {

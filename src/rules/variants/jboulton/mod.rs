@@ -369,15 +369,6 @@ impl RuleSetHooks for JBoulton {
         Some(&Aae)
     }
 
-    fn not_yet(&self) -> Option<&'static str> {
-        Some(
-            "the J Boulton house rules are not implemented yet (issue 18): mechanized infantry, \
-             heavy armor, isolation, the battleship damage table, Normandy coastal fire, air \
-             transports, paratroopers, special force teams' moves, detection and every \
-             mission are played, but the scripted game does not yet order every mission",
-        )
-    }
-
     fn options(&self) -> &'static [OptionSpec] {
         OPTIONS
     }
@@ -511,7 +502,7 @@ mod tests {
         let mut files = aae.files().clone();
         files.game.rule_set = JBoulton.id().to_owned();
         files.game.options.0.extend(everything_off());
-        let jb = GameDef::new_unfinished(files).unwrap();
+        let jb = GameDef::new(files).unwrap();
         assert_eq!(jb.rule_set().id(), "jboulton");
         assert!(!ISOLATION.on(&jb) && !MECHANIZED_INFANTRY.on(&jb));
         crate::rules::variants::tests::assert_plays_every_aae_scenario_alike(&aae, &jb);
@@ -527,7 +518,7 @@ mod tests {
     fn the_odds_know_mechanized_infantry_and_heavy_armor() {
         use crate::rules::odds::{OddsQuery, answer};
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
+        let jb = crate::rules::load_dir(&root.join("games/aae-jboulton")).unwrap();
         let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
         let r = answer(
             &jb,
@@ -553,46 +544,70 @@ mod tests {
         );
     }
 
+    /// The J Boulton game and its opening position with no unit on the
+    /// board, for the odds tests below to place their own.
+    fn empty_board() -> (GameDef, GameState) {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let jb = crate::rules::load_dir(&root.join("games/aae-jboulton")).unwrap();
+        let mut state = GameState::initial(&jb);
+        state.units.clear();
+        (jb, state)
+    }
+
+    /// Places a `unit` of `power` at `space` (all by name).
+    fn place(jb: &GameDef, state: &mut GameState, unit: &str, power: &str, space: &str) -> u32 {
+        let t = jb.unit_types().iter().position(|t| t.name == unit).unwrap();
+        state.add_unit(t, jb.power(power).unwrap(), jb.space(space).unwrap())
+    }
+
+    /// The odds a battle plan's `when_odds_below` weighs after a round of
+    /// the battle of `attackers` against `defenders` in `state`, by the
+    /// default orders of loss, and whether they are exact; `supply_struck`
+    /// when a team carried out Supply Strike in the battle.
+    fn plan_odds(
+        jb: &GameDef,
+        state: &GameState,
+        (attackers, defenders): (&[u32], &[u32]),
+        supply_struck: bool,
+    ) -> (f64, bool) {
+        use crate::rules::combat::casualties::Chooser;
+        let standing = state.standing.clone();
+        let att = Chooser::Attacker {
+            losses: &[],
+            source: "default battle plan".into(),
+            power: state.unit(attackers[0]).unwrap().owner,
+            standing: &standing,
+        };
+        let def = Chooser::Defender {
+            standing: &standing,
+            land: !jb.is_sea(state.unit(defenders[0]).unwrap().at),
+        };
+        crate::rules::odds::attacker_win_now_with(
+            jb,
+            state,
+            (attackers, defenders),
+            (&att, &def),
+            false,
+            &crate::rules::odds::ToCome {
+                supply_struck,
+                ..Default::default()
+            },
+        )
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-12
+    }
+
     /// Item 10 of issue 18: the odds a battle plan's `when_odds_below` asks
     /// for count a damaged battleship at 3 (light) or 2 (heavy damage).
     #[test]
     fn the_odds_of_a_battle_count_a_damaged_battleship_at_its_damaged_value() {
-        use crate::rules::combat::casualties::Chooser;
         use crate::rules::state::ShipDamage;
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
-        let mut state = GameState::initial(&jb);
-        state.units.clear();
-        let zone = jb.space("Danish Sea").unwrap();
-        let bb = jb
-            .unit_types()
-            .iter()
-            .position(|t| t.name == "battleship")
-            .unwrap();
-        let dd = jb
-            .unit_types()
-            .iter()
-            .position(|t| t.name == "destroyer")
-            .unwrap();
-        let germany = jb.power("Germany").unwrap();
-        let uk = jb.power("United Kingdom").unwrap();
-        let ship = state.add_unit(bb, germany, zone);
-        let enemy = state.add_unit(dd, uk, zone);
-        let standing = state.standing.clone();
-        let odds = |state: &GameState| {
-            let att = Chooser::Attacker {
-                losses: &[],
-                source: "default battle plan".into(),
-                power: germany,
-                standing: &standing,
-            };
-            let def = Chooser::Defender {
-                standing: &standing,
-                land: false,
-            };
-            crate::rules::odds::attacker_win_now(&jb, state, &[ship], &[enemy], &att, &def, false)
-        };
-        let (fit, exact) = odds(&state);
+        let (jb, mut state) = empty_board();
+        let ship = place(&jb, &mut state, "battleship", "Germany", "Danish Sea");
+        let enemy = place(&jb, &mut state, "destroyer", "United Kingdom", "Danish Sea");
+        let (fit, exact) = plan_odds(&jb, &state, (&[ship], &[enemy]), false);
         assert!(exact);
         let damaged = |heavy: bool| {
             let mut s = state.clone();
@@ -603,7 +618,7 @@ mod tests {
                 repair_cost: None,
                 repair_paid: false,
             });
-            odds(&s).0
+            plan_odds(&jb, &s, (&[ship], &[enemy]), false).0
         };
         let (light, heavy) = (damaged(false), damaged(true));
         assert!(heavy < light && light < fit, "{heavy} {light} {fit}");
@@ -617,51 +632,80 @@ mod tests {
     /// 4/9 that decide, 1/4.
     #[test]
     fn the_odds_of_a_battle_count_a_dropped_paratrooper_at_2() {
-        use crate::rules::combat::casualties::Chooser;
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
-        let mut state = GameState::initial(&jb);
-        state.units.clear();
-        let at = jb.space("East Poland").unwrap();
-        let unit = |name: &str| jb.unit_types().iter().position(|t| t.name == name).unwrap();
-        let germany = jb.power("Germany").unwrap();
-        let russia = jb.power("Soviet Union").unwrap();
-        let para = state.add_unit(unit("paratrooper"), germany, at);
-        let inf = state.add_unit(unit("infantry"), russia, at);
-        let standing = state.standing.clone();
-        let odds = |state: &GameState| {
-            let att = Chooser::Attacker {
-                losses: &[],
-                source: "default battle plan".into(),
-                power: germany,
-                standing: &standing,
-            };
-            let def = Chooser::Defender {
-                standing: &standing,
-                land: true,
-            };
-            crate::rules::odds::attacker_win_now(&jb, state, &[para], &[inf], &att, &def, false)
-        };
-        let (walked, exact) = odds(&state);
+        let (jb, mut state) = empty_board();
+        let para = place(&jb, &mut state, "paratrooper", "Germany", "East Poland");
+        let inf = place(&jb, &mut state, "infantry", "Soviet Union", "East Poland");
+        let (walked, exact) = plan_odds(&jb, &state, (&[para], &[inf]), false);
         assert!(exact);
-        let mut dropped = state.clone();
-        dropped.paradropped.push(para);
-        let (dropped, _) = odds(&dropped);
-        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        state.paradropped.push(para);
+        let (dropped, _) = plan_odds(&jb, &state, (&[para], &[inf]), false);
         assert!(
             close(walked, 0.25) && close(dropped, 0.4),
             "{walked} {dropped}"
         );
     }
 
-    /// The game of the house rules is AAE's board and setup with two more
-    /// unit types, and loads (by the unfinished path while the rule set is
-    /// still to come).
+    /// Item 10 of issue 18: the odds a battle plan's `when_odds_below` asks
+    /// for during a battle where a special force team carried out Supply
+    /// Strike count every defender at half, rounded up (JB-32), as the
+    /// battle's `supply-struck` groups fire. One infantry (1) against one
+    /// infantry: at 2, each round the attacker alone hits 1/6 * 4/6 = 4/36
+    /// and nothing happens 5/6 * 4/6 = 20/36, so it wins
+    /// (4/36) / (1 - 20/36) = 1/4; struck, the defender hits at 1: the
+    /// attacker alone hits 5/36, nothing 25/36, it wins 5/11.
+    #[test]
+    fn the_odds_of_a_battle_count_a_supply_strike() {
+        let (jb, mut state) = empty_board();
+        let attacker = place(&jb, &mut state, "infantry", "Germany", "East Poland");
+        let defender = place(&jb, &mut state, "infantry", "Soviet Union", "East Poland");
+        let sides = (&[attacker][..], &[defender][..]);
+        let (plain, exact) = plan_odds(&jb, &state, sides, false);
+        let (struck, exact_struck) = plan_odds(&jb, &state, sides, true);
+        assert!(exact && exact_struck);
+        assert!(
+            close(plain, 0.25) && close(struck, 5.0 / 11.0),
+            "{plain} {struck}"
+        );
+    }
+
+    /// Item 10 of issue 18: the odds a battle plan's `when_odds_below` asks
+    /// for count a unit averted by a special force team (JB-35) as rolling
+    /// in no combat, though it may still be lost. One armor (3) and one
+    /// infantry (1) against one infantry (2), the infantry lost first:
+    /// - not averted: each round the attacker hits 1 - 5/6 * 1/2 = 7/12 and
+    ///   wins (a defender's hit in the same round leaves it the armor); the
+    ///   defender alone hits 5/12 * 1/3 = 5/36, leaving the armor alone,
+    ///   which wins (1/2 * 2/3) / (1 - 1/2 * 2/3) = 1/2; nothing happens
+    ///   5/12 * 2/3 = 10/36: (21/36 + 5/36 * 1/2) / (26/36) = 47/52;
+    /// - the armor averted: the infantry alone hits 1/6 * 2/3 = 4/36; both
+    ///   hit 1/6 * 1/3 = 2/36 (the armor is left: a win); the defender
+    ///   alone hits 5/6 * 1/3 = 10/36 (the silent armor left then never
+    ///   wins); nothing happens 5/6 * 2/3 = 20/36: (6/36) / (16/36) = 3/8.
+    #[test]
+    fn the_odds_of_a_battle_count_an_averted_unit_as_silent() {
+        let (jb, mut state) = empty_board();
+        let armor = place(&jb, &mut state, "armor", "Germany", "East Poland");
+        let inf = place(&jb, &mut state, "infantry", "Germany", "East Poland");
+        let enemy = place(&jb, &mut state, "infantry", "Soviet Union", "East Poland");
+        let sides = (&[armor, inf][..], &[enemy][..]);
+        let (free, exact) = plan_odds(&jb, &state, sides, false);
+        assert!(exact);
+        state.averted.push(armor);
+        let (silent, exact) = plan_odds(&jb, &state, sides, false);
+        assert!(exact);
+        assert!(
+            close(free, 47.0 / 52.0) && close(silent, 3.0 / 8.0),
+            "{free} {silent}"
+        );
+    }
+
+    /// The game of the house rules is AAE's board and setup with five more
+    /// unit types, and loads.
     #[test]
     fn the_aae_jboulton_game_is_aae_with_the_new_units() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let aae = crate::rules::load_dir(&root.join("games/aae")).unwrap();
-        let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
+        let jb = crate::rules::load_dir(&root.join("games/aae-jboulton")).unwrap();
         assert_eq!(jb.files().board, aae.files().board);
         assert_eq!(jb.files().setup, aae.files().setup);
         assert_eq!(jb.unit_types().len(), aae.unit_types().len() + 5);
