@@ -1,8 +1,8 @@
 //! A J Boulton match played by mail (issue 18, item 11): the daemon's code
 //! path over a Maildir, file transport for sent mail, as
 //! tests/daemon_classic.rs plays Classic. Germany's player buys the new
-//! units in the house rules' words and moves them (or the bot sends them
-//! into battle); the test bot
+//! units in the house rules' words (a special force team among them) and
+//! moves them (or the bot sends them into battle); the test bot
 //! writes every other message of two rounds from the position the match
 //! holds; a player asks the odds of heavy armor and mechanized infantry by
 //! mail; every message is accepted, the reports are mailed, and both
@@ -35,22 +35,23 @@ fn a_jboulton_match_is_played_by_mail() {
     // The new units bought in a player's own words (their aliases).
     let mut n = 0u64;
     let body = format!(
-        "match: {ID}\npower: Germany\nround: 1\nsecret: {}\npurchase: 1 ha, 1 mech inf, 1 air trn, 2 para, 2 inf\n",
+        "match: {ID}\npower: Germany\nround: 1\nsecret: {}\npurchase: 1 ha, 1 mech inf, 1 air trn, 2 para, 1 sft\n",
         secret("Germany")
     );
     let receipt = env.send(n, &germany, ID, "m0@players.test", "orders", &body);
     receipt.assert_accepted(&body);
     assert!(
         receipt.body.contains(
-            "purchase: 1 heavy armor, 1 mechanized infantry, 1 air transport, 2 paratrooper, 2 infantry"
+            "purchase: 1 heavy armor, 1 mechanized infantry, 1 air transport, 2 paratrooper, 1 special force team"
         ),
         "{}",
         receipt.body
     );
 
     // The bot writes the rest of two rounds, each message from the
-    // position the match holds after the one before; in Germany's first
-    // non-combat move its player also moves the heavy armor it placed.
+    // position the match holds after the one before; in Germany's second
+    // non-combat move its player also moves the heavy armor and the
+    // special force team it placed.
     let mut accepted = 1;
     // Moves of the new units, as the receipts echo them.
     let mut new_unit_moves: Vec<String> = Vec::new();
@@ -67,20 +68,25 @@ fn a_jboulton_match_is_played_by_mail() {
         let germany_stage_two = state.current_power(&game) == germany
             && state.phase != adjutant::rules::state::Phase::Purchase;
         // The heavy armor or mechanized infantry bought in round 1, unless
-        // the bot sent it into battle already, moves one space.
-        let new_units = ["heavy armor", "mechanized infantry"].map(|name| {
+        // the bot sent it into battle already, moves one space, and so does
+        // the special force team.
+        let ty = |name: &str| {
             game.unit_types()
                 .iter()
                 .position(|t| t.name == name)
                 .unwrap()
-        });
-        let fresh = state
-            .units
-            .iter()
-            .find(|u| u.owner == germany && new_units.contains(&u.unit) && u.moved == 0);
-        if germany_stage_two
-            && state.round == 2
-            && let Some(u) = fresh
+        };
+        let new_units = [ty("heavy armor"), ty("mechanized infantry")];
+        let fresh = |types: &[usize]| {
+            state
+                .units
+                .iter()
+                .find(|u| u.owner == germany && types.contains(&u.unit) && u.moved == 0)
+        };
+        for u in [fresh(&new_units), fresh(&[ty("special force team")])]
+            .into_iter()
+            .flatten()
+            .filter(|_| germany_stage_two && state.round == 2)
         {
             let to = game.neighbours(u.at).iter().copied().find(|&s| {
                 !game.is_sea(s)
@@ -112,7 +118,11 @@ fn a_jboulton_match_is_played_by_mail() {
                 .body
                 .lines()
                 .filter(|l| l.contains("->"))
-                .filter(|l| l.contains("heavy armor") || l.contains("mechanized infantry"))
+                .filter(|l| {
+                    ["heavy armor", "mechanized infantry", "special force team"]
+                        .iter()
+                        .any(|n| l.contains(n))
+                })
                 .map(str::to_owned),
         );
         accepted += 1;
@@ -120,6 +130,12 @@ fn a_jboulton_match_is_played_by_mail() {
     assert!(
         !new_unit_moves.is_empty(),
         "no accepted message moved the new units"
+    );
+    assert!(
+        new_unit_moves
+            .iter()
+            .any(|l| l.contains("special force team")),
+        "no accepted message moved the special force team: {new_unit_moves:?}"
     );
     assert_eq!(env.pending(), 0);
     let m = Match::open(&dir).unwrap();
