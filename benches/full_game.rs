@@ -86,9 +86,6 @@ fn advanced() -> GameBench {
 /// battleships hunting), so that the busiest of the first six rounds plays
 /// them. `cargo bench --bench full_game -- jboulton`.
 fn jboulton() -> GameBench {
-    // The rule set is still to come (special force teams): this process
-    // may load its game.
-    adjutant::rules::allow_unfinished_rule_sets();
     GameBench {
         game: "aae-jboulton",
         players: include_str!("../tests/fixtures/aae-players.yaml").to_owned(),

@@ -13,10 +13,10 @@ use std::path::Path;
 use adjutant::dice::{Dice, TurnSecret};
 use adjutant::rules::orders::parse::parse_message;
 use adjutant::rules::state::GameState;
-use adjutant::rules::{GameDef, load_dir_unfinished, turn};
+use adjutant::rules::{GameDef, load_dir, turn};
 
 fn advanced() -> GameDef {
-    load_dir_unfinished(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/advanced-aae"))
+    load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/advanced-aae"))
         .expect("games/advanced-aae loads")
 }
 

@@ -210,7 +210,6 @@ fn convoy_run(game: &GameDef, state: &GameState) -> Option<String> {
 
 #[test]
 fn six_rounds_of_advanced_aae_with_six_powers_verify_and_a_forged_die_is_caught() {
-    // The rule set is still to come: this process may make a match of it.
     let dir = fresh_dir("advanced-aae-full-game");
     let mut m = Match::create(&dir, &root().join("games"), "advanced-aae", &players()).unwrap();
     assert_eq!(m.game().powers().len(), POWERS);
@@ -415,7 +414,7 @@ fn six_rounds_of_advanced_aae_with_six_powers_verify_and_a_forged_die_is_caught(
 
     // The real binary replays the whole match through the engine, the
     // independent verifier agrees on the dice, and a forged die is caught.
-    common::assert_a_played_match_verifies(m, &[], messages, "advanced-aae");
+    common::assert_a_played_match_verifies(m, messages, "advanced-aae");
 }
 
 /// The game that `cargo bench --bench full_game -- "verify advanced"` measures
@@ -446,5 +445,5 @@ fn the_benchmarks_thirty_round_game_lasts_and_verifies() {
         played.battles, income.land
     );
     assert!(played.battles >= 30, "{} battles", played.battles);
-    common::assert_a_played_match_verifies(m, &[], played.messages, "advanced-aae");
+    common::assert_a_played_match_verifies(m, played.messages, "advanced-aae");
 }

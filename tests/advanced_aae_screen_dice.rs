@@ -3,9 +3,8 @@
 //! screen, the submarines' fire at the capital ships, the destroyers'
 //! return fire) and for the battle after it is re-derived by the
 //! independent Python verifier from the turn key and its label
-//! (`tools/verify_dice.py derive`). An Advanced AAE match cannot be created
-//! yet (the rule set is still to come), so no match log holds a screen for
-//! `adjutant verify`; this checks the same dice one by one.
+//! (`tools/verify_dice.py derive`). The bot's games are not sure to hold a
+//! screen, so this sets one up and checks its dice one by one.
 
 #[path = "common/verify.rs"]
 mod verifiers;
@@ -16,10 +15,10 @@ use std::path::Path;
 use adjutant::dice::{Dice, TurnSecret};
 use adjutant::rules::orders::parse::parse_message;
 use adjutant::rules::state::GameState;
-use adjutant::rules::{GameDef, load_dir_unfinished, turn};
+use adjutant::rules::{GameDef, load_dir, turn};
 
 fn advanced() -> GameDef {
-    load_dir_unfinished(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/advanced-aae"))
+    load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/advanced-aae"))
         .expect("games/advanced-aae loads")
 }
 

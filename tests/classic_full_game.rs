@@ -101,12 +101,13 @@ fn six_rounds_of_classic_verify_and_a_forged_die_is_caught() {
 
     // The real binary replays the whole match through the engine, the
     // independent verifier agrees on the dice, and a forged die is caught.
-    common::assert_a_played_match_verifies(m, &[], messages, "classic");
+    common::assert_a_played_match_verifies(m, messages, "classic");
 }
 
 /// The driver for profiling Classic's verify (issue 17's 100 ms target,
-/// docs/performance.md): `verify_bytes` and `replay_match` of a 30-round
-/// log, as `benches/full_game.rs` measures them, run
+/// docs/performance.md): what `adjutant verify` does with a 30-round log
+/// (read it, `verify_entries`, `replay_verified`), as `benches/full_game.rs`
+/// measures it, run
 /// `ADJUTANT_PROFILE_ITERATIONS` times (default 1). The log's dice are real,
 /// so each new game differs; to count instructions on one fixed log, point
 /// `ADJUTANT_PROFILE_LOG` at a directory: the first run plays the game into
@@ -116,8 +117,8 @@ fn six_rounds_of_classic_verify_and_a_forged_die_is_caught() {
 #[test]
 #[ignore = "a profiling driver (docs/performance.md), not a check"]
 fn profile_the_verify_of_a_30_round_classic_log() {
-    use adjutant::log::{VerifyOptions, verify_bytes};
-    use adjutant::matches::replay_match;
+    use adjutant::log::{VerifyOptions, verify_entries};
+    use adjutant::matches::replay_verified;
 
     let dir = match std::env::var_os("ADJUTANT_PROFILE_LOG") {
         Some(d) => PathBuf::from(d),
@@ -143,18 +144,14 @@ fn profile_the_verify_of_a_30_round_classic_log() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(1);
-    let data = std::fs::read(&log_path).unwrap();
-    let first = data.split(|&b| b == b'\n').next().unwrap();
-    let Body::Genesis(genesis) = parse_line(first).unwrap().body else {
-        panic!("the log starts with its genesis");
-    };
     for _ in 0..iterations {
-        let summary = verify_bytes(&data, &VerifyOptions::default()).unwrap();
-        let replayed = replay_match(&log_path, &genesis).unwrap();
+        let data = std::fs::read(&log_path).unwrap();
+        let verified = verify_entries(&data, &VerifyOptions::default()).unwrap();
+        let replayed = replay_verified(&log_path, &verified).unwrap();
         assert!(!replayed.unfinished);
         eprintln!(
             "verified {} entries, {} dice, {} messages",
-            summary.entries, summary.dice, replayed.messages
+            verified.summary.entries, verified.summary.dice, replayed.messages
         );
     }
 }

@@ -10,9 +10,8 @@
 //! with Advanced values (German armor defends at 3); both verifiers accept
 //! the log.
 //!
-//! The test creates the match and runs the daemon's passes in its own
-//! process (`Daemon::run(true)`, what `run --once` calls), and verifies
-//! with the plain `adjutant verify`.
+//! The match is made by `adjutant new` and every pass is `adjutant run
+//! --once`, as an organiser runs them.
 
 #[path = "common/aae_bot.rs"]
 mod aae_bot;
@@ -49,8 +48,14 @@ players:
 #[test]
 fn an_advanced_aae_match_is_played_by_mail_with_a_player_holding_two_powers() {
     let env = Env::new("advanced-aae", Some("mail: {map_in_reports: false}\n"));
-    let dir = env.new_match_in_process(ID, "advanced-aae", PLAYERS);
-    env.run_once_in_process();
+    let out = env.try_new_match_of(ID, "advanced-aae", PLAYERS);
+    assert!(
+        out.status.success(),
+        "{}",
+        daemon_support::text(&out.stderr)
+    );
+    let dir = env.data.join("matches").join(ID);
+    env.run_once();
 
     // A welcome per power, each with its own secret: Alice has two.
     let welcomes = env.sent();

@@ -1,18 +1,13 @@
 //! A J Boulton match played by mail (issue 18, item 11): the daemon's code
 //! path over a Maildir, file transport for sent mail, as
 //! tests/daemon_classic.rs plays Classic. Germany's player buys the new
-//! units in the house rules' words and moves them (or the bot sends them
-//! into battle); the test bot
+//! units in the house rules' words (a special force team among them) and
+//! moves them (or the bot sends them into battle); the test bot
 //! writes every other message of two rounds from the position the match
 //! holds; a player asks the odds of heavy armor and mechanized infantry by
 //! mail; every message is accepted, the reports are mailed, and both
-//! verifiers accept the log.
-//!
-//! The J Boulton rule set is still to come (special force teams), so
-//! `adjutant new` and `adjutant run` refuse the game: this test lets its own
-//! process load it (`adjutant::rules::allow_unfinished_rule_sets`), creates
-//! the match with `Match::create` and runs the daemon's pass in process
-//! (`Daemon::run(true)`, what `adjutant run --once` calls).
+//! verifiers accept the log. The match is made by `adjutant new` and every
+//! pass is `adjutant run --once`, as an organiser runs them.
 
 #[path = "common/aae_bot.rs"]
 mod aae_bot;
@@ -29,17 +24,9 @@ const POWERS: [&str; 4] = ["Germany", "Soviet Union", "United Kingdom", "United 
 
 #[test]
 fn a_jboulton_match_is_played_by_mail() {
-    adjutant::rules::allow_unfinished_rule_sets();
     let env = Env::new("jboulton", Some("mail: {map_in_reports: false}\n"));
-    let mut players = format!("match: {ID}\nplayers:\n");
-    for p in POWERS {
-        players.push_str(&format!(
-            "  {p}: {{name: {p} player, email: {}}}\n",
-            player_address(ID, p)
-        ));
-    }
-    let dir = env.new_match_in_process(ID, "aae-jboulton", &players);
-    env.run_once_in_process();
+    let dir = env.new_match_of(ID, "aae-jboulton", &POWERS);
+    env.run_once();
     let welcomes = env.sent();
     assert_eq!(welcomes.len(), 4, "{welcomes:#?}");
     let secret = |p: &str| env.secret(ID, p);
@@ -48,22 +35,23 @@ fn a_jboulton_match_is_played_by_mail() {
     // The new units bought in a player's own words (their aliases).
     let mut n = 0u64;
     let body = format!(
-        "match: {ID}\npower: Germany\nround: 1\nsecret: {}\npurchase: 1 ha, 1 mech inf, 1 air trn, 2 para, 2 inf\n",
+        "match: {ID}\npower: Germany\nround: 1\nsecret: {}\npurchase: 1 ha, 1 mech inf, 1 air trn, 2 para, 1 sft\n",
         secret("Germany")
     );
     let receipt = env.send(n, &germany, ID, "m0@players.test", "orders", &body);
     receipt.assert_accepted(&body);
     assert!(
         receipt.body.contains(
-            "purchase: 1 heavy armor, 1 mechanized infantry, 1 air transport, 2 paratrooper, 2 infantry"
+            "purchase: 1 heavy armor, 1 mechanized infantry, 1 air transport, 2 paratrooper, 1 special force team"
         ),
         "{}",
         receipt.body
     );
 
     // The bot writes the rest of two rounds, each message from the
-    // position the match holds after the one before; in Germany's first
-    // non-combat move its player also moves the heavy armor it placed.
+    // position the match holds after the one before; in Germany's second
+    // non-combat move its player also moves the heavy armor and the
+    // special force team it placed.
     let mut accepted = 1;
     // Moves of the new units, as the receipts echo them.
     let mut new_unit_moves: Vec<String> = Vec::new();
@@ -80,20 +68,25 @@ fn a_jboulton_match_is_played_by_mail() {
         let germany_stage_two = state.current_power(&game) == germany
             && state.phase != adjutant::rules::state::Phase::Purchase;
         // The heavy armor or mechanized infantry bought in round 1, unless
-        // the bot sent it into battle already, moves one space.
-        let new_units = ["heavy armor", "mechanized infantry"].map(|name| {
+        // the bot sent it into battle already, moves one space, and so does
+        // the special force team.
+        let ty = |name: &str| {
             game.unit_types()
                 .iter()
                 .position(|t| t.name == name)
                 .unwrap()
-        });
-        let fresh = state
-            .units
-            .iter()
-            .find(|u| u.owner == germany && new_units.contains(&u.unit) && u.moved == 0);
-        if germany_stage_two
-            && state.round == 2
-            && let Some(u) = fresh
+        };
+        let new_units = [ty("heavy armor"), ty("mechanized infantry")];
+        let fresh = |types: &[usize]| {
+            state
+                .units
+                .iter()
+                .find(|u| u.owner == germany && types.contains(&u.unit) && u.moved == 0)
+        };
+        for u in [fresh(&new_units), fresh(&[ty("special force team")])]
+            .into_iter()
+            .flatten()
+            .filter(|_| germany_stage_two && state.round == 2)
         {
             let to = game.neighbours(u.at).iter().copied().find(|&s| {
                 !game.is_sea(s)
@@ -125,7 +118,11 @@ fn a_jboulton_match_is_played_by_mail() {
                 .body
                 .lines()
                 .filter(|l| l.contains("->"))
-                .filter(|l| l.contains("heavy armor") || l.contains("mechanized infantry"))
+                .filter(|l| {
+                    ["heavy armor", "mechanized infantry", "special force team"]
+                        .iter()
+                        .any(|n| l.contains(n))
+                })
                 .map(str::to_owned),
         );
         accepted += 1;
@@ -133,6 +130,12 @@ fn a_jboulton_match_is_played_by_mail() {
     assert!(
         !new_unit_moves.is_empty(),
         "no accepted message moved the new units"
+    );
+    assert!(
+        new_unit_moves
+            .iter()
+            .any(|l| l.contains("special force team")),
+        "no accepted message moved the special force team: {new_unit_moves:?}"
     );
     assert_eq!(env.pending(), 0);
     let m = Match::open(&dir).unwrap();
@@ -181,9 +184,9 @@ fn a_jboulton_match_is_played_by_mail() {
         answer.body
     );
 
-    // The real binary replays the match (the game allowed by
-    // --unfinished), and the independent verifier checks its dice.
+    // The real binary replays the match, and the independent verifier
+    // checks its dice.
     let log = env.log(ID);
-    verify::verify_replays_with(&log, &["--unfinished"], accepted, "jboulton by mail");
+    verify::verify_replays(&log, accepted, "jboulton by mail");
     verify::assert_python_accepts(&log, "jboulton by mail");
 }

@@ -3,16 +3,14 @@
 //! (../shared/rules/digest-advanced-aae.md; the real board was never found).
 //! Every number and decision of Parts C and D that is data is checked here,
 //! each against the digest's own figures; and a second, different board
-//! loads with the same rule set, so no board fact lives in its code. The
-//! rule set is still to come, so the game is loaded through the unfinished
-//! path of tests and data work, and no command may play it.
+//! loads with the same rule set, so no board fact lives in its code.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use adjutant::rules::model::{Ability, OptionValue};
-use adjutant::rules::{GameDef, GameFiles, SpaceId, load_dir, load_dir_unfinished};
+use adjutant::rules::{GameDef, GameFiles, SpaceId, load_dir};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -21,7 +19,7 @@ fn root() -> PathBuf {
 fn advanced() -> &'static GameDef {
     static GAME: OnceLock<GameDef> = OnceLock::new();
     GAME.get_or_init(|| {
-        load_dir_unfinished(&root().join("games/advanced-aae")).unwrap_or_else(|e| panic!("{e}"))
+        load_dir(&root().join("games/advanced-aae")).unwrap_or_else(|e| panic!("{e}"))
     })
 }
 
@@ -163,7 +161,6 @@ fn the_game_is_advanced_aae_with_six_powers_sides_and_turn_order() {
 /// DIR`) loads it, and it is a built-in game, the same as the files.
 #[test]
 fn the_game_loads_where_games_are_played_and_is_built_in() {
-    assert_eq!(advanced().rule_set().not_yet(), None);
     let loaded = load_dir(&root().join("games/advanced-aae")).expect("loads");
     assert_eq!(loaded.files(), advanced().files());
     let builtin = adjutant::rules::builtin::GameSource::Builtin
@@ -1165,7 +1162,7 @@ fn the_units_are_aae_s_without_escorts_or_interceptors() {
     // The rule set refuses a fighter that escorts (AAAE-34).
     let mut files = advanced().files().clone();
     files.units = aae().files().units.clone();
-    let err = adjutant::rules::GameDef::new_unfinished(files)
+    let err = adjutant::rules::GameDef::new(files)
         .expect_err("refused")
         .to_string();
     assert!(
@@ -1212,7 +1209,7 @@ fn the_fortification_is_a_building_at_the_rules_cost() {
 fn reload(edit: impl FnOnce(&mut GameFiles)) -> Result<GameDef, String> {
     let mut files = advanced().files().clone();
     edit(&mut files);
-    GameDef::new_unfinished(files).map_err(|e| e.to_string())
+    GameDef::new(files).map_err(|e| e.to_string())
 }
 
 fn set_ipcs(files: &mut GameFiles, who: &str, to: u32) {
@@ -1496,7 +1493,7 @@ fn write_other(dir: &Path, game: &str, board: &str, setup: &str) {
 fn a_second_different_board_loads_with_the_same_rule_set() {
     let dir = fresh_dir("right");
     write_other(&dir, OTHER_GAME, OTHER_BOARD, OTHER_SETUP);
-    let other = load_dir_unfinished(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let other = load_dir(&dir).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(other.rule_set().id(), advanced().rule_set().id());
     // It shares no space with the derived board.
     for i in 0..other.space_count() {
@@ -1528,7 +1525,7 @@ fn a_second_different_board_loads_with_the_same_rule_set() {
         &OTHER_BOARD.replace("ipc: 4,", "ipc: 5,"),
         &OTHER_SETUP.replace("Soviet Union: 25", "Soviet Union: 51"),
     );
-    let text = load_dir_unfinished(&dir).unwrap_err().to_string();
+    let text = load_dir(&dir).unwrap_err().to_string();
     assert!(
         text.contains("Soviet Union starts with 51 IPCs; it starts with 25")
             && text.contains(
@@ -1553,7 +1550,7 @@ fn the_danish_sea_landing_is_data_and_checked() {
     let refused = |edit: fn(&mut adjutant::rules::model::Landing)| {
         let mut files = game.files().clone();
         edit(&mut files.board.landings[0]);
-        adjutant::rules::GameDef::new_unfinished(files)
+        adjutant::rules::GameDef::new(files)
             .expect_err("refused")
             .to_string()
     };

@@ -4,10 +4,10 @@
 use std::path::Path;
 
 use adjutant::rules::odds::{OddsError, OddsQuery, OddsReport, RetreatRule, UnitsText, answer};
-use adjutant::rules::{GameDef, load_dir_unfinished};
+use adjutant::rules::{GameDef, load_dir};
 
 fn game() -> GameDef {
-    load_dir_unfinished(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/advanced-aae")).unwrap()
+    load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/advanced-aae")).unwrap()
 }
 
 fn query(att: &str, att_power: &str, def: &str, def_power: &str) -> OddsQuery {

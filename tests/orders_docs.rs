@@ -10,7 +10,7 @@
 use std::path::Path;
 
 use adjutant::rules::orders::parse::parse_message;
-use adjutant::rules::{GameDef, load_dir, load_dir_unfinished};
+use adjutant::rules::{GameDef, load_dir};
 
 fn aae() -> GameDef {
     load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/aae")).expect("games/aae loads")
@@ -23,10 +23,9 @@ fn anniversary() -> GameDef {
 }
 
 /// Examples marked `jboulton` (air transports, paratroopers) are checked
-/// against the J Boulton game, loaded by the unfinished path while its rule
-/// set is still to come.
+/// against the J Boulton game.
 fn jboulton() -> GameDef {
-    load_dir_unfinished(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/aae-jboulton"))
+    load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/aae-jboulton"))
         .expect("games/aae-jboulton loads")
 }
 

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use adjutant::rules::{GameDef, load_dir, load_dir_unfinished, scenario};
+use adjutant::rules::{GameDef, load_dir, scenario};
 
 fn scenario_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
@@ -51,14 +51,9 @@ fn every_scenario_holds() {
             .unwrap()
             .to_str()
             .unwrap();
-        // A rule set still to come (J Boulton) is loaded
-        // by the unfinished path, so its rulings are tested as they arrive.
-        let game = games.entry(sc.game.clone()).or_insert_with(|| {
-            let dir = games_dir.join(&sc.game);
-            load_dir(&dir)
-                .or_else(|_| load_dir_unfinished(&dir))
-                .unwrap()
-        });
+        let game = games
+            .entry(sc.game.clone())
+            .or_insert_with(|| load_dir(&games_dir.join(&sc.game)).unwrap());
         if sc.game != dir && game.rule_set().id() != dir {
             failures.push(format!(
                 "{}: game {} in a {dir} directory",
@@ -188,24 +183,11 @@ fn scenarios_of(dir: &str) -> Vec<std::path::PathBuf> {
     files
 }
 
-/// An arbiter runs the scenarios of the rule sets still to come (J
-/// Boulton) with the binary too: `--unfinished` loads them from `--games
-/// DIR`; without it they are refused with the rule set's reason.
+/// An arbiter runs the J Boulton scenarios with the binary on the
+/// built-in game, as every other rule set's.
 #[test]
-fn the_binary_runs_the_scenarios_of_unfinished_games_when_asked() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let files = scenarios_of("jboulton");
-    let games = root.join("games");
-    let games = games.to_str().unwrap();
-    assert_the_binary_passes(&["--unfinished", "--games", games], &files);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_adjutant"))
-        .args(["scenario", "--quiet"])
-        .arg(&files[0])
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
-    assert!(said.contains("not implemented yet"), "{said}");
+fn the_binary_runs_the_jboulton_scenarios_on_the_built_in_game() {
+    assert_the_binary_passes(&[], &scenarios_of("jboulton"));
 }
 
 /// `docs/rules/jboulton.md` names the scenarios of every item of the house

@@ -150,35 +150,6 @@ fn the_engine_touches_files_only_where_games_are_loaded() {
     );
 }
 
-/// A game whose rule set is still to come (`games/aae-jboulton/`) is loaded
-/// only by tests and data work: no match or daemon code calls the
-/// unfinished loaders, and no command but `adjutant scenario --unfinished`
-/// (an arbiter running rules scenarios, which makes no match) and
-/// `adjutant verify --unfinished` (replaying a test's match log), so such a
-/// game cannot be played. Tests may play one through `Match`
-/// (`allow_unfinished_rule_sets`).
-#[test]
-fn only_tests_load_a_game_of_a_rule_set_still_to_come() {
-    let found = lines_with(
-        "src",
-        &["_unfinished"],
-        &[
-            "rules/load.rs",
-            "rules/game/mod.rs",
-            "rules/mod.rs",
-            "cli/scenario.rs",
-            // `adjutant verify --unfinished`: an auditor's replay of a
-            // test's match log, which makes no match either.
-            "cli/verify.rs",
-        ],
-    );
-    assert!(
-        found.is_empty(),
-        "load_dir_unfinished and its kin are for tests and data work only:\n{}",
-        found.join("\n")
-    );
-}
-
 #[test]
 fn the_engine_draws_random_numbers_only_through_the_dice_it_is_handed() {
     let found = engine_lines_with(

@@ -27,7 +27,8 @@ pub struct DemoArgs {
     dir: PathBuf,
     /// A directory of games, each in DIR/<id>/ (game.yaml, board.yaml,
     /// units.yaml, setup.yaml); without it, the games built into the
-    /// program (aae, advanced-aae, anniversary-1941, anniversary-1942, classic).
+    /// program (aae, aae-jboulton, advanced-aae, anniversary-1941,
+    /// anniversary-1942, classic).
     #[arg(long, value_name = "DIR")]
     games: Option<PathBuf>,
 }

@@ -36,7 +36,8 @@ pub struct OddsArgs {
     defenders: String,
     /// A directory of games, each in DIR/<id>/ (game.yaml, board.yaml,
     /// units.yaml, setup.yaml); without it, the games built into the
-    /// program (aae, advanced-aae, anniversary-1941, anniversary-1942, classic).
+    /// program (aae, aae-jboulton, advanced-aae, anniversary-1941,
+    /// anniversary-1942, classic).
     #[arg(long, value_name = "DIR")]
     games: Option<PathBuf>,
     /// The attacker's order of loss: "infantry, artillery, armor".

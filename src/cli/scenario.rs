@@ -21,12 +21,6 @@ pub struct ScenarioArgs {
     /// built into the program.
     #[arg(long)]
     games: Option<PathBuf>,
-    /// Also run the scenarios of games whose rule set is still to come
-    /// (J Boulton, Advanced AAE), from `--games DIR` (the built-in games
-    /// hold none): every check of the game runs, only the refusal of an
-    /// unfinished rule set is left out. No match can be made of them.
-    #[arg(long, requires = "games")]
-    unfinished: bool,
     /// Print only failures and the summary.
     #[arg(long, short)]
     quiet: bool,
@@ -41,16 +35,10 @@ pub fn run(args: ScenarioArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot read {}", file.display()))?;
         let sc = scenario::parse(&text).with_context(|| file.display().to_string())?;
         if !games.contains_key(&sc.game) {
-            let def = match (&args.games, args.unfinished) {
-                (Some(dir), true) => crate::rules::load_dir_unfinished(&dir.join(&sc.game))
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?,
-                _ => {
-                    source
-                        .load(&sc.game)
-                        .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?
-                        .def
-                }
-            };
+            let def = source
+                .load(&sc.game)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?
+                .def;
             games.insert(sc.game.clone(), def);
         }
         let game = &games[&sc.game];

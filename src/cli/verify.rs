@@ -7,7 +7,7 @@ use clap::Args;
 
 use crate::control_chars::{Target, escape};
 use crate::dice::{DiceKind, Digest32};
-use crate::log::{VerifyOptions, verify_file};
+use crate::log::{Verified, VerifyOptions, verify_entries};
 
 /// Arguments of `adjutant verify`.
 #[derive(Debug, Args)]
@@ -20,10 +20,6 @@ pub struct VerifyArgs {
     /// Accept a log made with scripted test dice (they prove nothing).
     #[arg(long)]
     allow_fixed_dice: bool,
-    /// Replay a log of a game whose rule set is still to come (a test's
-    /// match: such a game cannot be created or played otherwise).
-    #[arg(long)]
-    unfinished: bool,
 }
 
 fn parse_head(s: &str) -> Result<Digest32, String> {
@@ -31,15 +27,17 @@ fn parse_head(s: &str) -> Result<Digest32, String> {
 }
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
-    if args.unfinished {
-        crate::rules::allow_unfinished_rule_sets();
-    }
     let opts = VerifyOptions {
         allow_fixed_dice: args.allow_fixed_dice,
         head: args.head,
     };
-    match verify_file(&args.path, &opts)? {
-        Ok(s) => {
+    // The log is read and parsed once: the engine replay takes the entries
+    // the chain check parsed (docs/performance.md).
+    let data = std::fs::read(&args.path)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", args.path.display()))?;
+    match verify_entries(&data, &opts) {
+        Ok(verified) => {
+            let s = &verified.summary;
             let dice = match s.dice_kind {
                 DiceKind::Verifiable => format!("{} dice re-derived", s.dice),
                 DiceKind::Fixed => format!("{} FIXED TEST dice (not verifiable)", s.dice),
@@ -80,7 +78,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
                 println!("the given head is entry {n}");
             }
             println!("head {}", s.head);
-            replay(&args.path)
+            replay(&args.path, &verified)
         }
         Err(e) => {
             // The reason can quote the log's text.
@@ -97,14 +95,8 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
 
 /// For the log of a match of a game, replays the rules engine over every
 /// accepted message with the match's own copy of the game data.
-fn replay(path: &std::path::Path) -> anyhow::Result<ExitCode> {
-    let data = std::fs::read(path)?;
-    let first = data.split(|&b| b == b'\n').next().unwrap_or_default();
-    let Ok(crate::log::entry::Entry {
-        body: crate::log::Body::Genesis(genesis),
-        ..
-    }) = crate::log::parse_line(first)
-    else {
+fn replay(path: &std::path::Path, verified: &Verified) -> anyhow::Result<ExitCode> {
+    let Some(crate::log::Body::Genesis(genesis)) = verified.entries.first().map(|e| &e.body) else {
         return Ok(ExitCode::SUCCESS);
     };
     if genesis.game.is_none() {
@@ -127,14 +119,11 @@ fn replay(path: &std::path::Path) -> anyhow::Result<ExitCode> {
             ""
         }
     );
-    for line in data.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-        if let Ok(crate::log::entry::Entry {
-            seq,
-            body: crate::log::Body::Organiser(o),
-            ..
-        }) = crate::log::parse_line(line)
+    for entry in &verified.entries {
+        if let crate::log::Body::Organiser(o) = &entry.body
             && let Some(to) = o.to_version
         {
+            let seq = entry.seq;
             if let Some(why) = crate::rules::version::cannot_replay(to) {
                 let why = why.replacen("written by", &format!("upgraded at entry {seq} to"), 1);
                 println!(
@@ -149,7 +138,7 @@ fn replay(path: &std::path::Path) -> anyhow::Result<ExitCode> {
         "{versions}; this program replays {}",
         crate::rules::version::replayed()
     );
-    match crate::matches::replay_match(path, &genesis) {
+    match crate::matches::replay_verified(path, verified) {
         Ok(r) => {
             println!(
                 "engine replay: {} accepted messages re-adjudicated to their recorded states{}",

@@ -1008,6 +1008,33 @@ pub(crate) fn for_each_line(
 
 /// Verifies a whole log held in memory.
 pub fn verify_bytes(data: &[u8], opts: &VerifyOptions) -> Result<Summary, VerifyError> {
+    verify_each(data, opts, |_| {})
+}
+
+/// A log verified by [`verify_entries`]: what it holds, and its entries as
+/// parsed, for the engine replay (`matches::replay_verified`), so that
+/// `adjutant verify` reads and parses the log once.
+#[derive(Debug, Clone)]
+pub struct Verified {
+    /// What [`verify_bytes`] returns.
+    pub summary: Summary,
+    /// Every entry, in log order.
+    pub entries: Vec<Entry>,
+}
+
+/// [`verify_bytes`], keeping the entries.
+pub fn verify_entries(data: &[u8], opts: &VerifyOptions) -> Result<Verified, VerifyError> {
+    let mut entries = Vec::new();
+    let summary = verify_each(data, opts, |e| entries.push(e))?;
+    Ok(Verified { summary, entries })
+}
+
+/// Verifies a log, handing each entry to `keep` once the chain accepted it.
+fn verify_each(
+    data: &[u8],
+    opts: &VerifyOptions,
+    mut keep: impl FnMut(Entry),
+) -> Result<Summary, VerifyError> {
     let mut chain = Chain::new();
     let mut head_entry = None;
     for_each_line(data, |seq, offset, line| {
@@ -1021,6 +1048,7 @@ pub fn verify_bytes(data: &[u8], opts: &VerifyOptions) -> Result<Summary, Verify
         if opts.head == Some(entry.hash) {
             head_entry = Some(seq);
         }
+        keep(entry);
         Ok(())
     })?;
     if chain.genesis.is_none() {

@@ -10,7 +10,9 @@ pub mod chain;
 pub mod entry;
 pub mod writer;
 
-pub use chain::{Chain, Summary, VerifyError, VerifyOptions, verify_bytes, verify_file};
+pub use chain::{
+    Chain, Summary, Verified, VerifyError, VerifyOptions, verify_bytes, verify_entries, verify_file,
+};
 pub use entry::{
     Adjudication, BidAmount, BidEntry, BidStep, Body, Deadline, DeadlineEvent, DiceEntry, Entry,
     Escalation, EscalationPolicy, Genesis, LOG_FORMAT, LOG_FORMAT_V1, LineError, OrderEntry,

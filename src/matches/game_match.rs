@@ -15,7 +15,7 @@ use crate::dice::{
     BeaconNetwork, Dice, DiceKind, Digest32, OrderDigest, RollGroup, TurnKey, TurnSecret,
 };
 use crate::log::{
-    Adjudication, Body, DiceEntry, Genesis, LOG_FORMAT, MatchLog, PlayerEntry, Written,
+    Adjudication, Body, DiceEntry, Genesis, LOG_FORMAT, MatchLog, PlayerEntry, Verified, Written,
 };
 use crate::rules::builtin::{GameSource, LoadedGame};
 use crate::rules::entries::Entries;
@@ -1109,7 +1109,28 @@ pub struct Replayed {
 pub fn replay_match(log_path: &Path, genesis: &Genesis) -> Result<Replayed, MatchError> {
     let dir = log_path.parent().unwrap_or(Path::new("."));
     let game = match_game(dir, genesis)?;
-    let (state, pending, messages) = replay(&game, log_path, Memo::Ignore)?;
+    let entries = super::history::read_entries(log_path)?;
+    replay_all(&game, &entries)
+}
+
+/// [`replay_match`] of a log that [`crate::log::verify_entries`] has just
+/// read and checked (what `adjutant verify` does): its entries are not read
+/// or parsed again. The replay still applies the chain to them, as it does
+/// to every log it replays (for each turn's key).
+pub fn replay_verified(log_path: &Path, verified: &Verified) -> Result<Replayed, MatchError> {
+    let Some(Body::Genesis(genesis)) = verified.entries.first().map(|e| &e.body) else {
+        return Err(MatchError::Invalid(
+            "the log does not start with its genesis entry".into(),
+        ));
+    };
+    let dir = log_path.parent().unwrap_or(Path::new("."));
+    let game = match_game(dir, genesis)?;
+    replay_all(&game, &verified.entries)
+}
+
+/// Every message of `entries` re-adjudicated, nothing remembered used.
+fn replay_all(game: &GameDef, entries: &[crate::log::Entry]) -> Result<Replayed, MatchError> {
+    let (state, pending, messages) = replay_entries(game, entries, u64::MAX, Memo::Ignore)?;
     Ok(Replayed {
         messages,
         unfinished: pending.is_some(),
@@ -1154,23 +1175,6 @@ fn resolve(
     Ok((next, events, rolls))
 }
 
-/// Replays every accepted message of a match log through the engine, with
-/// the dice its revealed secrets give, checking every recorded die and state.
-/// Returns the state, an unfinished message if any, and how many messages
-/// re-adjudicated to their recorded state.
-///
-/// With `Memo::Use`, the replay starts from the last position remembered in
-/// this process ([`replay_memo`]) and the count covers only the messages
-/// re-adjudicated after it; `Memo::Ignore` re-derives everything (verify).
-fn replay(
-    game: &GameDef,
-    log_path: &Path,
-    memo: Memo,
-) -> Result<(GameState, Option<Pending>, usize), MatchError> {
-    let entries = super::history::read_entries(log_path)?;
-    replay_entries(game, &entries, u64::MAX, memo)
-}
-
 /// Whether a replay may start from a position remembered in this process.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Memo {
@@ -1180,7 +1184,15 @@ pub(crate) enum Memo {
     Ignore,
 }
 
-/// [`replay`] over entries already read, up to and including entry `until`.
+/// Replays every accepted message of a match log's entries, up to and
+/// including entry `until`, through the engine, with the dice its revealed
+/// secrets give, checking every recorded die and state. Returns the state,
+/// an unfinished message if any, and how many messages re-adjudicated to
+/// their recorded state.
+///
+/// With `Memo::Use`, the replay starts from the last position remembered in
+/// this process ([`replay_memo`]) and the count covers only the messages
+/// re-adjudicated after it; `Memo::Ignore` re-derives everything (verify).
 pub(crate) fn replay_entries(
     game: &GameDef,
     entries: &[crate::log::Entry],

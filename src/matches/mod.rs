@@ -19,7 +19,8 @@ mod replay_memo;
 pub use dice_turn::{DiceTurn, DiceTurnError};
 pub use game_match::{
     BidReceipt, Match, MatchDeadlines, MatchError, Observer, Player, PlayersFile, Receipt,
-    Replayed, Submitted, game_hash, replay_match, stage_of, state_digest, state_text_as,
+    Replayed, Submitted, game_hash, replay_match, replay_verified, stage_of, state_digest,
+    state_text_as,
 };
 pub use match_id::{MatchIdError, check_match_id};
 pub use players::{PlayerSecrets, PlayersError, Roster, Seat};

@@ -43,8 +43,9 @@ macro_rules! builtin {
 }
 
 /// Every game of `games/`, built in (a test checks that none is missing).
-pub const GAMES: [BuiltinGame; 5] = [
+pub const GAMES: [BuiltinGame; 6] = [
     builtin!("aae"),
+    builtin!("aae-jboulton"),
     builtin!("advanced-aae"),
     builtin!("anniversary-1941"),
     builtin!("anniversary-1942"),
@@ -95,25 +96,6 @@ impl GameSource {
         match self {
             GameSource::Builtin => {
                 let Some(g) = builtin(id) else {
-                    // A game of a rule set that is coming (`classic`,
-                    // `advanced-aae`, `aae-jboulton`: the rule set's id is
-                    // the game id or one end of it): say so plainly.
-                    let game = id.replace('-', "_");
-                    let pending = crate::rules::variants::RULE_SETS
-                        .iter()
-                        .filter(|r| {
-                            let r = r.id();
-                            game == r
-                                || game.ends_with(&format!("_{r}"))
-                                || game.starts_with(&format!("{r}_"))
-                        })
-                        .find_map(|r| r.not_yet());
-                    if let Some(why) = pending {
-                        return Err(format!(
-                            "{why}. The games that can be played are: {}",
-                            builtin_ids()
-                        ));
-                    }
                     return Err(format!(
                         "\"{id}\" is not a built-in game (they are: {}); for a game of your own, give the directory that holds it with --games DIR (it reads DIR/{id}/game.yaml and the other files)",
                         builtin_ids()
@@ -174,10 +156,8 @@ pub fn read_files(dir: &Path) -> std::io::Result<Vec<(String, Vec<u8>)>> {
 mod tests {
     use super::*;
 
-    /// Every game of `games/` is built in, except a game whose rule set is
-    /// still to come (`games/aae-jboulton/`): such a game
-    /// loads only through the unfinished path of data work and tests, and
-    /// neither `load_dir` nor the built-in games offer it.
+    /// Every game of `games/` is built in and loads, on disk and built in
+    /// alike.
     #[test]
     fn every_game_directory_is_built_in_and_loads() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
@@ -188,26 +168,9 @@ mod tests {
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
         on_disk.sort();
-        let mut pending = Vec::new();
-        on_disk.retain(|id| {
-            let dir = root.join(id);
-            let game = crate::rules::load_dir_unfinished(&dir)
-                .unwrap_or_else(|e| panic!("games/{id}: {e}"));
-            let Some(why) = game.rule_set().not_yet() else {
-                return true;
-            };
-            let refused = load_dir(&dir).expect_err(id).to_string();
-            assert!(refused.contains(why), "games/{id}: {refused}");
-            let refused = GameSource::Builtin.load(id).err().expect(id);
-            assert!(refused.contains(why), "games/{id}: {refused}");
-            pending.push(id.clone());
-            false
-        });
-        assert_eq!(
-            pending,
-            ["aae-jboulton"],
-            "the games of rule sets still to come"
-        );
+        for id in &on_disk {
+            load_dir(&root.join(id)).unwrap_or_else(|e| panic!("games/{id}: {e}"));
+        }
         let built: Vec<&str> = GAMES.iter().map(|g| g.id).collect();
         assert_eq!(on_disk, built, "add the new game to rules::builtin::GAMES");
         for g in GAMES {

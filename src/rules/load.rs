@@ -1,6 +1,6 @@
 //! Reading a game definition: from YAML text in memory, or from a directory.
 //!
-//! Only [`load_dir`] and [`load_dir_unfinished`] touch the file system;
+//! Only [`load_dir`] touches the file system;
 //! everything else works on strings, so tests and the mail daemon can build
 //! games from memory.
 
@@ -69,12 +69,6 @@ pub fn load_sources(sources: GameSources<'_>) -> Result<GameDef, Problems> {
     parse_and_check(sources, GameDef::new)
 }
 
-/// [`load_sources`] for a game whose rule set is still to come
-/// ([`GameDef::new_unfinished`]): **for tests and data work only**.
-pub fn load_sources_unfinished(sources: GameSources<'_>) -> Result<GameDef, Problems> {
-    parse_and_check(sources, GameDef::new_unfinished)
-}
-
 fn parse_and_check(
     sources: GameSources<'_>,
     check: fn(GameFiles) -> Result<GameDef, Problems>,
@@ -102,15 +96,6 @@ fn parse_and_check(
 /// name, so a match log's game id always names its directory.
 pub fn load_dir(dir: &Path) -> Result<GameDef, LoadError> {
     read_and_check(dir, load_sources)
-}
-
-/// [`load_dir`] for a game whose rule set is still to come, such as
-/// `games/classic/`: every check of [`load_dir`] runs except the refusal of
-/// an unfinished rule set ([`GameDef::new_unfinished`]). **For tests and
-/// data work only**: `adjutant new`, matches and the daemon load games with
-/// [`load_dir`] or the built-in games, which refuse such a game.
-pub fn load_dir_unfinished(dir: &Path) -> Result<GameDef, LoadError> {
-    read_and_check(dir, load_sources_unfinished)
 }
 
 fn read_and_check(

@@ -34,9 +34,7 @@ pub mod version;
 pub mod victory;
 pub mod vocab;
 
-pub use game::{GameDef, GameFiles, allow_unfinished_rule_sets};
-pub use load::{
-    GameSources, LoadError, load_dir, load_dir_unfinished, load_sources, load_sources_unfinished,
-};
+pub use game::{GameDef, GameFiles};
+pub use load::{GameSources, LoadError, load_dir, load_sources};
 pub use problem::{Problem, Problems};
 pub use vocab::SpaceId;

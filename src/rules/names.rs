@@ -20,7 +20,16 @@ impl NameKey {
             if !key.is_empty() {
                 key.push(' ');
             }
-            key.extend(word.chars().flat_map(char::to_lowercase));
+            // Board and unit names are ASCII: lowered in place, as
+            // `char::to_lowercase` would (a replay looks up every space
+            // name of every logged message).
+            if word.is_ascii() {
+                let start = key.len();
+                key.push_str(word);
+                key[start..].make_ascii_lowercase();
+            } else {
+                key.extend(word.chars().flat_map(char::to_lowercase));
+            }
         }
         NameKey(key)
     }
@@ -82,6 +91,25 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_ascii_name_is_lowered_as_unicode_lowers_it() {
+        for name in [
+            "Ukraine S.S.R.",
+            " Sea\tZone  5 ",
+            "ÉIRE and Eire",
+            "İstanbul",
+            "AA-Gun_x\u{0b}Y",
+            "",
+        ] {
+            let by_chars = name
+                .split_whitespace()
+                .map(|w| w.chars().flat_map(char::to_lowercase).collect::<String>())
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert_eq!(NameKey::new(name).as_str(), by_chars, "{name:?}");
+        }
+    }
 
     #[test]
     fn keys_ignore_case_and_spacing() {

@@ -922,9 +922,6 @@ mod tests {
         fn base(&self) -> Option<&'static dyn crate::rules::variants::RuleSetHooks> {
             Some(&Anniversary)
         }
-        fn not_yet(&self) -> Option<&'static str> {
-            None
-        }
         fn options(&self) -> &'static [crate::rules::variants::OptionSpec] {
             &[]
         }

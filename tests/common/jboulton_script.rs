@@ -5,18 +5,36 @@
 //! - Germany buys mechanized infantry, heavy armor, air transports,
 //!   paratroopers and a submarine a turn; its mechanized infantry and heavy
 //!   armor attack a neighbouring enemy territory when they stand beside
-//!   one, and a special force team bought when it has none walks in with
-//!   them (detection, the mission roll, Disruption); a second team walks to
-//!   the nearest enemy industrial complex and strikes it (the mission
-//!   trigger's detection, the mission roll, Industrial Strike);
+//!   one; it keeps six special force teams (two bought before the planes),
+//!   which walk in with the attackers, two a battle (detection, the mission
+//!   roll), and the team nearest an enemy industrial complex walks to it
+//!   and strikes it (the mission trigger's detection, the mission roll,
+//!   Industrial Strike);
+//! - its battle plans for the battles where its teams stand or walk in
+//!   (the paradrops', into an AA gun's territory where a team is near
+//!   first, the bot's, the scripted attacks') want AA Suppression first
+//!   where an AA gun defends against German aircraft, else Supply Strike,
+//!   then Disruption naming a unit type sent there;
+//! - teams left walk into enemy land beside them where no battle is (the
+//!   Allies' detection sweep, Aversion) or, in the non-combat move, to the
+//!   German territory most threatened beside them; each Ally sends one land
+//!   unit at every German territory where German teams stand with German
+//!   land units (a probe, few detection dice), so that the teams defend:
+//!   Germany's standing orders ([`germany_standing`], a message of their
+//!   own after its turn) want Evasive (slip out or sacrifice) else Booby
+//!   Trap, and Aversion where its teams stand in enemy land; each Ally's
+//!   stage 1 says `averted: stay` or `withdraw` by turns;
 //! - its air transports drop the paratroopers waiting with them into the
-//!   enemy territory in reach (not a capital), one with an AA gun first (AA fire at the
-//!   carriers, the landing roll, the surprise first strike on a 6, the
+//!   enemy territory in reach (not a capital), one with an AA gun and a
+//!   German team in or beside it first, else one with an AA gun (AA fire at
+//!   the carriers, the landing roll, the surprise first strike on a 6, the
 //!   paratrooper attacking at 2), and fly home to Germany in the
 //!   non-combat move;
 //! - a glider (an air transport with special force teams only) flies
-//!   over one enemy territory into another, dropping a team into each and
-//!   carrying a third, if it has one, home again (JB-12);
+//!   over one enemy territory into another, an AA gun's first, dropping a
+//!   team into each (all but one into the AA gun's) and carrying a third,
+//!   if it has one, home again (JB-12), in the first four rounds and every
+//!   third after;
 //! - an air transport carries an infantry to Sicily, and the Allies send
 //!   warships to the sea zones beside it, so that the island is out of
 //!   supply at the start of Germany's turn (JB-39);
@@ -56,6 +74,10 @@ pub struct Scripted {
     pub used: Vec<String>,
     /// The first line of each scripted order the bot's repair dropped.
     pub unused: Vec<String>,
+    /// Germany's battle plans for its special force teams in the message.
+    pub plans: Vec<TeamPlan>,
+    /// The word on averted units an Allied stage-1 message gives.
+    pub averted: Option<&'static str>,
 }
 
 /// The orders of the power to move: the script's for its stage, put first,
@@ -72,14 +94,31 @@ pub fn orders(game: &GameDef, state: &GameState, cfg: aae_bot::BotConfig) -> Scr
         (_, false) => allied_stage_two(&b),
         _ => Script::default(),
     };
+    if stage_one && power != "Germany" {
+        probes(&b, &mut script);
+    }
     if stage_one {
         allied_purchases(&b, &mut script);
         battleships_attack(&b, &mut script);
     } else {
         battleships_close_in(&b, &mut script);
     }
+    let germany_one = power == "Germany" && stage_one;
     let extra: Vec<&str> = script.moves.iter().map(String::as_str).collect();
-    let o = aae_bot::orders_with(game, state, cfg, &extra);
+    let mut o = aae_bot::orders_with(game, state, cfg, &extra);
+    if germany_one {
+        // The teams left walk into the bot's battles beside them too, and
+        // the others into enemy land (the sweep, Aversion): the bot's
+        // orders again with theirs.
+        let battles: Vec<SpaceId> = battles_of(&b, &o.yaml).into_iter().map(|x| x.0).collect();
+        let before = script.moves.len();
+        walk_into(&b, &battles, &mut script);
+        infiltrate(&b, &battles, &mut script);
+        if script.moves.len() > before {
+            let extra: Vec<&str> = script.moves.iter().map(String::as_str).collect();
+            o = aae_bot::orders_with(game, state, cfg, &extra);
+        }
+    }
     let mut yaml = o.yaml;
     if !script.buy.is_empty() {
         let bought = with_purchase(game, state, &yaml, &script.buy);
@@ -103,6 +142,25 @@ pub fn orders(game: &GameDef, state: &GameState, cfg: aae_bot::BotConfig) -> Scr
             yaml = with;
         }
     }
+    let mut plans = Vec::new();
+    if germany_one {
+        plans = team_plans(&b, &mut yaml);
+    }
+    let mut averted = None;
+    if power != "Germany" && stage_one {
+        // The Allies answer Aversion both ways, by turns.
+        let word = if (state.round + state.current_power(game) as u32).is_multiple_of(2) {
+            "stay"
+        } else {
+            "withdraw"
+        };
+        let sep = if yaml.ends_with('\n') { "" } else { "\n" };
+        let with = format!("{yaml}{sep}averted: {word}\n");
+        if b.legal_message(&with) {
+            yaml = with;
+            averted = Some(word);
+        }
+    }
     let (used, unused) = script
         .moves
         .iter()
@@ -113,7 +171,260 @@ pub fn orders(game: &GameDef, state: &GameState, cfg: aae_bot::BotConfig) -> Scr
         yaml,
         used,
         unused,
+        plans,
+        averted,
     }
+}
+
+/// The missions one German battle plan wants of its special force teams.
+pub struct TeamPlan {
+    /// The battle's territory.
+    pub territory: String,
+    /// `missions`, most wanted first.
+    pub missions: Vec<&'static str>,
+    /// The unit type `disruption` names.
+    pub disruption: Option<&'static str>,
+}
+
+/// The battles a message's combat section starts: each land territory a
+/// move ends in, or a transport unloads into, where enemy units that fight
+/// stand, with the unit types sent there.
+fn battles_of(b: &Board, yaml: &str) -> Vec<(SpaceId, Vec<String>)> {
+    let power = b.state.current_power(b.game);
+    let mut out: Vec<(SpaceId, Vec<String>)> = Vec::new();
+    let mut add = |t: SpaceId, list: &str| {
+        let types = list
+            .split(", ")
+            .filter_map(|i| i.split_once(' ').map(|(_, n)| n.to_owned()));
+        match out.iter_mut().find(|(s, _)| *s == t) {
+            Some((_, have)) => have.extend(types),
+            None => out.push((t, types.collect())),
+        }
+    };
+    let mut load = String::new();
+    for line in yaml
+        .lines()
+        .skip_while(|l| *l != "combat:")
+        .skip(1)
+        .take_while(|l| l.starts_with(' '))
+    {
+        let (list, rest) = if let Some(o) = line.strip_prefix("  - ") {
+            load.clear();
+            match o.split_once(": ") {
+                Some(x) => x,
+                None => continue,
+            }
+        } else if let Some(l) = line.strip_prefix("    load: ") {
+            load = l.split(" from ").next().unwrap_or_default().to_owned();
+            continue;
+        } else if let Some(t) = line.strip_prefix("    unload: ") {
+            (load.as_str(), t)
+        } else {
+            continue;
+        };
+        // Teams alone, or carried by a glider, start no battle (JB-22).
+        let fights = list
+            .split(", ")
+            .any(|i| !i.ends_with(" special force team") && !i.ends_with(" air transport"));
+        if list == "transport" || !fights {
+            continue;
+        }
+        let path = rest.split(", land ").next().unwrap_or_default();
+        let Some(t) = path.rsplit(" -> ").next().and_then(|t| b.game.space(t)) else {
+            continue;
+        };
+        let defended = b.state.units_at(t).any(|u| {
+            b.enemies(power, u.owner) && b.game.unit_types()[u.unit].defense.unwrap_or(0) > 0
+        });
+        if !b.game.is_sea(t) && defended {
+            add(t, list);
+        }
+    }
+    out
+}
+
+/// Germany's battle plans for the battles where its special force teams
+/// stand or walk in, put into `yaml` where the engine takes them: AA
+/// Suppression first where an AA gun defends against German aircraft, else
+/// Supply Strike, and Disruption naming a unit type sent there.
+fn team_plans(b: &Board, yaml: &mut String) -> Vec<TeamPlan> {
+    let germany = b.state.current_power(b.game);
+    let mut plans = Vec::new();
+    for (t, types) in battles_of(b, yaml) {
+        let walk = "special force team: ";
+        let into = format!(" -> {}", b.name(t));
+        let walking = yaml
+            .lines()
+            .filter(|l| l.contains(walk) && l.ends_with(&into))
+            .count();
+        if walking + b.teams_in(germany, t) == 0 {
+            continue;
+        }
+        let air = types.iter().any(|n| {
+            b.game
+                .unit_type(n)
+                .is_some_and(|u| u.kind == Some(UnitKind::Air))
+        });
+        let missions = if air && b.enemy_aa_gun(germany, t) {
+            vec!["aa_suppression", "disruption"]
+        } else {
+            vec!["supply_strike", "disruption"]
+        };
+        let disruption = [
+            "heavy armor",
+            "armor",
+            "mechanized infantry",
+            "artillery",
+            "infantry",
+            "fighter",
+            "bomber",
+        ]
+        .into_iter()
+        .find(|n| types.iter().any(|x| x == n));
+        let mut text = format!("special_force_teams: {{missions: [{}]", missions.join(", "));
+        if let Some(d) = disruption {
+            text.push_str(&format!(", disruption: {d}"));
+        }
+        text.push('}');
+        let with = with_plan(yaml, b.name(t), &text);
+        if b.legal_message(&with) {
+            *yaml = with;
+            plans.push(TeamPlan {
+                territory: b.name(t).to_owned(),
+                missions,
+                disruption,
+            });
+        }
+    }
+    plans
+}
+
+/// `yaml` with `entry` added to the battle plan for `territory`.
+fn with_plan(yaml: &str, territory: &str, entry: &str) -> String {
+    let head = format!("  {territory}: {{");
+    let mut out = String::new();
+    // Into the plan the message has for the territory, else a plan of its
+    // own first under `battles:`.
+    let has = yaml.lines().any(|l| l.starts_with(&head));
+    let mut done = false;
+    for line in yaml.lines() {
+        if !done && let Some(rest) = line.strip_prefix(&head) {
+            out.push_str(&format!("{head}{entry}, {rest}\n"));
+            done = true;
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+        if !done && !has && line == "battles:" {
+            out.push_str(&format!("{head}{entry}}}\n"));
+            done = true;
+        }
+    }
+    if !done {
+        out.push_str(&format!("battles:\n{head}{entry}}}\n"));
+    }
+    out
+}
+
+/// The teams left outside Germany's home territories (where the glider
+/// waits for them) walk into an enemy territory beside them where no battle
+/// is fought, an AA gun's first: there the enemy's detection sweep looks
+/// for them and they carry out Aversion in the enemy's turn.
+fn infiltrate(b: &Board, battles: &[SpaceId], script: &mut Script) {
+    let germany = b.state.current_power(b.game);
+    let planes: Vec<SpaceId> = b
+        .fresh(germany, "air transport")
+        .iter()
+        .map(|u| u.at)
+        .collect();
+    let mut from: Vec<SpaceId> = b
+        .fresh(germany, "special force team")
+        .iter()
+        .map(|u| u.at)
+        .filter(|s| !planes.contains(s) && b.friendly_land(germany, *s))
+        .collect();
+    from.sort();
+    from.dedup();
+    for s in from {
+        let mut to: Vec<SpaceId> = b
+            .game
+            .neighbours(s)
+            .iter()
+            .copied()
+            .filter(|&t| {
+                b.enemy_land(germany, t)
+                    && b.enemy_land_units(germany, t)
+                    && !b.capital(t)
+                    && !battles.contains(&t)
+            })
+            .collect();
+        to.sort_by_key(|&t| (!b.enemy_aa_gun(germany, t), t));
+        let Some(&t) = to.first() else {
+            continue;
+        };
+        while script.teams_at(b, s) > 0 {
+            let order = format!("1 special force team: {} -> {}", b.name(s), b.name(t));
+            if !b.legal("combat", &order) {
+                break;
+            }
+            script.moves.push(order);
+            script.take_team(s);
+        }
+    }
+}
+
+/// Germany's standing orders, a message of their own after its stage 2
+/// (in force through the Allies' turns): its defending teams want Evasive
+/// (`slip_out` or `sacrifice`, `mode`), else Booby Trap; its teams in enemy
+/// land carry out Aversion against the most numerous land unit type of the
+/// territory's owner there, before its combat move or after it, by turns.
+/// The engine must take them.
+pub fn germany_standing(game: &GameDef, state: &GameState, mode: &str) -> String {
+    let b = Board { game, state };
+    let germany = game.power("Germany").unwrap();
+    let mut out = format!(
+        "power: Germany\nstanding:\n  special_force_teams: {{missions: [evasive, booby_trap], \
+         evasive: {mode}}}\n"
+    );
+    let mut aversion = String::new();
+    for (i, t) in b
+        .spaces()
+        .filter(|&t| b.enemy_land(germany, t) && b.teams_in(germany, t) > 0)
+        .enumerate()
+    {
+        let owner = b.state.owner[t.0];
+        let mut counts: Vec<(usize, usize)> = Vec::new();
+        for u in b.state.units_at(t).filter(|u| Some(u.owner) == owner) {
+            let ut = &b.game.unit_types()[u.unit];
+            if ut.kind == Some(UnitKind::Land) && ut.defense.unwrap_or(0) > 0 {
+                match counts.iter_mut().find(|c| c.1 == u.unit) {
+                    Some(c) => c.0 += 1,
+                    None => counts.push((1, u.unit)),
+                }
+            }
+        }
+        let Some(&(_, unit)) = counts.iter().max_by_key(|c| (c.0, std::cmp::Reverse(c.1))) else {
+            continue;
+        };
+        let name = &b.game.unit_types()[unit].name;
+        let when = if (i as u32 + b.state.round).is_multiple_of(2) {
+            "before"
+        } else {
+            "after"
+        };
+        aversion.push_str(&format!(
+            "    {}: {{unit: {name}, when: {when}}}\n",
+            b.name(t)
+        ));
+    }
+    if !aversion.is_empty() {
+        out.push_str("  aversion:\n");
+        out.push_str(&aversion);
+    }
+    let ok = parse_message(game, &out)
+        .is_ok_and(|m| check_orders(game, state, germany, &m.orders).is_ok());
+    assert!(ok, "Germany's standing orders were refused:\n{out}");
+    out
 }
 
 /// Whether the power to move may buy `list` (`1 special force team`).
@@ -204,6 +515,27 @@ impl<'a> Board<'a> {
             .any(|u| self.enemies(power, u.owner) && self.kind(u) == Some(UnitKind::Land))
     }
 
+    /// Whether a special force team of `power` stands in `s` or, fresh,
+    /// beside it.
+    fn teams_near(&self, power: usize, s: SpaceId) -> bool {
+        let team = self.ty("special force team");
+        self.state.units.iter().any(|u| {
+            u.owner == power
+                && u.unit == team
+                && u.cargo_of.is_none()
+                && (u.at == s || (u.moved == 0 && self.game.adjacent(u.at, s)))
+        })
+    }
+
+    /// German special force teams standing in `s`.
+    fn teams_in(&self, power: usize, s: SpaceId) -> usize {
+        let team = self.ty("special force team");
+        self.state
+            .units_at(s)
+            .filter(|u| u.owner == power && u.unit == team && u.cargo_of.is_none())
+            .count()
+    }
+
     fn enemy_aa_gun(&self, power: usize, s: SpaceId) -> bool {
         let aa = self.ty("AA gun");
         self.state
@@ -283,6 +615,26 @@ struct Script {
     buy: Vec<(String, u32)>,
     /// Territories whose industrial complex one team strikes (JB-31).
     strikes: Vec<SpaceId>,
+    /// Germany's special force teams given an order, by where they stand.
+    teams_taken: Vec<SpaceId>,
+}
+
+impl Script {
+    /// Germany's special force teams at `s` free to move (fresh and not
+    /// yet given an order).
+    fn teams_at(&self, b: &Board, s: SpaceId) -> usize {
+        let germany = b.state.current_power(b.game);
+        let fresh = b
+            .fresh(germany, "special force team")
+            .iter()
+            .filter(|u| u.at == s)
+            .count();
+        fresh.saturating_sub(self.teams_taken.iter().filter(|&&t| t == s).count())
+    }
+
+    fn take_team(&mut self, s: SpaceId) {
+        self.teams_taken.push(s);
+    }
 }
 
 /// Germany's stage 1: the new units bought, mechanized infantry and heavy
@@ -305,6 +657,13 @@ fn germany_stage_one(b: &Board) -> Script {
             buy(&mut script, name, 1);
         }
     }
+    // Two special force teams before the planes, so that they come early.
+    let teams = b.count(germany, "special force team");
+    buy(
+        &mut script,
+        "special force team",
+        2usize.saturating_sub(teams),
+    );
     // Four air transports (one may sit on Sicily, one is a glider for
     // special force teams), a paratrooper for each of the others.
     let planes = b.count(germany, "air transport");
@@ -312,14 +671,20 @@ fn germany_stage_one(b: &Board) -> Script {
     // A paratrooper for each plane but the glider; the bot leaves them
     // where they are placed, so they wait for the planes' return.
     buy(&mut script, "paratrooper", planes.saturating_sub(1));
-    // Four special force teams: two wait at home for the glider (placed
-    // there, they fly the next turn), one walks in with the attackers, one
-    // makes for an enemy industrial complex to strike it (JB-31).
-    let teams = b.count(germany, "special force team");
+    // Six special force teams: two or three wait at home for the glider
+    // (placed there, they fly the next turn), the others walk in with the
+    // attackers and the paradrops, and one makes for an enemy industrial
+    // complex to strike it (JB-31).
+    let teams = b.count(germany, "special force team")
+        + script
+            .buy
+            .iter()
+            .find(|(n, _)| n == "special force team")
+            .map_or(0, |b| b.1 as usize);
     buy(
         &mut script,
         "special force team",
-        4usize.saturating_sub(teams),
+        6usize.saturating_sub(teams),
     );
     // A submarine a turn keeps a German fleet at sea for the Allied
     // battleships to fight.
@@ -345,28 +710,30 @@ fn germany_stage_one(b: &Board) -> Script {
     }
     // The glider first: the bot's repair keeps the first of the orders that
     // compete for the same teams.
-    let gliders = glider_flight(b, &mut script);
-    // The last team walks toward the nearest enemy industrial complex
-    // not under attack, one land space a turn, and once beside one walks in
-    // and strikes it at once (a team that walked in acts, JB-25).
+    let gliders = if glider_round(b.state.round) {
+        glider_flight(b, &mut script)
+    } else {
+        Vec::new()
+    };
+    let mut dropped_on: Vec<SpaceId> = Vec::new();
+    // A team walks toward the nearest enemy industrial complex not under
+    // attack, one land space a turn, and once beside one walks in and
+    // strikes it at once (a team that walked in acts, JB-25); one standing
+    // there strikes where it is. The team nearest such a territory goes,
+    // so that one team keeps going turn after turn.
     let fresh_teams = b.fresh(germany, "special force team");
+    let nearest = fresh_teams
+        .iter()
+        .filter(|u| script.teams_at(b, u.at) > 0)
+        .filter_map(|u| {
+            strike_path(b, u, &attacked).map(|p| (p.len(), std::cmp::Reverse(u.id), *u, p))
+        })
+        .min_by_key(|x| (x.0, x.1));
     if fresh_teams.len() >= 2
-        && let Some(u) = fresh_teams.last()
+        && let Some((_, _, u, path)) = nearest
+        && strike_team(b, u, &path, &mut script)
     {
-        strike_team(b, u, &attacked, &mut script);
-    }
-    // A special force team walks into an attacked territory beside it
-    // (JB-21): it faces detection and, unseen, rolls for its mission.
-    for u in b.fresh(germany, "special force team") {
-        if let Some(&(_, t)) = attacked
-            .iter()
-            .find(|(_, t)| b.game.neighbours(u.at).contains(t))
-        {
-            let order = format!("1 special force team: {} -> {}", b.name(u.at), b.name(t));
-            if b.legal("combat", &order) && !script.moves.contains(&order) {
-                script.moves.push(order);
-            }
-        }
+        script.take_team(u.at);
     }
 
     // Each territory where planes and paratroopers wait together drops
@@ -397,7 +764,7 @@ fn germany_stage_one(b: &Board) -> Script {
             continue;
         }
         let prev = b.bfs(s, |n| b.passable(n));
-        let mut targets: Vec<(bool, usize, SpaceId, Vec<SpaceId>)> = b
+        let mut targets: Vec<(bool, bool, usize, SpaceId, Vec<SpaceId>)> = b
             .spaces()
             .filter(|&t| b.enemy_land(germany, t) && b.enemy_land_units(germany, t))
             // Capitals spared, as the bot spares them: drops that took
@@ -405,10 +772,13 @@ fn germany_stage_one(b: &Board) -> Script {
             .filter(|&t| !b.capital(t))
             .filter_map(|t| b.path(&prev, s, t).map(|p| (t, p)))
             .filter(|(_, p)| p.len() <= 4)
-            .map(|(t, p)| (!b.enemy_aa_gun(germany, t), p.len(), t, p))
+            .map(|(t, p)| {
+                let aa = b.enemy_aa_gun(germany, t);
+                (!(aa && b.teams_near(germany, t)), !aa, p.len(), t, p)
+            })
             .collect();
         targets.sort();
-        for (_, _, _, path) in targets {
+        for (_, _, _, t, path) in targets {
             let order = format!(
                 "{k} air transport, {k} paratrooper: {}, land {}",
                 b.written(&path),
@@ -416,17 +786,45 @@ fn germany_stage_one(b: &Board) -> Script {
             );
             if b.legal("combat", &order) {
                 script.moves.push(order);
+                dropped_on.push(t);
                 break;
             }
         }
     }
+    // The teams left walk into the battles beside them (JB-21): the
+    // paradrops first, then the attacks; each faces detection and, unseen,
+    // rolls for the missions its battle plan wants.
+    let battles: Vec<SpaceId> = dropped_on
+        .iter()
+        .copied()
+        .chain(attacked.iter().map(|&(_, t)| t))
+        .collect();
+    walk_into(b, &battles, &mut script);
     script
 }
 
-/// The striking team `u`: into the enemy territory beside it with an
-/// industrial complex and no battle this turn, with an Industrial Strike
-/// there; else one land space toward the nearest such territory.
-fn strike_team(b: &Board, u: &Unit, attacked: &[(SpaceId, SpaceId)], script: &mut Script) {
+/// Walks the special force teams `script` has left into the battles
+/// `battles` beside them, at most two into each.
+fn walk_into(b: &Board, battles: &[SpaceId], script: &mut Script) {
+    for &t in battles {
+        let mut sent = 0;
+        for &s in b.game.neighbours(t) {
+            while sent < 2 && script.teams_at(b, s) > 0 {
+                let order = format!("1 special force team: {} -> {}", b.name(s), b.name(t));
+                if !b.legal("combat", &order) {
+                    break;
+                }
+                script.moves.push(order);
+                script.take_team(s);
+                sent += 1;
+            }
+        }
+    }
+}
+
+/// The way of team `u` to the nearest enemy territory with an industrial
+/// complex and no battle this turn, over land, from where it stands.
+fn strike_path(b: &Board, u: &Unit, attacked: &[(SpaceId, SpaceId)]) -> Option<Vec<SpaceId>> {
     let germany = u.owner;
     let complex = b.ty("industrial complex");
     let target = |t: SpaceId| {
@@ -435,16 +833,20 @@ fn strike_team(b: &Board, u: &Unit, attacked: &[(SpaceId, SpaceId)], script: &mu
             && b.state.units_at(t).any(|c| c.unit == complex)
     };
     let prev = b.bfs(u.at, |n| !b.game.is_sea(n) && b.passable(n));
-    let Some(path) = b
-        .spaces()
+    b.spaces()
         .filter(|&t| target(t))
         .filter_map(|t| b.path(&prev, u.at, t))
         .min_by_key(Vec::len)
-    else {
-        return;
-    };
+}
+
+/// The striking team `u` on its way `path`: where it stands, an
+/// Industrial Strike there; beside it, into the territory and an
+/// Industrial Strike at once (a team that walked in acts, JB-25); else one
+/// land space on. Whether it was given an order.
+fn strike_team(b: &Board, u: &Unit, path: &[SpaceId], script: &mut Script) -> bool {
     let Some(&next) = path.get(1) else {
-        return;
+        script.strikes.push(u.at);
+        return true;
     };
     let order = format!("1 special force team: {} -> {}", b.name(u.at), b.name(next));
     if b.legal("combat", &order) && !script.moves.contains(&order) {
@@ -452,7 +854,15 @@ fn strike_team(b: &Board, u: &Unit, attacked: &[(SpaceId, SpaceId)], script: &mu
         if path.len() == 2 {
             script.strikes.push(next);
         }
+        return true;
     }
+    false
+}
+
+/// Whether the glider flies in round `round`: in the first four, then
+/// every third, so that most teams go to the front between its flights.
+fn glider_round(round: u32) -> bool {
+    round <= 4 || round.is_multiple_of(3)
 }
 
 /// One air transport and the special force teams waiting with it (two or
@@ -482,19 +892,37 @@ fn glider_flight(b: &Board, script: &mut Script) -> Vec<SpaceId> {
                 Some((p.len(), over, *p.last().unwrap(), p))
             })
             .collect();
-        flights.sort();
+        // Over or into an AA gun's territory first, all teams but one
+        // dropped there: if the sweep spares them, they are there for the
+        // next turn's paradrop (AA Suppression).
+        let aa = |f: &(usize, SpaceId, SpaceId, Vec<SpaceId>)| {
+            b.enemy_aa_gun(germany, f.1) || b.enemy_aa_gun(germany, f.2)
+        };
+        flights.sort_by_key(|f| (!aa(f), f.0, f.1, f.2));
         for (_, over, to, path) in flights {
-            let order = format!(
-                "1 air transport, {n} special force team: {}, land {}\n    drop: [1 special \
-                 force team to {}, 1 special force team to {}]",
-                b.written(&path),
-                b.name(s),
-                b.name(over),
-                b.name(to)
-            );
-            if b.legal("combat", &order) {
-                script.moves.push(order);
-                return vec![s];
+            let (first, last) = if b.enemy_aa_gun(germany, over) {
+                (n - 1, 1)
+            } else if b.enemy_aa_gun(germany, to) {
+                (1, n - 1)
+            } else {
+                (1, 1)
+            };
+            for (first, last) in [(first, last), (1, 1)] {
+                let order = format!(
+                    "1 air transport, {n} special force team: {}, land {}\n    drop: [{first} \
+                     special force team to {}, {last} special force team to {}]",
+                    b.written(&path),
+                    b.name(s),
+                    b.name(over),
+                    b.name(to)
+                );
+                if b.legal("combat", &order) {
+                    script.moves.push(order);
+                    for _ in 0..n {
+                        script.take_team(s);
+                    }
+                    return vec![s];
+                }
             }
         }
     }
@@ -556,7 +984,65 @@ fn germany_stage_two(b: &Board) -> Script {
             }
         }
     }
+    to_the_front(b, &mut script);
     script
+}
+
+/// Germany's stage 2: its teams in its own land, but for three at home for
+/// the glider when it flies next, walk to the neighbouring German territory with the most
+/// enemy land units beside it, where the Allies are likely to attack them:
+/// they defend by Germany's standing orders (Evasive, Booby Trap).
+fn to_the_front(b: &Board, script: &mut Script) {
+    let germany = b.state.current_power(b.game);
+    let home = b.game.space("Germany").unwrap();
+    let threat = |t: SpaceId| -> usize {
+        b.game
+            .neighbours(t)
+            .iter()
+            .map(|&n| {
+                b.state
+                    .units_at(n)
+                    .filter(|u| b.enemies(germany, u.owner) && b.kind(u) == Some(UnitKind::Land))
+                    .count()
+            })
+            .sum()
+    };
+    let mut from: Vec<SpaceId> = b
+        .fresh(germany, "special force team")
+        .iter()
+        .map(|u| u.at)
+        .filter(|&s| b.friendly_land(germany, s))
+        .collect();
+    from.sort();
+    from.dedup();
+    for s in from {
+        let keep = if s == home && glider_round(b.state.round + 1) {
+            3
+        } else {
+            0
+        };
+        if threat(s) > 0 && s != home {
+            continue;
+        }
+        let Some(t) = b
+            .game
+            .neighbours(s)
+            .iter()
+            .copied()
+            .filter(|&t| b.friendly_land(germany, t) && t != home && threat(t) > 0)
+            .max_by_key(|&t| (threat(t), std::cmp::Reverse(t)))
+        else {
+            continue;
+        };
+        while script.teams_at(b, s) > keep {
+            script.moves.push(format!(
+                "1 special force team: {} -> {}",
+                b.name(s),
+                b.name(t)
+            ));
+            script.take_team(s);
+        }
+    }
 }
 
 /// The United Kingdom's stage 1: a landing in France from the English
@@ -682,6 +1168,41 @@ fn battleships_close_in(b: &Board, script: &mut Script) {
             script
                 .moves
                 .push(format!("1 battleship: {}", b.written(&path)));
+        }
+    }
+}
+
+/// An Ally's stage 1: one land unit beside each German territory where
+/// German special force teams stand with German land units attacks it, a
+/// probe that brings few detection dice, so that the teams, seldom found,
+/// roll for their defending missions (Evasive, Booby Trap).
+fn probes(b: &Board, script: &mut Script) {
+    let power = b.state.current_power(b.game);
+    let germany = b.game.power("Germany").unwrap();
+    let fighting = |u: &Unit| {
+        u.owner == germany
+            && b.kind(u) == Some(UnitKind::Land)
+            && b.game.unit_types()[u.unit].defense.unwrap_or(0) > 0
+    };
+    for t in b.spaces() {
+        if b.state.owner[t.0] != Some(germany)
+            || b.capital(t)
+            || b.teams_in(germany, t) == 0
+            || !b.state.units_at(t).any(fighting)
+        {
+            continue;
+        }
+        'found: for name in ["infantry", "artillery", "mechanized infantry", "armor"] {
+            for u in b.fresh(power, name) {
+                if !b.game.adjacent(u.at, t) || b.game.is_sea(u.at) {
+                    continue;
+                }
+                let order = format!("1 {name}: {} -> {}", b.name(u.at), b.name(t));
+                if b.legal("combat", &order) {
+                    script.moves.push(order);
+                    break 'found;
+                }
+            }
         }
     }
 }

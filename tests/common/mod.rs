@@ -167,14 +167,13 @@ pub fn assert_a_forged_die_is_caught(log: &[u8], dir: &Path, first_dice: u64) {
 }
 
 /// What an auditor checks of a match a test has played: the real
-/// `adjutant verify FLAGS LOG` re-derives every die of the log and
+/// `adjutant verify LOG` re-derives every die of the log and
 /// re-adjudicates all `messages`, the independent `tools/verify_dice.py`
 /// agrees, the match reopens to the position a full replay derives and to
 /// the one played, and a forged die is caught by both verifiers. `what`
 /// names the game in failure messages; returns what `verify` printed.
 pub fn assert_a_played_match_verifies(
     m: adjutant::matches::Match,
-    flags: &[&str],
     messages: usize,
     what: &str,
 ) -> String {
@@ -194,7 +193,7 @@ pub fn assert_a_played_match_verifies(
     }
     assert!(first_dice > 0, "{what}: the log holds no dice");
 
-    let stdout = verify::verify_replays_with(&log_path, flags, messages, what);
+    let stdout = verify::verify_replays(&log_path, messages, what);
     verify::assert_every_die_re_derived(&stdout, dice, what);
     verify::assert_python_accepts(&log_path, what);
 
@@ -205,6 +204,16 @@ pub fn assert_a_played_match_verifies(
     let genesis = reopened.log().chain().genesis().unwrap().clone();
     let full = adjutant::matches::replay_match(&log_path, &genesis).unwrap();
     assert_eq!(full.messages, messages, "{what}");
+    // `adjutant verify`'s replay, over the entries its chain check parsed,
+    // derives the same.
+    let data = std::fs::read(&log_path).unwrap();
+    let verified = adjutant::log::verify_entries(&data, &Default::default()).unwrap();
+    let once = adjutant::matches::replay_verified(&log_path, &verified).unwrap();
+    assert_eq!(
+        (once.messages, &once.state),
+        (messages, &full.state),
+        "{what}: verify's replay v replay_match"
+    );
     assert_eq!(
         reopened.state(),
         &full.state,

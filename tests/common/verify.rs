@@ -10,15 +10,8 @@ use std::process::Command;
 /// exactly `messages` accepted messages, and returns its report. `what`
 /// names the game in failure messages.
 pub fn verify_replays(log: &Path, messages: usize, what: &str) -> String {
-    verify_replays_with(log, &[], messages, what)
-}
-
-/// [`verify_replays`] with `adjutant verify`'s flags (`--unfinished` for a
-/// game whose rule set is still to come).
-pub fn verify_replays_with(log: &Path, flags: &[&str], messages: usize, what: &str) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_adjutant"))
         .arg("verify")
-        .args(flags)
         .arg(log)
         .output()
         .unwrap();

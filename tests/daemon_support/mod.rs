@@ -18,9 +18,6 @@ pub struct Env {
     pub root: PathBuf,
     pub data: PathBuf,
     pub config: Option<PathBuf>,
-    /// Whether [`Env::pass`] runs the daemon in this process: set by
-    /// [`Env::new_match_in_process`], for a game still to come.
-    in_process: std::cell::Cell<bool>,
 }
 
 pub fn text(b: &[u8]) -> String {
@@ -45,14 +42,12 @@ impl Env {
                     root,
                     data,
                     config: Some(cfg),
-                    in_process: Default::default(),
                 }
             }
             None => Env {
                 data: root.join("adjutant-data"),
                 root,
                 config: None,
-                in_process: Default::default(),
             },
         }
     }
@@ -83,25 +78,9 @@ impl Env {
         out
     }
 
-    /// One pass of the daemon over what waits, as `adjutant run --once`
-    /// does, in this process: for a game whose rule set is still to come,
-    /// which only a process that allowed it
-    /// (`adjutant::rules::allow_unfinished_rule_sets`) may play.
-    pub fn run_once_in_process(&self) {
-        let config = adjutant::daemon::Config::load(self.config.as_ref().unwrap()).unwrap();
-        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let mut daemon = adjutant::daemon::Daemon::open(config, stop).unwrap();
-        daemon.run(true).unwrap();
-    }
-
-    /// One pass of the daemon: in this process once a match was created
-    /// here ([`Env::new_match_in_process`]), else `adjutant run --once`.
+    /// One pass of the daemon: `adjutant run --once`.
     pub fn pass(&self) {
-        if self.in_process.get() {
-            self.run_once_in_process();
-        } else {
-            self.run_once();
-        }
+        self.run_once();
     }
 
     /// Mail `n` from `from` to match `id`'s orders address, with
@@ -133,18 +112,6 @@ impl Env {
             Some(i) => sent[i].clone(),
             None => panic!("no reply to {want}: {sent:#?}"),
         }
-    }
-
-    /// Creates match `id` of `game` in this process from a players file's
-    /// text (for a game whose rule set is still to come; see
-    /// [`Env::run_once_in_process`]).
-    pub fn new_match_in_process(&self, id: &str, game: &str, yaml: &str) -> PathBuf {
-        self.in_process.set(true);
-        let dir = self.data.join("matches").join(id);
-        std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
-        let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
-        drop(adjutant::matches::Match::create(&dir, &games, game, yaml).unwrap());
-        dir
     }
 
     /// Creates AAE match `id` with four players at [`player_address`].

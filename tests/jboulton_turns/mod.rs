@@ -10,13 +10,13 @@ use std::path::Path;
 use adjutant::dice::{Dice, TurnSecret};
 use adjutant::rules::orders::parse::parse_message;
 use adjutant::rules::state::GameState;
-use adjutant::rules::{GameDef, load_dir_unfinished, turn};
+use adjutant::rules::{GameDef, load_dir, turn};
 
 use super::verifiers;
 
-/// The J Boulton game, its rule set still to come.
+/// The J Boulton game.
 pub fn jboulton() -> GameDef {
-    load_dir_unfinished(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/aae-jboulton"))
+    load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/aae-jboulton"))
         .expect("games/aae-jboulton loads")
 }
 

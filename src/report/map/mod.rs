@@ -110,6 +110,8 @@ macro_rules! builtin_shapes {
 
 builtin_shapes!(
     "aae",
+    // J Boulton plays AAE's board: games/aae-jboulton/map links to games/aae/map.
+    "aae-jboulton",
     "anniversary-1941",
     "anniversary-1942",
     "classic",

@@ -726,7 +726,7 @@ mod tests {
     #[test]
     fn an_averted_unit_pulls_back_toward_its_capital() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
+        let jb = crate::rules::load_dir(&root.join("games/aae-jboulton")).unwrap();
         let state = GameState::initial(&jb);
         let germany = jb.power("Germany").unwrap();
         let ctx = context(&jb, germany);

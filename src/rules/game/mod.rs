@@ -2,13 +2,14 @@
 //! against each other and the rule set is [`validate`].
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 
 use super::model::{
     BoardFile, DevelopmentValues, GameFile, OptionValue, Power, Research, SeaZone, SetupFile,
     Territory, UnitType, UnitsFile,
 };
 use super::names::NameKey;
+use super::orders::grammar::UnitSpellings;
 use super::problem::Problems;
 use super::vocab::Technology;
 mod validate;
@@ -18,22 +19,6 @@ use validate::Validator;
 use super::variants::{self, CombatRules, RuleSetHooks};
 
 pub use crate::rules::vocab::SpaceId;
-
-/// Set by [`allow_unfinished_rule_sets`]: [`GameDef::new`] of this process
-/// then loads a game whose rule set is still to come.
-static UNFINISHED_RULE_SETS: AtomicBool = AtomicBool::new(false);
-
-/// Lets every loader of this process load a game whose rule set is still to
-/// come, as [`GameDef::new_unfinished`] does, so that a test can play such a
-/// game through `Match` and the daemon's code before its rules are complete
-/// (`tests/jboulton_full_game.rs`). **For tests, benches and
-/// `adjutant verify --unfinished` only**: `tests/tidy.rs` allows no other
-/// caller, so `adjutant new`, `adjutant run` and the daemon keep refusing
-/// such a game. It cannot be undone.
-#[doc(hidden)]
-pub fn allow_unfinished_rule_sets() {
-    UNFINISHED_RULE_SETS.store(true, Ordering::Relaxed);
-}
 
 /// The four files of a game, parsed but not yet checked against each other.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,6 +50,10 @@ pub struct GameDef {
     /// The rule set's combat rules for this game's options, asked once when
     /// the game is built (read at every choice of casualties).
     combat_rules: Option<CombatRules>,
+    /// The unit spellings the order grammar accepts (names, aliases,
+    /// plurals), built at the first message parsed and kept: a replay parses
+    /// every logged message (docs/performance.md).
+    unit_spellings: OnceLock<UnitSpellings>,
 }
 
 impl std::fmt::Debug for GameDef {
@@ -80,17 +69,7 @@ impl GameDef {
     /// Checks the files against each other and against the rule set, and
     /// returns every problem found, or the validated game.
     pub fn new(files: GameFiles) -> Result<GameDef, Problems> {
-        Self::build_with(files, None, UNFINISHED_RULE_SETS.load(Ordering::Relaxed))
-    }
-
-    /// [`GameDef::new`] for a game whose rule set is still to come (its
-    /// `not_yet()` says why): every check runs, the rule set's own
-    /// included, and only the refusal of an unfinished rule set is left
-    /// out. **For tests and data work only** (checking a board such as
-    /// `games/classic/` while its rules are written): no match, command or
-    /// daemon loads a game this way, so such a game cannot be played.
-    pub fn new_unfinished(files: GameFiles) -> Result<GameDef, Problems> {
-        Self::build_with(files, None, true)
+        Self::build_with(files, None)
     }
 
     /// [`GameDef::new`] with the rule set handed in rather than looked up
@@ -101,13 +80,11 @@ impl GameDef {
         files: GameFiles,
         rule_set: &'static dyn RuleSetHooks,
     ) -> Result<GameDef, Problems> {
-        Self::build_with(files, Some(rule_set), false)
+        Self::build_with(files, Some(rule_set))
     }
 
     /// This game with other rule options (a match setting, a scenario's
-    /// `options:`), checked again under the same rule set. A game that
-    /// exists was allowed to load, so a rule set still to come is not
-    /// refused again here (its game exists only in tests).
+    /// `options:`), checked again under the same rule set.
     pub fn with_options(
         &self,
         set: &crate::rules::entries::Entries<OptionValue>,
@@ -117,21 +94,15 @@ impl GameDef {
             files.game.options.0.retain(|(k, _)| k != name);
             files.game.options.0.push((name.to_owned(), value.clone()));
         }
-        Self::build_with(
-            files,
-            Some(self.rule_set),
-            self.rule_set.not_yet().is_some(),
-        )
+        Self::build_with(files, Some(self.rule_set))
     }
 
     fn build_with(
         files: GameFiles,
         rule_set: Option<&'static dyn RuleSetHooks>,
-        unfinished: bool,
     ) -> Result<GameDef, Problems> {
         let mut v = Validator {
             rule_set,
-            unfinished,
             ..Validator::default()
         };
         v.index(&files);
@@ -155,6 +126,12 @@ impl GameDef {
         } else {
             Err(Problems(problems))
         }
+    }
+
+    /// The unit spellings of the order grammar, indexed once per game.
+    pub(crate) fn unit_spellings(&self) -> &UnitSpellings {
+        self.unit_spellings
+            .get_or_init(|| UnitSpellings::index(self))
     }
 
     /// The files the game was built from.

@@ -15,9 +15,6 @@ use crate::rules::vocab::Technology;
 pub(super) struct Validator {
     pub(super) problems: Vec<Problem>,
     pub(super) rule_set: Option<&'static dyn RuleSetHooks>,
-    /// Accept a rule set that is still to come ([`GameDef::new_unfinished`],
-    /// for tests and data work only): every other check still runs.
-    pub(super) unfinished: bool,
     pub(super) spaces: HashMap<NameKey, SpaceId>,
     pub(super) space_names: Vec<String>,
     pub(super) powers: HashMap<NameKey, usize>,
@@ -401,11 +398,6 @@ impl Validator {
                 }
             }
             None => self.rule_set = variants::rule_set(&game.rule_set),
-        }
-        if let Some(why) = self.rule_set.and_then(|r| r.not_yet())
-            && !self.unfinished
-        {
-            self.problem(files::GAME, "rule_set", why);
         }
         if self.rule_set.is_none() {
             let known: Vec<String> = variants::RULE_SETS
@@ -1147,6 +1139,7 @@ impl Validator {
                 files.game.research.as_ref(),
             ),
             combat_rules: None,
+            unit_spellings: std::sync::OnceLock::new(),
             files,
         }
     }

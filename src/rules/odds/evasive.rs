@@ -86,7 +86,7 @@ mod tests {
 
     fn sides(units: (&[&str], &[&str])) -> (GameDef, Side, Side, Vec<u32>) {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
+        let jb = crate::rules::load_dir(&root.join("games/aae-jboulton")).unwrap();
         let mut state = GameState::initial(&jb);
         state.units.clear();
         let at = jb.space("East Poland").unwrap();

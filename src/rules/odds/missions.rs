@@ -159,7 +159,7 @@ mod tests {
 
     fn jb() -> GameDef {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap()
+        crate::rules::load_dir(&root.join("games/aae-jboulton")).unwrap()
     }
 
     /// The attacker's exact chance of winning.

@@ -16,10 +16,38 @@ pub const ARROWS: &[&str] = &["->", "\u{2192}"];
 /// and powers through the game's own indexes.
 pub struct Names<'g> {
     game: &'g GameDef,
-    units: HashMap<NameKey, UnitTypeId>,
+    units: &'g HashMap<NameKey, UnitTypeId>,
     /// The plurals accepted as unit spellings (after the names and aliases),
     /// for suggestions.
+    plurals: &'g [String],
+}
+
+/// Every spelling of a unit type that orders may use (name, alias, plural),
+/// indexed once per game ([`GameDef`] keeps it).
+#[derive(Debug, Clone)]
+pub struct UnitSpellings {
+    units: HashMap<NameKey, UnitTypeId>,
     plurals: Vec<String>,
+}
+
+impl UnitSpellings {
+    /// Indexes the game's unit spellings. Names and aliases win over
+    /// plurals, so a plural never hides another unit's real name.
+    pub(crate) fn index(game: &GameDef) -> Self {
+        let mut units = HashMap::new();
+        let mut plurals = Vec::new();
+        for (i, name) in unit_names(game) {
+            units.entry(NameKey::new(name)).or_insert(i);
+        }
+        for (i, name) in unit_names(game) {
+            let p = plural(name);
+            if let std::collections::hash_map::Entry::Vacant(slot) = units.entry(NameKey::new(&p)) {
+                slot.insert(i);
+                plurals.push(p);
+            }
+        }
+        UnitSpellings { units, plurals }
+    }
 }
 
 /// Simple English plurals of a name: the last word takes `s`, or `es` after
@@ -71,27 +99,16 @@ fn space_spellings(game: &GameDef) -> impl Iterator<Item = &str> {
 }
 
 impl<'g> Names<'g> {
-    /// Indexes the game's names. Names and aliases win over plurals, so a
-    /// plural never hides another unit's real name.
+    /// The game's names: its unit spellings, indexed at the first call for
+    /// the game and kept with it ([`UnitSpellings`]). The spellings of
+    /// spaces are gathered only for a suggestion: a replay parses every
+    /// logged message (docs/performance.md).
     pub fn new(game: &'g GameDef) -> Self {
-        let mut units = HashMap::new();
-        let mut plurals = Vec::new();
-        for (i, name) in unit_names(game) {
-            units.entry(NameKey::new(name)).or_insert(i);
-        }
-        for (i, name) in unit_names(game) {
-            let p = plural(name);
-            if let std::collections::hash_map::Entry::Vacant(slot) = units.entry(NameKey::new(&p)) {
-                slot.insert(i);
-                plurals.push(p);
-            }
-        }
-        // The spellings of spaces are gathered only for a suggestion: a
-        // replay parses every logged message (docs/performance.md).
+        let spellings = game.unit_spellings();
         Names {
             game,
-            units,
-            plurals,
+            units: &spellings.units,
+            plurals: &spellings.plurals,
         }
     }
 

@@ -46,10 +46,6 @@ impl RuleSetHooks for Base {
         None
     }
 
-    fn not_yet(&self) -> Option<&'static str> {
-        None
-    }
-
     fn options(&self) -> &'static [OptionSpec] {
         &[]
     }

@@ -640,11 +640,6 @@ pub trait RuleSetHooks: Sync {
     /// `None` for the base rule set alone.
     fn base(&self) -> Option<&'static dyn RuleSetHooks>;
 
-    /// Why a game of this rule set cannot be played yet (the work that
-    /// remains, and its issue), or `None` when it can. Loading a game of a
-    /// rule set that is not implemented fails with this reason.
-    fn not_yet(&self) -> Option<&'static str>;
-
     /// The rule options this rule set adds to its base's
     /// ([`all_options`] gives both). Any other key in `game.yaml`'s
     /// `options:` is an error.
@@ -1064,10 +1059,6 @@ mod tests {
             Some(&aae::Aae)
         }
 
-        fn not_yet(&self) -> Option<&'static str> {
-            None
-        }
-
         fn options(&self) -> &'static [OptionSpec] {
             &[]
         }
@@ -1173,37 +1164,6 @@ mod tests {
                 && text.contains("leave it out (or at its default, 12)"),
             "{text}"
         );
-    }
-
-    /// A game whose rule set is still to come is refused at load, with
-    /// the reason the rule set gives.
-    #[test]
-    fn a_game_of_a_rule_set_not_implemented_yet_is_refused_at_load() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let aae = crate::rules::load_dir(&root.join("games/aae")).unwrap();
-        let mut pending = 0;
-        for set in RULE_SETS {
-            let mut files = aae.files().clone();
-            files.game.rule_set = set.id().to_owned();
-            // Options are the rule set's own business; none set here.
-            files.game.options.0.clear();
-            let loaded = GameDef::new(files);
-            match set.not_yet() {
-                Some(why) => {
-                    pending += 1;
-                    let text = loaded.expect_err(set.id()).to_string();
-                    assert!(text.contains(why), "{}: {text}", set.id());
-                }
-                None => {
-                    if let Err(e) = loaded {
-                        assert!(!e.to_string().contains("not implemented"), "{e}");
-                    }
-                }
-            }
-        }
-        // J Boulton (Classic is played since issue 17, Advanced AAE since
-        // issue 19).
-        assert_eq!(pending, 1);
     }
 
     #[test]

@@ -117,12 +117,20 @@ fn parse_header_and_orders(
 /// matter, and a space or dash may stand for an underscore
 /// (`Keep one land unit`), since phones capitalise and players forget.
 fn key_matches(written: &str, word: &str) -> bool {
-    let folded: String = NameKey::new(written)
-        .as_str()
-        .chars()
-        .map(|c| if c == ' ' || c == '-' { '_' } else { c })
-        .collect();
-    folded == word
+    // The characters of `NameKey::new(written)` (its words lowercased, one
+    // space between), compared as they come: every key of every logged
+    // message is tried against a list of words, so nothing is allocated.
+    let folded = written
+        .split_whitespace()
+        .enumerate()
+        .flat_map(|(i, w)| {
+            (i > 0)
+                .then_some(' ')
+                .into_iter()
+                .chain(w.chars().flat_map(char::to_lowercase))
+        })
+        .map(|c| if c == ' ' || c == '-' { '_' } else { c });
+    folded.eq(word.chars())
 }
 
 /// The format word among `words` that `written` stands for.
@@ -612,6 +620,53 @@ impl Parser<'_, '_> {
                         }
                     },
                 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `key_matches` computes without allocating: the written key's
+    /// `NameKey`, with spaces and dashes as underscores.
+    fn folded(written: &str) -> String {
+        NameKey::new(written)
+            .as_str()
+            .chars()
+            .map(|c| if c == ' ' || c == '-' { '_' } else { c })
+            .collect()
+    }
+
+    #[test]
+    fn a_key_matches_exactly_the_words_its_folded_name_key_spells() {
+        let written = [
+            "Keep one land unit",
+            "  keep\tONE-land   unit ",
+            "keep_one_land_unit",
+            "keep one land unit x",
+            "transport",
+            "Transport ",
+            "trans port",
+            "İs",
+            "ǅ-x",
+            "",
+            "   ",
+            "-",
+        ];
+        let words = [
+            "keep_one_land_unit",
+            "transport",
+            "trans_port",
+            "i\u{307}s",
+            "ǆ_x",
+            "",
+            "_",
+        ];
+        for w in written {
+            for word in words {
+                assert_eq!(key_matches(w, word), folded(w) == word, "{w:?} v {word:?}");
             }
         }
     }

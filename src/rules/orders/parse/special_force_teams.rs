@@ -278,7 +278,7 @@ mod tests {
     #[test]
     fn the_teams_orders_read_back_from_their_canonical_form() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let game = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
+        let game = crate::rules::load_dir(&root.join("games/aae-jboulton")).unwrap();
         // Inside braces YAML splits `aa suppression, supply strike` at the
         // comma; the parser puts the list back together.
         let yaml = "battles:\n  East Poland: {special_force_teams: {missions: [aa suppression, \

@@ -119,10 +119,6 @@ impl RuleSetHooks for Aae {
         Some(&Base)
     }
 
-    fn not_yet(&self) -> Option<&'static str> {
-        None
-    }
-
     inherit!(Base =>
         bid_placement,
         neutral_rules,

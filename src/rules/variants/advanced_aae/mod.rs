@@ -277,11 +277,6 @@ impl RuleSetHooks for AdvancedAae {
         Some(&Aae)
     }
 
-    /// Every rule of issue 19 is played: the rule set is done.
-    fn not_yet(&self) -> Option<&'static str> {
-        None
-    }
-
     inherit!(Aae =>
         bid_placement,
         research_procedure,

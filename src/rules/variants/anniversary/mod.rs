@@ -106,10 +106,6 @@ impl RuleSetHooks for Anniversary {
         Some(&Base)
     }
 
-    fn not_yet(&self) -> Option<&'static str> {
-        None
-    }
-
     inherit!(Base =>
         bid_placement,
         neutral_rules,

@@ -126,11 +126,6 @@ impl RuleSetHooks for Classic {
         Some(&Base)
     }
 
-    /// Played: every DAAK ruling of issue 17 but bids (`docs/rules/classic.md`).
-    fn not_yet(&self) -> Option<&'static str> {
-        None
-    }
-
     /// Weapons development (MB 2nd edition, digest §5): dice bought and
     /// rolled before the purchase, every 6 a breakthrough.
     fn research_procedure(&self, game: &GameDef) -> Option<ResearchProcedure> {

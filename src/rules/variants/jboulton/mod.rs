@@ -369,15 +369,6 @@ impl RuleSetHooks for JBoulton {
         Some(&Aae)
     }
 
-    fn not_yet(&self) -> Option<&'static str> {
-        Some(
-            "the J Boulton house rules are not implemented yet (issue 18): mechanized infantry, \
-             heavy armor, isolation, the battleship damage table, Normandy coastal fire, air \
-             transports, paratroopers, special force teams' moves, detection and every \
-             mission are played, but the scripted game does not yet order every mission",
-        )
-    }
-
     fn options(&self) -> &'static [OptionSpec] {
         OPTIONS
     }
@@ -511,7 +502,7 @@ mod tests {
         let mut files = aae.files().clone();
         files.game.rule_set = JBoulton.id().to_owned();
         files.game.options.0.extend(everything_off());
-        let jb = GameDef::new_unfinished(files).unwrap();
+        let jb = GameDef::new(files).unwrap();
         assert_eq!(jb.rule_set().id(), "jboulton");
         assert!(!ISOLATION.on(&jb) && !MECHANIZED_INFANTRY.on(&jb));
         crate::rules::variants::tests::assert_plays_every_aae_scenario_alike(&aae, &jb);
@@ -527,7 +518,7 @@ mod tests {
     fn the_odds_know_mechanized_infantry_and_heavy_armor() {
         use crate::rules::odds::{OddsQuery, answer};
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
+        let jb = crate::rules::load_dir(&root.join("games/aae-jboulton")).unwrap();
         let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
         let r = answer(
             &jb,
@@ -557,7 +548,7 @@ mod tests {
     /// board, for the odds tests below to place their own.
     fn empty_board() -> (GameDef, GameState) {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
+        let jb = crate::rules::load_dir(&root.join("games/aae-jboulton")).unwrap();
         let mut state = GameState::initial(&jb);
         state.units.clear();
         (jb, state)
@@ -708,14 +699,13 @@ mod tests {
         );
     }
 
-    /// The game of the house rules is AAE's board and setup with two more
-    /// unit types, and loads (by the unfinished path while the rule set is
-    /// still to come).
+    /// The game of the house rules is AAE's board and setup with five more
+    /// unit types, and loads.
     #[test]
     fn the_aae_jboulton_game_is_aae_with_the_new_units() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let aae = crate::rules::load_dir(&root.join("games/aae")).unwrap();
-        let jb = crate::rules::load_dir_unfinished(&root.join("games/aae-jboulton")).unwrap();
+        let jb = crate::rules::load_dir(&root.join("games/aae-jboulton")).unwrap();
         assert_eq!(jb.files().board, aae.files().board);
         assert_eq!(jb.files().setup, aae.files().setup);
         assert_eq!(jb.unit_types().len(), aae.unit_types().len() + 5);
