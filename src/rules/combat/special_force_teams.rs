@@ -407,21 +407,22 @@ pub(crate) fn missions(
                     let chosen = state.unit(unit).map(|u| u.unit);
                     // A named type with no unit left to name (averted, or
                     // named already): the plan's fallback, said aloud.
-                    let fallback =
-                        if !named.is_empty() && !chosen.is_some_and(|t| named.contains(&t)) {
-                            let types: Vec<&str> = named
-                                .iter()
-                                .map(|t| ctx.game.unit_types()[*t].name.as_str())
-                                .collect();
-                            format!(
-                                " (the battle plan names {} for Disruption, but no such unit here \
-                             that would roll in round 1 is left to name: an averted unit rolls in \
-                             no combat, JB-35; so its strongest)",
-                                types.join(", ")
-                            )
-                        } else {
-                            String::new()
-                        };
+                    let fallback = if !named.is_empty()
+                        && !chosen.is_some_and(|t| named.contains(&t))
+                    {
+                        let types: Vec<&str> = named
+                            .iter()
+                            .map(|t| ctx.game.unit_types()[*t].name.as_str())
+                            .collect();
+                        format!(
+                            " (the battle plan names {} for Disruption, but no such unit is left \
+                             here that would roll in round 1: each team names a different one, and \
+                             an averted unit rolls in no combat, JB-35; so its strongest)",
+                            types.join(", ")
+                        )
+                    } else {
+                        String::new()
+                    };
                     format!(
                         "its {} (unit {unit}) fires a first strike before round 1{fallback}",
                         unit_name(ctx, state, unit)
