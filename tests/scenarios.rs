@@ -187,7 +187,7 @@ fn scenarios_of(dir: &str) -> Vec<std::path::PathBuf> {
 /// built-in game, as every other rule set's.
 #[test]
 fn the_binary_runs_the_jboulton_scenarios_on_the_built_in_game() {
-    assert_the_binary_passes(&[], &scenarios_of("jboulton"));
+    assert_the_binary_passes(&scenarios_of("jboulton"));
 }
 
 /// `docs/rules/jboulton.md` names the scenarios of every item of the house
@@ -228,18 +228,17 @@ fn assert_every_item_has_a_row_naming_its_scenarios(game: &str, prefix: &str, la
     );
 }
 
-/// Advanced AAE is done (issue 19): its scenarios run against the
-/// built-in game, with no flag.
+/// An arbiter runs the Advanced AAE scenarios with the binary on the
+/// built-in game.
 #[test]
 fn the_binary_runs_the_advanced_aae_scenarios_on_the_built_in_game() {
-    assert_the_binary_passes(&[], &scenarios_of("advanced-aae"));
+    assert_the_binary_passes(&scenarios_of("advanced-aae"));
 }
 
-/// `adjutant scenario --quiet FLAGS FILES` passes every one of `files`.
-fn assert_the_binary_passes(flags: &[&str], files: &[std::path::PathBuf]) {
+/// `adjutant scenario --quiet FILES` passes every one of `files`.
+fn assert_the_binary_passes(files: &[std::path::PathBuf]) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_adjutant"))
         .args(["scenario", "--quiet"])
-        .args(flags)
         .args(files)
         .output()
         .unwrap();

@@ -66,13 +66,6 @@ fn parse<T: DeserializeOwned>(file: &str, text: &str, problems: &mut Vec<Problem
 /// Parses the four files and validates them together. Syntax problems of
 /// all files are reported together; cross-file checks run once all parse.
 pub fn load_sources(sources: GameSources<'_>) -> Result<GameDef, Problems> {
-    parse_and_check(sources, GameDef::new)
-}
-
-fn parse_and_check(
-    sources: GameSources<'_>,
-    check: fn(GameFiles) -> Result<GameDef, Problems>,
-) -> Result<GameDef, Problems> {
     let mut problems = Vec::new();
     let game = parse(files::GAME, sources.game, &mut problems);
     let board = parse(files::BOARD, sources.board, &mut problems);
@@ -80,7 +73,7 @@ fn parse_and_check(
     let setup = parse(files::SETUP, sources.setup, &mut problems);
     match (game, board, units, setup) {
         (Some(game), Some(board), Some(units), Some(setup)) if problems.is_empty() => {
-            check(GameFiles {
+            GameDef::new(GameFiles {
                 game,
                 board,
                 units,
@@ -95,13 +88,6 @@ fn parse_and_check(
 /// and validates them. The game id in `game.yaml` must equal the directory
 /// name, so a match log's game id always names its directory.
 pub fn load_dir(dir: &Path) -> Result<GameDef, LoadError> {
-    read_and_check(dir, load_sources)
-}
-
-fn read_and_check(
-    dir: &Path,
-    check: fn(GameSources<'_>) -> Result<GameDef, Problems>,
-) -> Result<GameDef, LoadError> {
     let read = |name: &str| -> Result<String, LoadError> {
         let path = dir.join(name);
         let io = |source| LoadError::Io {
@@ -122,7 +108,7 @@ fn read_and_check(
     let board = read(files::BOARD)?;
     let units = read(files::UNITS)?;
     let setup = read(files::SETUP)?;
-    let def = check(GameSources {
+    let def = load_sources(GameSources {
         game: &game,
         board: &board,
         units: &units,
