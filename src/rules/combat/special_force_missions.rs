@@ -27,7 +27,7 @@
 use super::special_force_teams::{Trigger, detect_by, detection_dice, is_team};
 use super::{Ctx, Declarations, SurpriseStrike, fights, label, remove_unit};
 use crate::dice::DiceSource;
-use crate::rules::conquest::{allied, capital};
+use crate::rules::conquest::{allied, capital, held_by_side_of};
 use crate::rules::events::Event;
 use crate::rules::model::Ability;
 use crate::rules::movement::air_transport::is_air_transport;
@@ -637,7 +637,7 @@ fn avert(ctx: &Ctx, state: &mut GameState, space: SpaceId, unit: u32, averted: A
                 game.space_name(u.at)
             );
         } else if let Some(to) = withdrawal(ctx, state, space, u.owner) {
-            if let Some(m) = state.units.iter_mut().find(|m| m.id == unit) {
+            if let Some(m) = state.unit_mut(unit) {
                 m.at = to;
                 m.combat_moved = true;
                 m.moved = m.moved.max(t.movement.unwrap_or(1));
@@ -695,7 +695,7 @@ fn withdrawal(ctx: &Ctx, state: &GameState, space: SpaceId, owner: PowerId) -> O
         .iter()
         .copied()
         .filter(|&m| !game.is_sea(m))
-        .filter(|&m| state.owner[m.0].is_some_and(|o| allied(game, o, owner)))
+        .filter(|&m| held_by_side_of(game, state, m, owner))
         .filter_map(|m| steps[m.0].filter(|&d| d < here).map(|d| (d, m)))
         .min_by_key(|&(d, m)| (d, m.0))
         .map(|(_, m)| m)

@@ -28,7 +28,7 @@ use super::fire::Group;
 use super::{Ctx, label};
 use crate::dice::DiceSource;
 use crate::rules::SpaceId;
-use crate::rules::conquest::allied;
+use crate::rules::conquest::{allied, held_by_side_of};
 use crate::rules::events::Event;
 use crate::rules::model::{Ability, UnitKind, UnitType};
 use crate::rules::orders::special_force_teams::{
@@ -608,7 +608,7 @@ fn evasion(
         .neighbours(space)
         .iter()
         .copied()
-        .filter(|&t| !game.is_sea(t) && state.owner[t.0].is_some_and(|o| allied(game, o, owner)))
+        .filter(|&t| !game.is_sea(t) && held_by_side_of(game, state, t, owner))
         .collect();
     open.sort_by_key(|s| s.0);
     let to = orders
@@ -693,17 +693,11 @@ pub(crate) fn evade(
                 let Some(saved) = state.unit(unit).filter(|u| u.at == space).cloned() else {
                     continue;
                 };
-                events.push(Event::Casualty {
-                    space,
-                    power: team.owner,
-                    unit: team.unit,
-                    destroyed: true,
-                    reason: format!(
-                        "rule: it gives itself up so that its {} retreats to {to} (Evasive, JB-34)",
-                        ctx.ut(&saved).name
-                    ),
-                });
-                state.units.retain(|c| c.id != e.team);
+                let reason = format!(
+                    "rule: it gives itself up so that its {} retreats to {to} (Evasive, JB-34)",
+                    ctx.ut(&saved).name
+                );
+                super::remove_unit(state, e.team, reason, events);
                 if let Some(u) = state.unit_mut(unit) {
                     u.at = e.to;
                 }
@@ -827,10 +821,10 @@ pub(crate) fn disruption_strike(
     if live.is_empty() || targets.is_empty() {
         return Vec::new();
     }
-    let (shots, _): (Vec<Shot>, Vec<Shot>) =
-        super::battle::first_round_shots(ctx, state, space, not_rolling)
-            .into_iter()
-            .partition(|s| live.contains(&s.id) && s.strength > 0);
+    let shots: Vec<Shot> = super::battle::first_round_shots(ctx, state, space, not_rolling)
+        .into_iter()
+        .filter(|s| live.contains(&s.id) && s.strength > 0)
+        .collect();
     let name = ctx.game.space_name(space).to_owned();
     for &id in live.iter().filter(|id| !shots.iter().any(|s| s.id == **id)) {
         events.push(Event::Decision {

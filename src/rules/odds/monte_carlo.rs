@@ -36,6 +36,12 @@ impl<'a> Live<'a> {
         self.slots.iter().filter(|s| !s.fortification).count()
     }
 
+    /// No unit keeps the side in the battle ([`Live::len`] is 0), found at
+    /// the first one that does: asked several times a simulated round.
+    fn beaten(&self) -> bool {
+        self.slots.iter().all(|s| s.fortification)
+    }
+
     /// Drops the destroyed (no hit left).
     fn bury(&mut self) {
         let keep: Vec<bool> = self.cands.iter().map(|c| c.cap > 0).collect();
@@ -64,7 +70,7 @@ impl<'a> Live<'a> {
     /// left standing then pass to the conqueror).
     fn survivors(&self, types: usize) -> Vec<u32> {
         let mut out = vec![0; types];
-        if self.len() == 0 {
+        if self.beaten() {
             return out;
         }
         for s in &self.slots {
@@ -232,14 +238,14 @@ fn one(battle: &Battle, types: usize, rng: &mut ChaCha8Rng) -> (End, Vec<u32>, V
     for g in &battle.pre_strike {
         pre.add(HitClass::Any, roll(rng, g, battle.low_luck));
     }
-    if pre.total() > 0 && def.len() > 0 {
+    if pre.total() > 0 && !def.beaten() {
         allocate(&mut def.cands, pre);
         def.bury();
     }
     let mut round = 0u32;
     let (mut gone_att, mut gone_def) = (vec![0u32; types], vec![0u32; types]);
     let end = loop {
-        if att.len() == 0 || def.len() == 0 {
+        if att.beaten() || def.beaten() {
             break None;
         }
         let (a_spots, d_spots) = (att.spots(), def.spots());
@@ -307,7 +313,7 @@ fn one(battle: &Battle, types: usize, rng: &mut ChaCha8Rng) -> (End, Vec<u32>, V
             }
         }
         let mut marked = def.cands.clone();
-        if hits.total() > 0 && def.len() > 0 {
+        if hits.total() > 0 && !def.beaten() {
             allocate(&mut marked, hits);
         }
         let back = fire(
@@ -325,20 +331,20 @@ fn one(battle: &Battle, types: usize, rng: &mut ChaCha8Rng) -> (End, Vec<u32>, V
         att.bury();
         def.cands = marked;
         def.bury();
-        if att.len() == 0 || def.len() == 0 {
+        if att.beaten() || def.beaten() {
             break None;
         }
         // DAAK-C §4.2(b): the attacker's submarines withdraw, then the
         // defender's while attackers are left, then the retreat.
         if battle.withdrawals.attacker == Some(round) {
             att.withdraw_subs(&mut gone_att);
-            if att.len() == 0 {
+            if att.beaten() {
                 break Some(End::Retreated);
             }
         }
         if battle.withdrawals.defender == Some(round) {
             def.withdraw_subs(&mut gone_def);
-            if def.len() == 0 {
+            if def.beaten() {
                 break Some(End::AttackerWins);
             }
         }

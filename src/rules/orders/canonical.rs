@@ -65,12 +65,18 @@ pub fn render(game: &GameDef, orders: &Orders, entropy: Option<&str>) -> String 
                     let _ = writeln!(out, "purchase: {}", scalar(&names.show_units(&p.item)));
                 }
             }
-            "repair" => {
-                if !orders.repair.is_empty() {
-                    out.push_str("repair:\n");
-                    for r in &orders.repair {
-                        let (space, points) = r.item;
-                        let _ = writeln!(out, "  {}: {points}", scalar(game.space_name(space)));
+            // A number by territory: repair points, or striking teams.
+            "repair" | "industrial_strike" => {
+                let list = if *section == "repair" {
+                    &orders.repair
+                } else {
+                    &orders.industrial_strike
+                };
+                if !list.is_empty() {
+                    let _ = writeln!(out, "{section}:");
+                    for r in list {
+                        let (space, n) = r.item;
+                        let _ = writeln!(out, "  {}: {n}", scalar(game.space_name(space)));
                     }
                 }
             }
@@ -81,15 +87,6 @@ pub fn render(game: &GameDef, orders: &Orders, entropy: Option<&str>) -> String 
                         let (from, to) = r.item;
                         let text = format!("{} -> {}", game.space_name(from), game.space_name(to));
                         let _ = writeln!(out, "  - {}", scalar(&text));
-                    }
-                }
-            }
-            "industrial_strike" => {
-                if !orders.industrial_strike.is_empty() {
-                    out.push_str("industrial_strike:\n");
-                    for r in &orders.industrial_strike {
-                        let (space, teams) = r.item;
-                        let _ = writeln!(out, "  {}: {teams}", scalar(game.space_name(space)));
                     }
                 }
             }
