@@ -161,7 +161,7 @@ fn an_advanced_aae_match_is_played_by_mail_with_a_player_holding_two_powers() {
 
     // The real binary replays the match, and the independent verifier
     // checks its dice.
-    let said = env.verify_with(ID, &[]);
+    let said = env.verify(ID);
     assert!(
         said.contains(&format!(
             "engine replay: {accepted} accepted messages re-adjudicated"

@@ -659,11 +659,12 @@ fn germany_stage_one(b: &Board) -> Script {
     }
     // Two special force teams before the planes, so that they come early.
     let teams = b.count(germany, "special force team");
-    buy(
-        &mut script,
-        "special force team",
-        2usize.saturating_sub(teams),
-    );
+    let teams = teams
+        + buy(
+            &mut script,
+            "special force team",
+            2usize.saturating_sub(teams),
+        );
     // Four air transports (one may sit on Sicily, one is a glider for
     // special force teams), a paratrooper for each of the others.
     let planes = b.count(germany, "air transport");
@@ -675,12 +676,6 @@ fn germany_stage_one(b: &Board) -> Script {
     // (placed there, they fly the next turn), the others walk in with the
     // attackers and the paradrops, and one makes for an enemy industrial
     // complex to strike it (JB-31).
-    let teams = b.count(germany, "special force team")
-        + script
-            .buy
-            .iter()
-            .find(|(n, _)| n == "special force team")
-            .map_or(0, |b| b.1 as usize);
     buy(
         &mut script,
         "special force team",

@@ -10,11 +10,7 @@ use std::process::Command;
 /// exactly `messages` accepted messages, and returns its report. `what`
 /// names the game in failure messages.
 pub fn verify_replays(log: &Path, messages: usize, what: &str) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_adjutant"))
-        .arg("verify")
-        .arg(log)
-        .output()
-        .unwrap();
+    let out = adjutant_verify(log);
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),

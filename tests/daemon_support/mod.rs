@@ -78,14 +78,9 @@ impl Env {
         out
     }
 
-    /// One pass of the daemon: `adjutant run --once`.
-    pub fn pass(&self) {
-        self.run_once();
-    }
-
     /// Mail `n` from `from` to match `id`'s orders address, with
     /// Message-ID `message_id` (no angle brackets), handled by one
-    /// [`Env::pass`]; the daemon's reply to it.
+    /// [`Env::run_once`]; the daemon's reply to it.
     pub fn send(
         &self,
         n: u64,
@@ -96,7 +91,7 @@ impl Env {
         body: &str,
     ) -> Sent {
         self.drop_mail(n, &mail(from, &orders_to(id), message_id, subject, body));
-        self.pass();
+        self.run_once();
         self.reply_to(message_id)
     }
 
@@ -217,19 +212,11 @@ impl Env {
         self.data.join("matches").join(id).join("log.jsonl")
     }
 
-    /// `adjutant verify` and the Python verifier both accept the log.
-    pub fn verify(&self, id: &str) {
-        self.verify_with(id, &[]);
-    }
-
-    /// `adjutant verify FLAGS LOG` and the Python verifier both accept the
-    /// log; what `verify` printed.
-    pub fn verify_with(&self, id: &str, flags: &[&str]) -> String {
+    /// `adjutant verify LOG` and the Python verifier both accept the log;
+    /// what `verify` printed.
+    pub fn verify(&self, id: &str) -> String {
         let log = self.log(id);
-        let mut args = vec!["verify"];
-        args.extend_from_slice(flags);
-        args.push(log.to_str().unwrap());
-        let out = self.adjutant(&args);
+        let out = self.adjutant(&["verify", log.to_str().unwrap()]);
         assert!(
             out.status.success(),
             "{}{}",
